@@ -1,0 +1,137 @@
+// The persistence ports. Callers depend only on these interfaces; `sqlite/` implements them
+// for the embedded default and a PostgreSQL adapter can implement them for the scaled-out mode.
+// Every method is async so that a networked database fits without touching callers.
+
+/** The members of an event the store reads to index it; the rest is stored as JSON as-is. */
+export interface StorableEvent {
+  id: string;
+  kind: string;
+  timestamp: string;
+  source?: string;
+}
+
+/** An event as it sits in the log: its per-conversation sequence number and its JSON text. */
+export interface StoredEvent {
+  /** 1-based, assigned at append, unique and gap-free within a conversation. */
+  seq: number;
+  id: string;
+  kind: string;
+  source: string | null;
+  timestamp: string;
+  /** The event serialized exactly as it goes on the wire. */
+  json: string;
+}
+
+export interface EventFilter {
+  /** Exact event kind (the short name, e.g. `MessageEvent`). */
+  kind?: string;
+  source?: string;
+  /** Case-insensitive substring over a MessageEvent's text (content, extended content, reasoning). */
+  body?: string;
+  /** Inclusive lower bound, compared with the stored timestamp string. */
+  timestampGte?: string;
+  /** Exclusive upper bound. */
+  timestampLt?: string;
+}
+
+export interface EventSearch extends EventFilter {
+  /** Id of the first event of the page (inclusive), as returned in `nextPageId`. */
+  pageId?: string;
+  limit: number;
+  order: 'asc' | 'desc';
+}
+
+export interface EventPage {
+  items: StoredEvent[];
+  /** Id of the first event of the next page, or null at the end. */
+  nextPageId: string | null;
+}
+
+/** Raised when a cursor names no event of the conversation; servers answer 400. */
+export class UnknownCursorError extends Error {
+  constructor(readonly cursor: string) {
+    super(`Unknown page_id: ${cursor}`);
+    this.name = 'UnknownCursorError';
+  }
+}
+
+/** Raised when an operation names a conversation the store does not hold. */
+export class UnknownConversationError extends Error {
+  constructor(readonly conversationId: string) {
+    super(`Conversation not found: ${conversationId}`);
+    this.name = 'UnknownConversationError';
+  }
+}
+
+export interface ConversationRecord {
+  /** Dashed lower-case UUID. */
+  id: string;
+  /** The user (see settings/) that owns the conversation. */
+  ownerId: string;
+  title: string | null;
+  tags: Record<string, string>;
+  executionStatus: string;
+  /** Everything else the conversation layer keeps (agent, workspace, policies, stats, ...). */
+  state: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ConversationPatch = Partial<Pick<ConversationRecord, 'title' | 'tags' | 'executionStatus' | 'state' | 'updatedAt'>>;
+
+export interface ConversationSearch {
+  ownerId?: string;
+  executionStatus?: string;
+  /** Id of the first conversation of the page (inclusive). */
+  pageId?: string;
+  limit: number;
+  sort: 'CREATED_AT' | 'UPDATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_AT_DESC';
+}
+
+export interface ConversationPage {
+  items: ConversationRecord[];
+  nextPageId: string | null;
+}
+
+export interface ConversationStore {
+  create(record: ConversationRecord): Promise<void>;
+  get(id: string): Promise<ConversationRecord | null>;
+  getMany(ids: readonly string[]): Promise<(ConversationRecord | null)[]>;
+  update(id: string, patch: ConversationPatch): Promise<void>;
+  /** Deletes the conversation and all its events. Returns false when it did not exist. */
+  delete(id: string): Promise<boolean>;
+  search(query: ConversationSearch): Promise<ConversationPage>;
+  count(query: Pick<ConversationSearch, 'ownerId' | 'executionStatus'>): Promise<number>;
+}
+
+export interface EventStore {
+  /**
+   * Appends a batch in one transaction: each event gets the conversation's next sequence number.
+   * With `update`, the conversation record changes in the same transaction.
+   * Throws UnknownConversationError when the conversation does not exist.
+   */
+  append(conversationId: string, events: readonly StorableEvent[], update?: ConversationPatch): Promise<StoredEvent[]>;
+  /** One query; the result has one entry per id, in order, null where the id is not in this conversation. */
+  getMany(conversationId: string, ids: readonly string[]): Promise<(StoredEvent | null)[]>;
+  get(conversationId: string, id: string): Promise<StoredEvent | null>;
+  /** Cursor pages in O(page). Throws UnknownCursorError for a page id that is not an event of the conversation. */
+  search(conversationId: string, query: EventSearch): Promise<EventPage>;
+  count(conversationId: string, filter: EventFilter): Promise<number>;
+  /** Events with seq > afterSeq in order, at most `limit` of them (replay from a cursor). */
+  after(conversationId: string, afterSeq: number, limit: number): Promise<StoredEvent[]>;
+  /** The highest sequence number of the conversation, 0 when it has no events. */
+  lastSeq(conversationId: string): Promise<number>;
+}
+
+export interface SettingsStore {
+  /** The stored settings document of a user (already encrypted where needed), or null. */
+  get(userId: string): Promise<string | null>;
+  put(userId: string, document: string): Promise<void>;
+}
+
+export interface Store {
+  conversations: ConversationStore;
+  events: EventStore;
+  settings: SettingsStore;
+  close(): Promise<void>;
+}
