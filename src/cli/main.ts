@@ -1,1 +1,32 @@
-console.log('agentd');
+// The `agentd` command.
+import { Command } from 'commander';
+import { ConfigError } from './config.js';
+import { serve } from './serve.js';
+
+const program = new Command();
+program
+  .name('agentd')
+  .description('An agent server, wire-compatible with the OpenHands agent server')
+  .version('0.1.0');
+
+program
+  .command('serve', { isDefault: true })
+  .description('serve the API on the embedded default (SQLite, local sandboxes)')
+  .option('--host <host>', 'address to bind (env AGENTD_HOST)', undefined)
+  .option('--port <port>', 'port to listen on, 0 for any free port (env AGENTD_PORT)', undefined)
+  .option('--data-dir <dir>', 'data folder (env AGENTD_DATA_DIR; default ~/.local/share/agentd)', undefined)
+  .option('--no-auth', 'serve without a session key (loopback only)')
+  .action(async (opts: { host?: string; port?: string; dataDir?: string; auth: boolean }) => {
+    await serve(opts);
+  });
+
+program.parseAsync().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`agentd: ${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(
+    `agentd: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

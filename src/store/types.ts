@@ -77,7 +77,9 @@ export interface ConversationRecord {
   updatedAt: string;
 }
 
-export type ConversationPatch = Partial<Pick<ConversationRecord, 'title' | 'tags' | 'executionStatus' | 'state' | 'updatedAt'>>;
+export type ConversationPatch = Partial<
+  Pick<ConversationRecord, 'title' | 'tags' | 'executionStatus' | 'state' | 'updatedAt'>
+>;
 
 export interface ConversationSearch {
   ownerId?: string;
@@ -110,7 +112,11 @@ export interface EventStore {
    * With `update`, the conversation record changes in the same transaction.
    * Throws UnknownConversationError when the conversation does not exist.
    */
-  append(conversationId: string, events: readonly StorableEvent[], update?: ConversationPatch): Promise<StoredEvent[]>;
+  append(
+    conversationId: string,
+    events: readonly StorableEvent[],
+    update?: ConversationPatch,
+  ): Promise<StoredEvent[]>;
   /** One query; the result has one entry per id, in order, null where the id is not in this conversation. */
   getMany(conversationId: string, ids: readonly string[]): Promise<(StoredEvent | null)[]>;
   get(conversationId: string, id: string): Promise<StoredEvent | null>;

@@ -1,0 +1,24 @@
+// `npm run bench`: runs every benchmark and prints one table (progress goes to stderr).
+
+import { benchBatchGet } from './http.bench.js';
+import { printTable } from './lib.js';
+import { benchFanOut, benchReplay } from './socket.bench.js';
+import { benchColdStart, benchIdleMemory } from './startup.bench.js';
+import { benchAppend } from './store.bench.js';
+
+const benches: [string, () => Promise<void>][] = [
+  ['store', benchAppend],
+  ['http', benchBatchGet],
+  ['start', benchColdStart],
+  ['replay', benchReplay],
+  ['fanout', benchFanOut],
+  ['idle', benchIdleMemory],
+];
+
+const only = process.argv.slice(2);
+for (const [name, run] of benches) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  process.stderr.write(`${name}…\n`);
+  await run();
+}
+printTable();

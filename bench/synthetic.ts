@@ -1,0 +1,84 @@
+// Synthetic but realistic wire events for benchmarks.
+import { randomUUID } from 'node:crypto';
+import type { ConversationRecord } from '../src/store/index.js';
+
+export function conversationRecord(id: string, ownerId = 'local'): ConversationRecord {
+  const now = new Date().toISOString();
+  return {
+    id,
+    ownerId,
+    title: null,
+    tags: {},
+    executionStatus: 'idle',
+    state: {},
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** Alternates agent actions, observations and messages, about 600 bytes each like a real terminal step. */
+export function syntheticEvent(i: number) {
+  const id = randomUUID();
+  const timestamp = new Date(Date.UTC(2026, 10, 22, 0, 0, 0, 0) + i).toISOString().replace('Z', '000');
+  if (i % 3 === 0) {
+    return {
+      id,
+      timestamp,
+      source: 'agent',
+      thought: [],
+      thinking_blocks: [],
+      action: { command: `echo ${i}`, is_input: false, reset: false, kind: 'TerminalAction' },
+      tool_name: 'terminal',
+      tool_call_id: `call_${i}`,
+      tool_call: {
+        id: `call_${i}`,
+        name: 'terminal',
+        arguments: `{"command":"echo ${i}"}`,
+        origin: 'completion',
+      },
+      llm_response_id: `resp_${i}`,
+      security_risk: 'UNKNOWN',
+      kind: 'ActionEvent',
+    };
+  }
+  if (i % 3 === 1) {
+    return {
+      id,
+      timestamp,
+      source: 'environment',
+      tool_name: 'terminal',
+      tool_call_id: `call_${i - 1}`,
+      observation: {
+        content: [{ type: 'text', text: `${i}\n`, cache_prompt: false }],
+        is_error: false,
+        command: `echo ${i - 1}`,
+        exit_code: 0,
+        timeout: false,
+        metadata: {
+          exit_code: 0,
+          pid: 42,
+          username: 'agent',
+          hostname: 'box',
+          working_dir: '/work',
+          prefix: '',
+          suffix: '',
+        },
+        kind: 'TerminalObservation',
+      },
+      action_id: randomUUID(),
+      kind: 'ObservationEvent',
+    };
+  }
+  return {
+    id,
+    timestamp,
+    source: 'user',
+    llm_message: {
+      role: 'user',
+      content: [{ type: 'text', text: `message number ${i}`, cache_prompt: false }],
+    },
+    activated_skills: [],
+    extended_content: [],
+    kind: 'MessageEvent',
+  };
+}

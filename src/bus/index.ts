@@ -1,0 +1,2 @@
+export { MemoryBus } from './memory.js';
+export type { BusListener, BusMessage, EventBus } from './types.js';

@@ -1,0 +1,101 @@
+// Resolves the server configuration from command-line options and the environment.
+// Precedence: command line, then environment, then defaults. Session keys are read the way
+// OpenHands reads them (OH_SESSION_API_KEYS_0..n, OH_SESSION_API_KEYS as a JSON list, legacy SESSION_API_KEY).
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export interface ServerOptions {
+  host?: string;
+  port?: number | string;
+  dataDir?: string;
+  /** false when `--no-auth` was given. */
+  auth?: boolean;
+}
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Accepted session keys; empty means auth is off (only with an explicit --no-auth). */
+  sessionApiKeys: string[];
+  /** Where the keys came from, for the start-up message. */
+  keySource: 'environment' | 'generated' | 'data-dir' | 'none';
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+export function defaultDataDir(env: Env = process.env): string {
+  const base = env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  return join(base, 'agentd');
+}
+
+/** Session keys from the environment, in OpenHands' order; duplicates removed. */
+export function sessionKeysFromEnv(env: Env): string[] {
+  const keys: string[] = [];
+  const list = env.OH_SESSION_API_KEYS;
+  if (list) {
+    try {
+      const parsed: unknown = JSON.parse(list);
+      if (!Array.isArray(parsed) || !parsed.every((k) => typeof k === 'string'))
+        throw new Error('not a list');
+      keys.push(...parsed);
+    } catch {
+      throw new ConfigError('OH_SESSION_API_KEYS must be a JSON list of strings');
+    }
+  }
+  for (let i = 0; env[`OH_SESSION_API_KEYS_${i}`] !== undefined; i++)
+    keys.push(env[`OH_SESSION_API_KEYS_${i}`]!);
+  if (keys.length === 0 && env.SESSION_API_KEY) keys.push(env.SESSION_API_KEY);
+  return [...new Set(keys.filter((k) => k.length > 0))];
+}
+
+function parsePort(value: number | string): number {
+  const port = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Invalid port: ${value}`);
+  return port;
+}
+
+/** Reads the key kept in the data folder, or generates and stores one (mode 0600). */
+function dataDirKey(dataDir: string): { key: string; generated: boolean } {
+  const file = join(dataDir, 'session_api_key');
+  if (existsSync(file)) {
+    const key = readFileSync(file, 'utf8').trim();
+    if (key) {
+      chmodSync(file, 0o600);
+      return { key, generated: false };
+    }
+  }
+  const key = `agentd-${randomBytes(24).toString('base64url')}`;
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return { key, generated: true };
+}
+
+export function resolveConfig(options: ServerOptions, env: Env = process.env): ServerConfig {
+  const noAuth =
+    options.auth === false || env.AGENTD_NO_AUTH === '1' || env.AGENTD_NO_AUTH?.toLowerCase() === 'true';
+  const host = options.host ?? env.AGENTD_HOST ?? '127.0.0.1';
+  const port = parsePort(options.port ?? env.AGENTD_PORT ?? 8000);
+  const dataDir = resolve(options.dataDir ?? env.AGENTD_DATA_DIR ?? defaultDataDir(env));
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+  if (noAuth) {
+    if (!LOOPBACK.has(host)) {
+      throw new ConfigError(
+        `--no-auth serves on loopback only; refusing to bind ${host} without a session key`,
+      );
+    }
+    return { host, port, dataDir, sessionApiKeys: [], keySource: 'none' };
+  }
+  const envKeys = sessionKeysFromEnv(env);
+  if (envKeys.length > 0) return { host, port, dataDir, sessionApiKeys: envKeys, keySource: 'environment' };
+  const { key, generated } = dataDirKey(dataDir);
+  return { host, port, dataDir, sessionApiKeys: [key], keySource: generated ? 'generated' : 'data-dir' };
+}

@@ -1,0 +1,26 @@
+// Domain errors of the conversation layer; the server maps them to HTTP statuses.
+
+export class ConversationNotFoundError extends Error {
+  override name = 'ConversationNotFoundError';
+  constructor(readonly conversationId: string) {
+    super(`Conversation not found: ${conversationId}`);
+  }
+}
+
+export class ConversationRunningError extends Error {
+  override name = 'ConversationRunningError';
+  constructor(readonly conversationId: string) {
+    super('Conversation already running. Wait for completion or pause first.');
+  }
+}
+
+/** A request that is well-formed but cannot be carried out as asked; answered as a 422. */
+export class InvalidConversationRequestError extends Error {
+  override name = 'InvalidConversationRequestError';
+  constructor(
+    readonly loc: (string | number)[],
+    message: string,
+  ) {
+    super(message);
+  }
+}

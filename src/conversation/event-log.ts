@@ -1,0 +1,47 @@
+// The one path every event takes: the store gives it the next sequence number and persists it
+// (with any conversation-record change, in one transaction), then the bus publishes it.
+// Work on one conversation is serialized, so publish order always equals sequence order and a
+// snapshot published after an append never overtakes it.
+import type { EventBus } from '../bus/index.js';
+import type { ConversationPatch, StorableEvent, Store, StoredEvent } from '../store/index.js';
+
+export class EventLog {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+  ) {}
+
+  append(
+    conversationId: string,
+    events: readonly StorableEvent[],
+    update?: ConversationPatch,
+  ): Promise<StoredEvent[]> {
+    return this.enqueue(conversationId, async () => {
+      const stored = await this.store.events.append(conversationId, events, update);
+      for (const s of stored) this.bus.publish(conversationId, { seq: s.seq, json: s.json });
+      return stored;
+    });
+  }
+
+  /** Publishes an event that is not persisted (full_state snapshots), after every pending append. */
+  publishTransient(conversationId: string, event: object | (() => object | Promise<object>)): Promise<void> {
+    return this.enqueue(conversationId, async () => {
+      const value = typeof event === 'function' ? await event() : event;
+      this.bus.publish(conversationId, { seq: null, json: JSON.stringify(value) });
+    });
+  }
+
+  private enqueue<T>(conversationId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(conversationId) ?? Promise.resolve();
+    const next = previous.then(work);
+    // Keep the chain going after a failure, and drop it once idle.
+    const tail = next.catch(() => undefined);
+    this.tails.set(conversationId, tail);
+    void tail.then(() => {
+      if (this.tails.get(conversationId) === tail) this.tails.delete(conversationId);
+    });
+    return next;
+  }
+}

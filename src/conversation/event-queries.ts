@@ -1,0 +1,81 @@
+// Reads of a conversation's events for REST: batch get, cursor search, count, get one.
+// Answers are built from the stored JSON text, never parsed and re-serialized.
+import { resolveEventKind } from '../events/index.js';
+import type { EventFilter, EventSearch, Store, StoredEvent } from '../store/index.js';
+import { ConversationNotFoundError } from './errors.js';
+
+export interface EventQuery {
+  kind?: string;
+  source?: string;
+  body?: string;
+  timestampGte?: string;
+  timestampLt?: string;
+}
+
+export class EventQueries {
+  constructor(private readonly store: Store) {}
+
+  private async owned(userId: string, conversationId: string): Promise<void> {
+    const record = await this.store.conversations.get(conversationId);
+    if (!record || record.ownerId !== userId) throw new ConversationNotFoundError(conversationId);
+  }
+
+  /** A kind given as a short name or OpenHands' long path; an unknown kind matches nothing. */
+  private filter(query: EventQuery): EventFilter | null {
+    const filter: EventFilter = {
+      source: query.source,
+      body: query.body,
+      timestampGte: query.timestampGte,
+      timestampLt: query.timestampLt,
+    };
+    if (query.kind !== undefined) {
+      const kind = resolveEventKind(query.kind);
+      if (kind === null) return null;
+      filter.kind = kind;
+    }
+    return filter;
+  }
+
+  async batch(userId: string, conversationId: string, ids: readonly string[]): Promise<string> {
+    await this.owned(userId, conversationId);
+    return jsonArray(await this.store.events.getMany(conversationId, ids));
+  }
+
+  /** The page as JSON text: `{"items":[…],"next_page_id":…}`. */
+  async search(
+    userId: string,
+    conversationId: string,
+    query: EventQuery & Pick<EventSearch, 'pageId' | 'limit' | 'order'>,
+  ): Promise<string> {
+    await this.owned(userId, conversationId);
+    const filter = this.filter(query);
+    if (filter === null) return '{"items":[],"next_page_id":null}';
+    const page = await this.store.events.search(conversationId, {
+      ...filter,
+      pageId: query.pageId,
+      limit: query.limit,
+      order: query.order,
+    });
+    return `{"items":${jsonArray(page.items)},"next_page_id":${JSON.stringify(page.nextPageId)}}`;
+  }
+
+  async count(userId: string, conversationId: string, query: EventQuery): Promise<number> {
+    await this.owned(userId, conversationId);
+    const filter = this.filter(query);
+    return filter === null ? 0 : this.store.events.count(conversationId, filter);
+  }
+
+  async get(userId: string, conversationId: string, eventId: string): Promise<string | null> {
+    await this.owned(userId, conversationId);
+    return (await this.store.events.get(conversationId, eventId))?.json ?? null;
+  }
+}
+
+function jsonArray(events: readonly (StoredEvent | null)[]): string {
+  let out = '[';
+  for (let i = 0; i < events.length; i++) {
+    if (i > 0) out += ',';
+    out += events[i]?.json ?? 'null';
+  }
+  return `${out}]`;
+}

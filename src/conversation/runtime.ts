@@ -1,0 +1,131 @@
+// The in-memory side of a conversation that is in use: its events (the agent's history), its agent
+// (LLM + tools, the terminal shell among them) and its run. Idle conversations have no runtime; one
+// is built on demand and dropped after a period without use, so 10k idle conversations cost only
+// their store rows.
+import type { Agent, AgentHost } from '../agent/index.js';
+import type { AnyEvent } from '../events/index.js';
+import type { ConversationRecord } from '../store/index.js';
+import type { Tool, ToolContext } from '../tools/index.js';
+import type { EventLog } from './event-log.js';
+import type { ConfirmationPolicy, ExecutionStatus } from './schemas.js';
+import { type ConversationState, type StateKey, stateOf, stateUpdateEvent } from './state.js';
+
+export class ConversationRuntime implements AgentHost {
+  readonly conversationId: string;
+  /** The run in progress, if any. */
+  running: Promise<void> | null = null;
+  private pause = false;
+  private abort = new AbortController();
+  private evictTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    public record: ConversationRecord,
+    private readonly history: AnyEvent[],
+    readonly agent: Agent,
+    readonly tools: Tool[],
+    private readonly log: EventLog,
+    private readonly secrets: () => Record<string, string>,
+  ) {
+    this.conversationId = record.id;
+  }
+
+  get state(): ConversationState {
+    return stateOf(this.record);
+  }
+
+  get status(): ExecutionStatus {
+    return this.record.executionStatus as ExecutionStatus;
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  get toolContext(): ToolContext {
+    return {
+      workingDir: this.state.workspace.working_dir,
+      conversationId: this.conversationId,
+      persistenceDir: this.state.persistence_dir,
+      signal: this.abort.signal,
+      secrets: this.secrets,
+    };
+  }
+
+  events(): readonly AnyEvent[] {
+    return this.history;
+  }
+
+  /** Persists and publishes events, keeping the record's updated_at current. */
+  async emit(events: AnyEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const updatedAt = new Date().toISOString();
+    await this.log.append(this.conversationId, events, { updatedAt });
+    this.record = { ...this.record, updatedAt };
+    this.history.push(...events);
+  }
+
+  async setStatus(status: ExecutionStatus): Promise<void> {
+    if (status === this.status) return;
+    await this.changeState('execution_status', status, { executionStatus: status });
+  }
+
+  async updateStats(stats: unknown): Promise<void> {
+    await this.changeState('stats', stats, {
+      state: { ...this.state, stats: stats as Record<string, unknown> },
+    });
+  }
+
+  confirmationPolicy(): ConfirmationPolicy {
+    return this.state.confirmation_policy;
+  }
+
+  pauseRequested(): boolean {
+    return this.pause;
+  }
+
+  /** A new run starts with a clean pause flag and a fresh abort signal. */
+  beginRun(): void {
+    this.pause = false;
+    if (this.abort.signal.aborted) this.abort = new AbortController();
+    this.cancelEviction();
+  }
+
+  requestPause(): void {
+    this.pause = true;
+  }
+
+  interrupt(): void {
+    this.pause = true;
+    this.abort.abort(new Error('interrupted'));
+  }
+
+  /**
+   * Records a state change: a ConversationStateUpdateEvent (persisted and published) and the new
+   * record, in one transaction.
+   */
+  async changeState(key: StateKey, value: unknown, patch: Partial<ConversationRecord>): Promise<void> {
+    const event = stateUpdateEvent(key, value);
+    const updatedAt = new Date().toISOString();
+    const update = { ...patch, updatedAt };
+    await this.log.append(this.conversationId, [event], update);
+    this.record = { ...this.record, ...update };
+    this.history.push(event);
+  }
+
+  scheduleEviction(ms: number, evict: () => void): void {
+    this.cancelEviction();
+    this.evictTimer = setTimeout(evict, ms);
+    this.evictTimer.unref();
+  }
+
+  cancelEviction(): void {
+    if (this.evictTimer) clearTimeout(this.evictTimer);
+    this.evictTimer = null;
+  }
+
+  async close(): Promise<void> {
+    this.cancelEviction();
+    this.abort.abort(new Error('closed'));
+    await Promise.allSettled(this.tools.map((t) => t.close?.()));
+  }
+}

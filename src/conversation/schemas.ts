@@ -1,0 +1,218 @@
+// Wire types of the conversations API (OpenHands agent-server shapes). Request models accept unknown
+// members, as OpenHands' request models do (its clients send extra keys); they are not stored.
+import { type Static, Type } from 'typebox';
+import { ImageContent, TextContent } from '../events/index.js';
+
+const open = { additionalProperties: true } as const;
+
+export const EXECUTION_STATUSES = [
+  'idle',
+  'running',
+  'paused',
+  'waiting_for_confirmation',
+  'finished',
+  'error',
+  'stuck',
+  'deleting',
+] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+export const ExecutionStatus = Type.Unsafe<ExecutionStatus>({
+  type: 'string',
+  enum: [...EXECUTION_STATUSES],
+  $id: 'ConversationExecutionStatus',
+});
+
+export const RiskThreshold = Type.Union([Type.Literal('LOW'), Type.Literal('MEDIUM'), Type.Literal('HIGH')]);
+
+export const ConfirmationPolicy = Type.Union(
+  [
+    Type.Object({ kind: Type.Literal('NeverConfirm') }, open),
+    Type.Object({ kind: Type.Literal('AlwaysConfirm') }, open),
+    Type.Object(
+      {
+        kind: Type.Literal('ConfirmRisky'),
+        threshold: Type.Optional(RiskThreshold),
+        confirm_unknown: Type.Optional(Type.Boolean()),
+      },
+      open,
+    ),
+  ],
+  { $id: 'ConfirmationPolicy' },
+);
+export type ConfirmationPolicy =
+  | { kind: 'NeverConfirm' }
+  | { kind: 'AlwaysConfirm' }
+  | { kind: 'ConfirmRisky'; threshold?: 'LOW' | 'MEDIUM' | 'HIGH'; confirm_unknown?: boolean };
+
+/** The LLM block of an agent (OpenHands `LLM`); only the members agentd uses are typed. */
+export const LLMSpec = Type.Object(
+  {
+    model: Type.String({ minLength: 1 }),
+    api_key: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    base_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    usage_id: Type.Optional(Type.String()),
+    num_retries: Type.Optional(Type.Integer({ minimum: 0 })),
+    retry_min_wait: Type.Optional(Type.Number({ minimum: 0 })),
+    retry_max_wait: Type.Optional(Type.Number({ minimum: 0 })),
+    retry_multiplier: Type.Optional(Type.Number({ minimum: 0 })),
+    timeout: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+    temperature: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+    top_p: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+    max_output_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    reasoning_effort: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  { ...open, $id: 'LLM' },
+);
+export type LLMSpec = Static<typeof LLMSpec> & Record<string, unknown>;
+
+export const ToolSpec = Type.Object(
+  { name: Type.String({ minLength: 1 }), params: Type.Optional(Type.Record(Type.String(), Type.Unknown())) },
+  open,
+);
+
+export const AgentSpec = Type.Object(
+  {
+    kind: Type.Optional(Type.Literal('Agent')),
+    llm: LLMSpec,
+    tools: Type.Optional(Type.Array(ToolSpec)),
+    include_default_tools: Type.Optional(Type.Array(Type.String())),
+    tool_concurrency_limit: Type.Optional(Type.Integer({ minimum: 1 })),
+    system_prompt_kwargs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { ...open, $id: 'Agent' },
+);
+export type AgentSpec = Static<typeof AgentSpec> & Record<string, unknown>;
+
+export const LocalWorkspace = Type.Object(
+  { working_dir: Type.String({ minLength: 1 }), kind: Type.Optional(Type.Literal('LocalWorkspace')) },
+  { ...open, $id: 'LocalWorkspace' },
+);
+
+export const SendMessageRequest = Type.Object(
+  {
+    role: Type.Optional(
+      Type.Union([
+        Type.Literal('user'),
+        Type.Literal('system'),
+        Type.Literal('assistant'),
+        Type.Literal('tool'),
+      ]),
+    ),
+    content: Type.Optional(Type.Array(Type.Union([TextContent, ImageContent]))),
+    run: Type.Optional(Type.Boolean()),
+  },
+  { ...open, $id: 'SendMessageRequest' },
+);
+export type SendMessageRequest = Static<typeof SendMessageRequest>;
+
+/** A secret value: a plain string, or OpenHands' StaticSecret / LookupSecret objects. */
+export const SecretSource = Type.Union([
+  Type.String(),
+  Type.Object(
+    {
+      kind: Type.Optional(Type.Literal('StaticSecret')),
+      value: Type.String(),
+      description: Type.Optional(Type.String()),
+    },
+    open,
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('LookupSecret'),
+      url: Type.String(),
+      headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+      description: Type.Optional(Type.String()),
+    },
+    open,
+  ),
+]);
+
+const TagKey = '^[a-z0-9]+$';
+export const Tags = Type.Record(Type.String({ pattern: TagKey }), Type.String({ maxLength: 256 }));
+
+export const StartConversationRequest = Type.Object(
+  {
+    agent: Type.Optional(AgentSpec),
+    workspace: LocalWorkspace,
+    conversation_id: Type.Optional(Type.String({ format: 'uuid' })),
+    confirmation_policy: Type.Optional(ConfirmationPolicy),
+    initial_message: Type.Optional(Type.Union([SendMessageRequest, Type.Null()])),
+    max_iterations: Type.Optional(Type.Integer({ minimum: 1 })),
+    stuck_detection: Type.Optional(Type.Boolean()),
+    secrets: Type.Optional(Type.Record(Type.String(), SecretSource)),
+    tags: Type.Optional(Tags),
+    autotitle: Type.Optional(Type.Boolean()),
+  },
+  { ...open, $id: 'StartConversationRequest' },
+);
+export type StartConversationRequest = Static<typeof StartConversationRequest>;
+
+export const UpdateConversationRequest = Type.Object(
+  {
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    tags: Type.Optional(Tags),
+  },
+  { ...open, $id: 'UpdateConversationRequest' },
+);
+
+export const UpdateSecretsRequest = Type.Object(
+  { secrets: Type.Record(Type.String(), SecretSource) },
+  { ...open, $id: 'UpdateSecretsRequest' },
+);
+
+export const SetConfirmationPolicyRequest = Type.Object(
+  { policy: ConfirmationPolicy },
+  { ...open, $id: 'SetConfirmationPolicyRequest' },
+);
+
+export const ConfirmationResponseRequest = Type.Object(
+  { accept: Type.Boolean(), reason: Type.Optional(Type.String()) },
+  { ...open, $id: 'ConfirmationResponseRequest' },
+);
+
+export const AskAgentRequest = Type.Object({ question: Type.String() }, { ...open, $id: 'AskAgentRequest' });
+export const AskAgentResponse = Type.Object({ response: Type.String() }, { $id: 'AskAgentResponse' });
+
+export const Success = Type.Object({ success: Type.Boolean() }, { $id: 'Success' });
+
+/** ConversationInfo (OpenHands §4.4): the conversation's state plus its metadata. */
+export const ConversationInfo = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    workspace: LocalWorkspace,
+    persistence_dir: Type.Union([Type.String(), Type.Null()]),
+    max_iterations: Type.Integer(),
+    stuck_detection: Type.Boolean(),
+    execution_status: ExecutionStatus,
+    confirmation_policy: ConfirmationPolicy,
+    security_analyzer: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    activated_knowledge_skills: Type.Array(Type.String()),
+    invoked_skills: Type.Array(Type.String()),
+    blocked_actions: Type.Record(Type.String(), Type.String()),
+    blocked_messages: Type.Record(Type.String(), Type.String()),
+    last_user_message_id: Type.Union([Type.String(), Type.Null()]),
+    leaf_event_id: Type.Union([Type.String(), Type.Null()]),
+    stats: Type.Record(Type.String(), Type.Unknown()),
+    secret_registry: Type.Record(Type.String(), Type.Unknown()),
+    agent_state: Type.Record(Type.String(), Type.Unknown()),
+    hook_config: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    title: Type.Union([Type.String(), Type.Null()]),
+    metrics: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+    tags: Type.Record(Type.String(), Type.String()),
+    agent: Type.Record(Type.String(), Type.Unknown()),
+    forked_from_conversation_id: Type.Union([Type.String(), Type.Null()]),
+    forked_from_event_id: Type.Union([Type.String(), Type.Null()]),
+    parent_conversation_id: Type.Union([Type.String(), Type.Null()]),
+    sub_conversation_ids: Type.Array(Type.String()),
+    client_tools: Type.Array(Type.Unknown()),
+  },
+  { $id: 'ConversationInfo' },
+);
+export type ConversationInfo = Static<typeof ConversationInfo>;
+
+export const ConversationPage = Type.Object(
+  { items: Type.Array(Type.Ref('ConversationInfo')), next_page_id: Type.Union([Type.String(), Type.Null()]) },
+  { $id: 'ConversationPage' },
+);

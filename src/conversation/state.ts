@@ -1,0 +1,133 @@
+// The conversation state kept in the store (ConversationRecord.state) and its projections:
+// ConversationInfo for REST, the `full_state` value for WebSocket snapshots. Secrets (the LLM key,
+// conversation secrets) are stored encrypted and always shown masked.
+import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
+import type { ConversationRecord } from '../store/index.js';
+import type { AgentSpec, ConfirmationPolicy, ConversationInfo, ExecutionStatus } from './schemas.js';
+
+export const MASK = '**********';
+
+export interface ConversationState {
+  agent: AgentSpec;
+  workspace: { working_dir: string; kind: 'LocalWorkspace' };
+  persistence_dir: string;
+  max_iterations: number;
+  stuck_detection: boolean;
+  confirmation_policy: ConfirmationPolicy;
+  security_analyzer: Record<string, unknown> | null;
+  activated_knowledge_skills: string[];
+  invoked_skills: string[];
+  blocked_actions: Record<string, string>;
+  blocked_messages: Record<string, string>;
+  last_user_message_id: string | null;
+  stats: Record<string, unknown>;
+  /** Secret name → encrypted value (SecretBox text) with an optional description. */
+  secrets: Record<string, { value: string; description?: string }>;
+  agent_state: Record<string, unknown>;
+  autotitle: boolean;
+}
+
+/** The state members that emit a ConversationStateUpdateEvent when they change (OpenHands §4.3). */
+export type StateKey =
+  | 'execution_status'
+  | 'confirmation_policy'
+  | 'last_user_message_id'
+  | 'stats'
+  | 'tags'
+  | 'agent_state';
+
+/** A single-member ConversationStateUpdateEvent (persisted, unlike full_state snapshots). */
+export function stateUpdateEvent(key: StateKey, value: unknown): AnyEvent {
+  return {
+    id: newEventId(),
+    timestamp: nowTimestamp(),
+    source: 'environment',
+    key,
+    value,
+    kind: 'ConversationStateUpdateEvent',
+  } as AnyEvent;
+}
+
+export function stateOf(record: ConversationRecord): ConversationState {
+  return record.state as unknown as ConversationState;
+}
+
+/** The agent as shown to clients: the LLM key masked, everything else as given. */
+function maskedAgent(agent: AgentSpec): Record<string, unknown> {
+  const llm = { ...agent.llm };
+  if (llm.api_key) llm.api_key = MASK;
+  return { kind: 'Agent', ...agent, llm };
+}
+
+function secretRegistry(state: ConversationState): Record<string, unknown> {
+  const sources: Record<string, unknown> = {};
+  for (const [name, secret] of Object.entries(state.secrets)) {
+    sources[name] = {
+      kind: 'StaticSecret',
+      value: MASK,
+      ...(secret.description ? { description: secret.description } : {}),
+    };
+  }
+  return { secret_sources: sources };
+}
+
+/** The `full_state` snapshot value (OpenHands ConversationState, exclude_none). */
+export function fullState(record: ConversationRecord): Record<string, unknown> {
+  const s = stateOf(record);
+  const value: Record<string, unknown> = {
+    id: record.id,
+    agent: maskedAgent(s.agent),
+    workspace: s.workspace,
+    persistence_dir: s.persistence_dir,
+    max_iterations: s.max_iterations,
+    stuck_detection: s.stuck_detection,
+    execution_status: record.executionStatus,
+    confirmation_policy: s.confirmation_policy,
+    activated_knowledge_skills: s.activated_knowledge_skills,
+    invoked_skills: s.invoked_skills,
+    blocked_actions: s.blocked_actions,
+    blocked_messages: s.blocked_messages,
+    stats: s.stats,
+    secret_registry: secretRegistry(s),
+    tags: record.tags,
+    agent_state: s.agent_state,
+  };
+  if (s.security_analyzer) value.security_analyzer = s.security_analyzer;
+  if (s.last_user_message_id) value.last_user_message_id = s.last_user_message_id;
+  return value;
+}
+
+export function conversationInfo(record: ConversationRecord): ConversationInfo {
+  const s = stateOf(record);
+  return {
+    id: record.id,
+    workspace: s.workspace,
+    persistence_dir: s.persistence_dir,
+    max_iterations: s.max_iterations,
+    stuck_detection: s.stuck_detection,
+    execution_status: record.executionStatus as ExecutionStatus,
+    confirmation_policy: s.confirmation_policy,
+    security_analyzer: s.security_analyzer,
+    activated_knowledge_skills: s.activated_knowledge_skills,
+    invoked_skills: s.invoked_skills,
+    blocked_actions: s.blocked_actions,
+    blocked_messages: s.blocked_messages,
+    last_user_message_id: s.last_user_message_id,
+    leaf_event_id: null,
+    stats: s.stats,
+    secret_registry: secretRegistry(s),
+    agent_state: s.agent_state,
+    hook_config: null,
+    title: record.title,
+    metrics: null,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+    tags: record.tags,
+    agent: maskedAgent(s.agent),
+    forked_from_conversation_id: null,
+    forked_from_event_id: null,
+    parent_conversation_id: null,
+    sub_conversation_ids: [],
+    client_tools: [],
+  };
+}

@@ -1,0 +1,17 @@
+// Public surface of the event catalogue.
+export * from './actions.js';
+export * from './content.js';
+export * from './events.js';
+export { dashedUuid, newEventId, normalizeTimestamp, nowTimestamp } from './ids.js';
+export { EVENT_KIND_PATHS, resolveEventKind } from './kinds.js';
+export * from './observations.js';
+export * from './tool-definitions.js';
+export {
+  createAjv,
+  issuesFromAjv,
+  type ParseResult,
+  parse,
+  parseAnyEvent,
+  parseEvent,
+  type ValidationIssue,
+} from './validate.js';

@@ -1,0 +1,78 @@
+// Validation with the project's Ajv settings: unknown members rejected (never stripped), no type
+// coercion for bodies, every error reported, defaults applied, `kind` unions dispatched by their
+// discriminator. Issues come out in FastAPI's shape {loc, msg, type}.
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { Static, TSchema } from 'typebox';
+import { AnyEventSchema, EventUnionSchema } from './events.js';
+
+export type ValidationIssue = { loc: (string | number)[]; msg: string; type: string };
+export type ParseResult<V> = { ok: true; value: V } | { ok: false; errors: ValidationIssue[] };
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export function createAjv(overrides: Options = {}): Ajv {
+  const ajv = new Ajv({
+    removeAdditional: false,
+    coerceTypes: false,
+    allErrors: true,
+    discriminator: true,
+    useDefaults: true,
+    strict: false,
+    ...overrides,
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * Ajv errors as FastAPI-style issues. Wrapper errors that only repeat a nested failure (if/then/else,
+ * anyOf/oneOf summaries) are dropped when a precise error exists.
+ */
+export function issuesFromAjv(
+  errors: readonly ErrorObject[] | null | undefined,
+  prefix: (string | number)[] = [],
+): ValidationIssue[] {
+  if (!errors) return [];
+  const precise = errors.filter((e) => !['if', 'anyOf', 'oneOf'].includes(e.keyword));
+  const chosen = precise.length > 0 ? precise : errors;
+  return chosen.map((e) => {
+    const path = e.instancePath
+      .split('/')
+      .filter(Boolean)
+      .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replaceAll('~1', '/').replaceAll('~0', '~')));
+    const params = e.params as { missingProperty?: string; additionalProperty?: string; tag?: string };
+    const member =
+      params.missingProperty ??
+      params.additionalProperty ??
+      (e.keyword === 'discriminator' ? params.tag : undefined);
+    const loc = [...prefix, ...path, ...(member !== undefined ? [member] : [])];
+    const msg =
+      e.keyword === 'additionalProperties'
+        ? `Extra inputs are not permitted: ${member}`
+        : (e.message ?? e.keyword);
+    return { loc, msg, type: e.keyword === 'additionalProperties' ? 'extra_forbidden' : e.keyword };
+  });
+}
+
+const ajv = createAjv();
+const compiled = new WeakMap<object, ValidateFunction>();
+
+function validatorFor(schema: TSchema): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** Validates and applies defaults (the value is completed in place). */
+export function parse<T extends TSchema>(schema: T, value: unknown): ParseResult<Static<T>> {
+  const validate = validatorFor(schema);
+  if (validate(value)) return { ok: true, value: value as Static<T> };
+  return { ok: false, errors: issuesFromAjv(validate.errors) };
+}
+
+export const parseEvent = (value: unknown) => parse(EventUnionSchema, value);
+export const parseAnyEvent = (value: unknown) => parse(AnyEventSchema, value);

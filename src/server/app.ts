@@ -1,0 +1,58 @@
+// Builds the Fastify application: validation and error mapping, auth, OpenAPI, and one plugin
+// per route family. The domain is reached only through the services passed in.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { EventBus } from '../bus/index.js';
+import type { EventQueries } from '../conversation/event-queries.js';
+import type { ConversationService } from '../conversation/service.js';
+import type { SettingsService } from '../settings/index.js';
+import type { Store } from '../store/index.js';
+import { installAuth } from './auth.js';
+import { loggerOptions } from './logging.js';
+import { installOpenApi } from './openapi.js';
+import { conversationRoutes } from './routes/conversations.js';
+import { eventRoutes } from './routes/events.js';
+import { healthRoutes } from './routes/health.js';
+import { settingsRoutes } from './routes/settings.js';
+import { socketRoutes } from './routes/sockets.js';
+import { toolRoutes } from './routes/tools.js';
+import { installErrorHandler, installValidation } from './validation.js';
+
+export interface AppDeps {
+  sessionApiKeys: readonly string[];
+  store: Store;
+  bus: EventBus;
+  settings: SettingsService;
+  conversations: ConversationService;
+  events: EventQueries;
+  /** false silences request logs (tests); default logs JSON lines at info. */
+  logger?: boolean | { level: string };
+  /** Names the tool registry offers, for /server_info and /api/tools/. */
+  toolNames: readonly string[];
+  /** WebSocket tuning (tests and benchmarks). */
+  sockets?: { maxBufferedBytes?: number; maxSubscribers?: number; authTimeoutMs?: number };
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(deps.logger ?? true),
+    bodyLimit: 16 * 1024 * 1024,
+  });
+  installValidation(app);
+  installErrorHandler(app);
+  const sessionKeys = installAuth(app, deps.sessionApiKeys);
+  await installOpenApi(app);
+
+  await app.register(healthRoutes, { usableTools: deps.toolNames });
+  await app.register(conversationRoutes, { conversations: deps.conversations });
+  await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
+  await app.register(settingsRoutes, { settings: deps.settings });
+  await app.register(toolRoutes, { toolNames: deps.toolNames });
+  await app.register(socketRoutes, {
+    sessionKeys,
+    conversations: deps.conversations,
+    bus: deps.bus,
+    store: deps.store,
+    ...deps.sockets,
+  });
+  return app;
+}

@@ -1,0 +1,78 @@
+// The OpenAPI 3.1 document, generated from the same TypeBox schemas that validate requests.
+// Shared schemas are registered by their $id so they appear once under components/schemas.
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import * as conversation from '../conversation/schemas.js';
+import { EventUnionSchema } from '../events/index.js';
+import { GETSettingsResponse, SettingsSchema, SettingsStoredResponse } from '../settings/index.js';
+import { BatchEventIdsBody } from './routes/events.js';
+
+const BATCH_EVENTS_PATH = '/api/conversations/{conversation_id}/events';
+
+type OpenApiDoc = { paths?: Record<string, Record<string, Record<string, unknown>>> };
+
+/** Fastify cannot declare a body on a GET route, so the batch get's request body is added here. */
+function addBatchGetBody(doc: OpenApiDoc): OpenApiDoc {
+  const op = doc.paths?.[BATCH_EVENTS_PATH]?.get;
+  if (op) {
+    op.requestBody = {
+      required: false,
+      description: 'Event ids as a JSON array (or pass them as repeated event_ids query parameters).',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchEventIds' } } },
+    };
+  }
+  return doc;
+}
+
+export async function installOpenApi(app: FastifyInstance): Promise<void> {
+  const shared = [
+    EventUnionSchema,
+    SettingsSchema,
+    GETSettingsResponse,
+    SettingsStoredResponse,
+    BatchEventIdsBody,
+    conversation.ExecutionStatus,
+    conversation.ConfirmationPolicy,
+    conversation.LLMSpec,
+    conversation.AgentSpec,
+    conversation.LocalWorkspace,
+    conversation.SendMessageRequest,
+    conversation.StartConversationRequest,
+    conversation.UpdateConversationRequest,
+    conversation.UpdateSecretsRequest,
+    conversation.SetConfirmationPolicyRequest,
+    conversation.ConfirmationResponseRequest,
+    conversation.AskAgentRequest,
+    conversation.AskAgentResponse,
+    conversation.Success,
+    conversation.ConversationInfo,
+    conversation.ConversationPage,
+  ];
+  for (const schema of shared) {
+    app.addSchema(schema);
+  }
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'agentd',
+        description:
+          'agentd: an agent server speaking the OpenHands agent-server interface (REST + WebSocket).',
+        version: '0.1.0',
+      },
+      components: {
+        securitySchemes: { APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Session-API-Key' } },
+      },
+      security: [],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
+    transformObject: (documentObject) =>
+      addBatchGetBody((documentObject as { openapiObject: OpenApiDoc }).openapiObject) as never,
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+}

@@ -1,0 +1,273 @@
+// /api/conversations: start, read, list, run, pause, interrupt, confirm, update, delete.
+// Status codes follow OpenHands (pause, interrupt and delete of an unknown conversation are 400,
+// PATCH answers {success:false}); its 500s on large limits or unknown ids are 422 / 404 here.
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import { ConversationNotFoundError } from '../../conversation/errors.js';
+import type {
+  AgentSpec,
+  ConfirmationPolicy,
+  ExecutionStatus,
+  StartConversationRequest,
+} from '../../conversation/schemas.js';
+import type { ConversationService } from '../../conversation/service.js';
+import { conversationInfo } from '../../conversation/state.js';
+import type { ConversationSearch } from '../../store/index.js';
+import { HttpError } from '../errors.js';
+import { ConversationIdParams, dashedUuid, errorResponses, UUID_PATTERN } from '../schemas.js';
+
+export interface ConversationRoutesOptions {
+  conversations: ConversationService;
+}
+
+const tags = ['Conversations'];
+const Ref = (id: string) => Type.Ref(id);
+const success = { 200: Ref('Success'), ...errorResponses };
+
+const SearchQuery = Type.Object({
+  page_id: Type.Optional(Type.String()),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+  status: Type.Optional(Ref('ConversationExecutionStatus')),
+  sort_order: Type.Optional(
+    Type.Union(
+      ['CREATED_AT', 'UPDATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT_DESC'].map((s) => Type.Literal(s)),
+      {
+        default: 'CREATED_AT_DESC',
+      },
+    ),
+  ),
+});
+
+/** Runs fn, turning "not found" into the 400 OpenHands answers for pause, interrupt and delete. */
+async function notFoundAs400(fn: () => Promise<void>): Promise<{ success: true }> {
+  try {
+    await fn();
+  } catch (error) {
+    if (error instanceof ConversationNotFoundError) throw new HttpError(400, error.message);
+    throw error;
+  }
+  return { success: true };
+}
+
+export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> = async (
+  app,
+  { conversations },
+) => {
+  const id = (request: { params: unknown }) =>
+    dashedUuid((request.params as { conversation_id: string }).conversation_id);
+
+  app.post(
+    '/api/conversations',
+    {
+      schema: {
+        tags,
+        summary: 'Start Conversation',
+        body: Ref('StartConversationRequest'),
+        response: { 200: Ref('ConversationInfo'), 201: Ref('ConversationInfo'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as StartConversationRequest & { agent?: AgentSpec };
+      const { info, created } = await conversations.start(request.userId, body);
+      return reply.code(created ? 201 : 200).send(info);
+    },
+  );
+
+  app.get(
+    '/api/conversations',
+    {
+      schema: {
+        tags,
+        summary: 'Batch Get Conversations',
+        querystring: Type.Object({
+          ids: Type.Array(Type.String({ pattern: UUID_PATTERN }), { maxItems: 100 }),
+        }),
+        response: { 200: Type.Array(Type.Union([Ref('ConversationInfo'), Type.Null()])), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { ids } = request.query as { ids: string[] };
+      return conversations.infoMany(request.userId, ids.map(dashedUuid));
+    },
+  );
+
+  app.get(
+    '/api/conversations/search',
+    {
+      schema: {
+        tags,
+        summary: 'Search Conversations',
+        querystring: SearchQuery,
+        response: { 200: Ref('ConversationPage'), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const q = request.query as {
+        page_id?: string;
+        limit?: number;
+        status?: ExecutionStatus;
+        sort_order?: ConversationSearch['sort'];
+      };
+      const page = await conversations.search(request.userId, {
+        pageId: q.page_id ? dashedUuidOrRaw(q.page_id) : undefined,
+        limit: q.limit ?? 100,
+        executionStatus: q.status,
+        sort: q.sort_order ?? 'CREATED_AT_DESC',
+      });
+      return {
+        items: page.items.map(conversationInfo),
+        next_page_id: page.nextPageId?.replaceAll('-', '') ?? null,
+      };
+    },
+  );
+
+  app.get(
+    '/api/conversations/count',
+    {
+      schema: {
+        tags,
+        summary: 'Count Conversations',
+        querystring: Type.Object({ status: Type.Optional(Ref('ConversationExecutionStatus')) }),
+        response: { 200: Type.Integer(), ...errorResponses },
+      },
+    },
+    async (request) => conversations.count(request.userId, (request.query as { status?: string }).status),
+  );
+
+  app.get(
+    '/api/conversations/:conversation_id',
+    {
+      schema: {
+        tags,
+        summary: 'Get Conversation',
+        params: ConversationIdParams,
+        response: { 200: Ref('ConversationInfo'), ...errorResponses },
+      },
+    },
+    async (request) => conversations.info(request.userId, id(request)),
+  );
+
+  app.get(
+    '/api/conversations/:conversation_id/agent_final_response',
+    {
+      schema: {
+        tags,
+        summary: 'Get Agent Final Response',
+        params: ConversationIdParams,
+        response: { 200: Type.Object({ response: Type.String() }), ...errorResponses },
+      },
+    },
+    async (request) => ({ response: await conversations.finalResponse(request.userId, id(request)) }),
+  );
+
+  app.delete(
+    '/api/conversations/:conversation_id',
+    { schema: { tags, summary: 'Delete Conversation', params: ConversationIdParams, response: success } },
+    async (request) => notFoundAs400(() => conversations.delete(request.userId, id(request))),
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/run',
+    { schema: { tags, summary: 'Run Conversation', params: ConversationIdParams, response: success } },
+    async (request) => {
+      await conversations.run(request.userId, id(request));
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/pause',
+    { schema: { tags, summary: 'Pause Conversation', params: ConversationIdParams, response: success } },
+    async (request) => notFoundAs400(() => conversations.pause(request.userId, id(request))),
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/interrupt',
+    { schema: { tags, summary: 'Interrupt Conversation', params: ConversationIdParams, response: success } },
+    async (request) => notFoundAs400(() => conversations.interrupt(request.userId, id(request))),
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/secrets',
+    {
+      schema: {
+        tags,
+        summary: 'Update Conversation Secrets',
+        params: ConversationIdParams,
+        body: Ref('UpdateSecretsRequest'),
+        response: success,
+      },
+    },
+    async (request) => {
+      await conversations.updateSecrets(
+        request.userId,
+        id(request),
+        (request.body as { secrets: Record<string, unknown> }).secrets,
+      );
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/confirmation_policy',
+    {
+      schema: {
+        tags,
+        summary: 'Set Conversation Confirmation Policy',
+        params: ConversationIdParams,
+        body: Ref('SetConfirmationPolicyRequest'),
+        response: success,
+      },
+    },
+    async (request) => {
+      const { policy } = request.body as { policy: ConfirmationPolicy };
+      await conversations.setConfirmationPolicy(request.userId, id(request), policy);
+      return { success: true };
+    },
+  );
+
+  app.patch(
+    '/api/conversations/:conversation_id',
+    {
+      schema: {
+        tags,
+        summary: 'Update Conversation',
+        params: ConversationIdParams,
+        body: Ref('UpdateConversationRequest'),
+        response: success,
+      },
+    },
+    async (request) => ({
+      success: await conversations.update(
+        request.userId,
+        id(request),
+        request.body as { title?: string; tags?: Record<string, string> },
+      ),
+    }),
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/ask_agent',
+    {
+      schema: {
+        tags,
+        summary: 'Ask Agent',
+        params: ConversationIdParams,
+        body: Ref('AskAgentRequest'),
+        response: { 200: Ref('AskAgentResponse'), ...errorResponses },
+      },
+    },
+    async (request) => ({
+      response: await conversations.ask(
+        request.userId,
+        id(request),
+        (request.body as { question: string }).question,
+      ),
+    }),
+  );
+};
+
+/** Conversation page ids are emitted as 32 hex digits (OpenHands); accept them dashed too. */
+function dashedUuidOrRaw(pageId: string): string {
+  return /^[0-9a-fA-F]{32}$/.test(pageId) || /^[0-9a-fA-F-]{36}$/.test(pageId) ? dashedUuid(pageId) : pageId;
+}

@@ -1,0 +1,260 @@
+// /api/conversations/{conversation_id}/events: batch get, search, count, get one, send a message,
+// respond to a confirmation. The batch get takes the ids as a JSON array in the body of a GET
+// (OpenHands' contract) or as repeated `event_ids` query parameters (for clients that cannot send a
+// GET body); Fastify does not read GET bodies, so the raw stream is read here.
+import type { IncomingMessage } from 'node:http';
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import type { EventQueries } from '../../conversation/event-queries.js';
+import type { SendMessageRequest } from '../../conversation/schemas.js';
+import type { ConversationService } from '../../conversation/service.js';
+import type { ValidationIssue } from '../../events/index.js';
+import { normalizeTimestamp } from '../../events/index.js';
+import { HttpError, RequestValidationError } from '../errors.js';
+import { ConversationIdParams, dashedUuid, errorResponses } from '../schemas.js';
+
+export interface EventRoutesOptions {
+  events: EventQueries;
+  conversations: ConversationService;
+}
+
+/** Largest GET body read, in bytes (a 100-id batch is about 4 KB). */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const BatchQuery = Type.Object({
+  event_ids: Type.Optional(
+    Type.Array(Type.String(), { description: 'Event ids, for clients that cannot send a GET body' }),
+  ),
+});
+
+/** The request body as documented in OpenAPI (added to the GET operation by the OpenAPI transform). */
+export const BatchEventIdsBody = Type.Array(Type.String(), { $id: 'BatchEventIds', title: 'Event Ids' });
+
+async function readBody(raw: IncomingMessage): Promise<string | null> {
+  const length = raw.headers['content-length'];
+  if (length === '0' || (length === undefined && raw.headers['transfer-encoding'] === undefined)) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of raw) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'Request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return size === 0 ? null : Buffer.concat(chunks).toString('utf8');
+}
+
+/** Validates the body as a JSON array of strings; FastAPI-shaped issues otherwise. */
+function parseIdList(text: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new RequestValidationError([
+      { loc: ['body'], msg: `JSON decode error: ${(error as Error).message}`, type: 'json_invalid' },
+    ]);
+  }
+  if (!Array.isArray(value)) {
+    throw new RequestValidationError([
+      { loc: ['body'], msg: 'Input should be a valid list', type: 'list_type' },
+    ]);
+  }
+  const issues: ValidationIssue[] = [];
+  value.forEach((item, i) => {
+    if (typeof item !== 'string')
+      issues.push({ loc: ['body', i], msg: 'Input should be a valid string', type: 'string_type' });
+  });
+  if (issues.length > 0) throw new RequestValidationError(issues);
+  return value as string[];
+}
+
+const tags = ['Events'];
+const base = '/api/conversations/:conversation_id/events';
+
+const FilterQuery = {
+  kind: Type.Optional(
+    Type.String({ description: 'Event kind: short name (MessageEvent) or OpenHands module path' }),
+  ),
+  source: Type.Optional(Type.String()),
+  body: Type.Optional(Type.String({ description: 'Case-insensitive text of a MessageEvent' })),
+  timestamp__gte: Type.Optional(Type.String()),
+  timestamp__lt: Type.Optional(Type.String()),
+};
+
+const SearchQuery = Type.Object({
+  page_id: Type.Optional(Type.String()),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+  sort_order: Type.Optional(
+    Type.Union([Type.Literal('TIMESTAMP'), Type.Literal('TIMESTAMP_DESC')], { default: 'TIMESTAMP' }),
+  ),
+  ...FilterQuery,
+});
+
+type FilterParams = {
+  kind?: string;
+  source?: string;
+  body?: string;
+  timestamp__gte?: string;
+  timestamp__lt?: string;
+};
+
+function timestamp(value: string | undefined, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  const normalized = normalizeTimestamp(value);
+  if (normalized === null) {
+    throw new RequestValidationError([
+      { loc: ['query', name], msg: 'Input should be a valid datetime', type: 'datetime_parsing' },
+    ]);
+  }
+  return normalized;
+}
+
+function eventQuery(q: FilterParams) {
+  return {
+    kind: q.kind,
+    source: q.source,
+    body: q.body,
+    timestampGte: timestamp(q.timestamp__gte, 'timestamp__gte'),
+    timestampLt: timestamp(q.timestamp__lt, 'timestamp__lt'),
+  };
+}
+
+const json = 'application/json; charset=utf-8';
+
+export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, { events, conversations }) => {
+  const id = (request: { params: unknown }) =>
+    dashedUuid((request.params as { conversation_id: string }).conversation_id);
+
+  app.get(
+    base,
+    {
+      schema: {
+        tags,
+        summary: 'Batch Get Conversation Events',
+        description: 'One item per requested id, in order: the event, or null where it is missing.',
+        params: ConversationIdParams,
+        querystring: BatchQuery,
+        response: {
+          200: Type.Array(Type.Union([Type.Ref('Event'), Type.Null()])),
+          404: { description: 'Unknown conversation', ...Type.Object({ detail: Type.String() }) },
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query as { event_ids?: string[] };
+      const body = await readBody(request.raw);
+      let ids: string[];
+      if (body !== null) ids = parseIdList(body);
+      else if (query.event_ids) ids = query.event_ids;
+      else throw new RequestValidationError([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
+      return reply.type(json).send(await events.batch(request.userId, id(request), ids));
+    },
+  );
+
+  app.get(
+    `${base}/search`,
+    {
+      schema: {
+        tags,
+        summary: 'Search Conversation Events',
+        params: ConversationIdParams,
+        querystring: SearchQuery,
+        response: {
+          200: Type.Object({
+            items: Type.Array(Type.Ref('Event')),
+            next_page_id: Type.Union([Type.String(), Type.Null()]),
+          }),
+          400: { description: 'Unknown page_id', ...Type.Object({ detail: Type.String() }) },
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query as FilterParams & { page_id?: string; limit?: number; sort_order?: string };
+      const page = await events.search(request.userId, id(request), {
+        ...eventQuery(q),
+        pageId: q.page_id,
+        limit: q.limit ?? 100,
+        order: q.sort_order === 'TIMESTAMP_DESC' ? 'desc' : 'asc',
+      });
+      return reply.type(json).send(page);
+    },
+  );
+
+  app.get(
+    `${base}/count`,
+    {
+      schema: {
+        tags,
+        summary: 'Count Conversation Events',
+        params: ConversationIdParams,
+        querystring: Type.Object(FilterQuery),
+        response: { 200: Type.Integer(), ...errorResponses },
+      },
+    },
+    async (request) => events.count(request.userId, id(request), eventQuery(request.query as FilterParams)),
+  );
+
+  app.get(
+    `${base}/:event_id`,
+    {
+      schema: {
+        tags,
+        summary: 'Get Conversation Event',
+        params: Type.Object({ ...ConversationIdParams.properties, event_id: Type.String() }),
+        response: {
+          200: Type.Ref('Event'),
+          404: { description: 'Unknown event', ...Type.Object({ detail: Type.String() }) },
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const eventId = (request.params as { event_id: string }).event_id;
+      const event = await events.get(request.userId, id(request), eventId);
+      if (event === null) throw new HttpError(404, `Event not found: ${eventId}`);
+      return reply.type(json).send(event);
+    },
+  );
+
+  app.post(
+    base,
+    {
+      schema: {
+        tags,
+        summary: 'Send Message',
+        description: 'Appends a user message; with `run: true` the agent starts working on it.',
+        params: ConversationIdParams,
+        body: Type.Ref('SendMessageRequest'),
+        response: { 200: Type.Ref('Success'), ...errorResponses },
+      },
+    },
+    async (request) => {
+      await conversations.sendMessage(request.userId, id(request), request.body as SendMessageRequest);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    `${base}/respond_to_confirmation`,
+    {
+      schema: {
+        tags,
+        summary: 'Respond To Confirmation',
+        params: ConversationIdParams,
+        body: Type.Ref('ConfirmationResponseRequest'),
+        response: { 200: Type.Ref('Success'), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { accept, reason } = request.body as { accept: boolean; reason?: string };
+      await conversations.respondToConfirmation(
+        request.userId,
+        id(request),
+        accept,
+        reason ?? 'User rejected the action.',
+      );
+      return { success: true };
+    },
+  );
+};

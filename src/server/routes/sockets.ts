@@ -1,0 +1,221 @@
+// WebSocket /sockets/events/{conversation_id}: OpenHands' event stream.
+//  - Auth: `session_api_key` query parameter, else the X-Session-API-Key header, else a first frame
+//    {"type":"auth","session_api_key":…} within 10 s. Failure closes with 4001; an unknown
+//    conversation closes with 4004.
+//  - First frame: the full_state snapshot. Resend: resend_mode=all | since&after_timestamp=…,
+//    resend_all=true (legacy).
+//  - agentd's exact cursor: `after_seq=N` replays every persisted event after N, then continues live,
+//    with no gap and no duplicate (also across restarts). With after_seq every frame is an envelope
+//    {"seq": N | null, "event": {...}} (null for events that are not persisted, like full_state).
+//  - Client frames that are user Messages are appended and start a run; a bad frame gets a
+//    ServerErrorEvent frame and the socket stays open.
+//  - A reader that falls behind by more than a bounded buffer is disconnected (close 1008); it never
+//    slows the agent or other readers.
+import websocket from '@fastify/websocket';
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import type { WebSocket } from 'ws';
+import type { BusMessage, EventBus } from '../../bus/index.js';
+import { ConversationNotFoundError } from '../../conversation/errors.js';
+import type { ConversationService } from '../../conversation/service.js';
+import { type Resend, subscribe } from '../../conversation/subscription.js';
+import { newEventId, normalizeTimestamp, nowTimestamp } from '../../events/index.js';
+import { userIdForSessionKey } from '../../settings/index.js';
+import type { Store } from '../../store/index.js';
+import { SESSION_KEY_HEADER, type SessionKeys } from '../auth.js';
+import { ConversationIdParams, dashedUuid } from '../schemas.js';
+
+export interface SocketRoutesOptions {
+  sessionKeys: SessionKeys;
+  conversations: ConversationService;
+  bus: EventBus;
+  store: Store;
+  /** Bytes a connection may have queued before it is dropped as too slow. */
+  maxBufferedBytes?: number;
+  /** Readers per conversation. */
+  maxSubscribers?: number;
+  authTimeoutMs?: number;
+}
+
+const AUTH_FAILED = 4001;
+const NOT_FOUND = 4004;
+const POLICY = 1008;
+const TRY_AGAIN = 1013;
+
+const SocketQuery = Type.Object({
+  session_api_key: Type.Optional(Type.String()),
+  resend_mode: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('since')])),
+  after_timestamp: Type.Optional(Type.String()),
+  resend_all: Type.Optional(Type.Boolean()),
+  after_seq: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+type SocketQuery = {
+  session_api_key?: string;
+  resend_mode?: 'all' | 'since';
+  after_timestamp?: string;
+  resend_all?: boolean;
+  after_seq?: number;
+};
+
+function resendOf(q: SocketQuery): Resend {
+  if (q.after_seq !== undefined) return { mode: 'after_seq', afterSeq: q.after_seq };
+  if (q.resend_mode === 'since') {
+    const after = q.after_timestamp ? normalizeTimestamp(q.after_timestamp) : null;
+    return after ? { mode: 'since', afterTimestamp: after } : { mode: 'none' };
+  }
+  if (q.resend_mode === 'all' || q.resend_all) return { mode: 'all' };
+  return { mode: 'none' };
+}
+
+/** Waits for the first text frame {"type":"auth","session_api_key":…}; null on timeout or anything else. */
+function firstFrameKey(socket: WebSocket, timeoutMs: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const done = (key: string | null) => {
+      clearTimeout(timer);
+      socket.off('message', onMessage);
+      socket.off('close', onClose);
+      resolve(key);
+    };
+    const onMessage = (data: Buffer, isBinary: boolean) => {
+      if (isBinary) return done(null);
+      try {
+        const frame = JSON.parse(data.toString('utf8')) as { type?: unknown; session_api_key?: unknown };
+        done(
+          frame?.type === 'auth' && typeof frame.session_api_key === 'string' ? frame.session_api_key : null,
+        );
+      } catch {
+        done(null);
+      }
+    };
+    const onClose = () => done(null);
+    const timer = setTimeout(() => done(null), timeoutMs);
+    socket.on('message', onMessage);
+    socket.once('close', onClose);
+  });
+}
+
+/** A frame is only a redundant auth frame if it has exactly `type` (and maybe `session_api_key`). */
+function isAuthFrame(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || (value as { type?: unknown }).type !== 'auth')
+    return false;
+  return Object.keys(value).every((k) => k === 'type' || k === 'session_api_key');
+}
+
+function serverError(code: string, detail: string): string {
+  return JSON.stringify({
+    id: newEventId(),
+    timestamp: nowTimestamp(),
+    source: 'environment',
+    code,
+    detail,
+    kind: 'ServerErrorEvent',
+  });
+}
+
+type ClientMessage = { role?: unknown; content?: unknown };
+
+/** A client frame as a user message request (content may be a plain string, as OpenHands accepts). */
+function messageFromFrame(
+  frame: ClientMessage,
+): { role: 'user'; content: { type: 'text'; text: string }[] } | string {
+  if (typeof frame !== 'object' || frame === null) return 'Message must be a JSON object';
+  if (frame.role === undefined) return 'Field required: role';
+  if (frame.role !== 'user') return "Only messages with role 'user' can be sent";
+  if (typeof frame.content === 'string')
+    return { role: 'user', content: [{ type: 'text', text: frame.content }] };
+  if (Array.isArray(frame.content))
+    return { role: 'user', content: frame.content as { type: 'text'; text: string }[] };
+  return 'Field required: content (a string or a list of content items)';
+}
+
+export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app, options) => {
+  const maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+  const maxSubscribers = options.maxSubscribers ?? 1024;
+  const authTimeoutMs = options.authTimeoutMs ?? 10_000;
+  await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
+
+  app.get(
+    '/sockets/events/:conversation_id',
+    { websocket: true, schema: { hide: true, params: ConversationIdParams, querystring: SocketQuery } },
+    async (socket, request) => {
+      const query = request.query as SocketQuery;
+      const conversationId = dashedUuid((request.params as { conversation_id: string }).conversation_id);
+      const headerKey = request.headers[SESSION_KEY_HEADER];
+      let key: string | null =
+        query.session_api_key ?? (Array.isArray(headerKey) ? headerKey[0] : headerKey) ?? null;
+      if (key === null && options.sessionKeys.enabled) key = await firstFrameKey(socket, authTimeoutMs);
+      if (!options.sessionKeys.accepts(key)) return socket.close(AUTH_FAILED, 'Authentication failed');
+      // Frames that arrive while the conversation is looked up are held, not lost.
+      const held: [Buffer, boolean][] = [];
+      const hold = (data: Buffer, isBinary: boolean) => held.push([data, isBinary]);
+      socket.on('message', hold);
+      const userId = userIdForSessionKey(options.sessionKeys.enabled ? key : null);
+
+      let record: Awaited<ReturnType<ConversationService['get']>>;
+      try {
+        record = await options.conversations.get(userId, conversationId);
+      } catch (error) {
+        if (error instanceof ConversationNotFoundError)
+          return socket.close(NOT_FOUND, 'Conversation not found');
+        throw error;
+      }
+      if (options.bus.subscriberCount(conversationId) >= maxSubscribers) {
+        return socket.close(TRY_AGAIN, 'Too many connections for this conversation');
+      }
+
+      const resend = resendOf(query);
+      const envelope = resend.mode === 'after_seq';
+      const frame = (m: BusMessage) =>
+        envelope ? `{"seq":${m.seq === null ? 'null' : m.seq},"event":${m.json}}` : m.json;
+      const subscription = subscribe({
+        bus: options.bus,
+        store: options.store,
+        conversationId,
+        resend,
+        first: () => ({ seq: null, json: JSON.stringify(options.conversations.snapshot(record)) }),
+        deliver: (m) => {
+          if (socket.readyState !== socket.OPEN) return true;
+          if (socket.bufferedAmount > maxBuffered) return false;
+          socket.send(frame(m));
+          return true;
+        },
+        ready: async () => {
+          while (socket.readyState === socket.OPEN && socket.bufferedAmount > maxBuffered / 2) {
+            await new Promise((r) => setTimeout(r, 5));
+          }
+        },
+        onOverflow: () => socket.close(POLICY, 'Slow consumer: send buffer overflow'),
+      });
+      socket.once('close', () => subscription.close());
+
+      const onFrame = async (data: Buffer, isBinary: boolean) => {
+        let value: unknown;
+        try {
+          value = JSON.parse(data.toString('utf8'));
+        } catch (error) {
+          if (!isBinary) socket.send(serverError('JSONDecodeError', (error as Error).message));
+          return;
+        }
+        if (isAuthFrame(value)) return;
+        const message = messageFromFrame(value as ClientMessage);
+        if (typeof message === 'string') return socket.send(serverError('ValidationError', message));
+        try {
+          await options.conversations.sendMessage(userId, conversationId, { ...message, run: true });
+        } catch (error) {
+          if (socket.readyState === socket.OPEN) {
+            socket.send(
+              serverError((error as Error).name ?? 'Error', (error as Error).message ?? String(error)),
+            );
+          }
+        }
+      };
+      socket.off('message', hold);
+      socket.on('message', onFrame);
+      for (const [data, isBinary] of held) void onFrame(data, isBinary);
+      await subscription.live.catch((error: unknown) => {
+        request.log.error({ err: error }, 'event stream replay failed');
+        socket.close(1011, 'Internal error');
+      });
+    },
+  );
+};

@@ -1,0 +1,54 @@
+// Wire types that belong to the HTTP surface itself (not to a domain): health, server info,
+// error bodies, and the path/query parameters shared by several routes.
+import { Type } from 'typebox';
+import { ValidationIssueSchema } from '../events/index.js';
+
+export const StatusOk = Type.Object({ status: Type.String() }, { $id: 'StatusResponse' });
+
+export const ServerInfo = Type.Object(
+  {
+    uptime: Type.Number(),
+    idle_time: Type.Number(),
+    title: Type.String(),
+    version: Type.String(),
+    sdk_version: Type.String(),
+    tools_version: Type.String(),
+    workspace_version: Type.String(),
+    build_git_sha: Type.String(),
+    build_git_ref: Type.String(),
+    python_version: Type.String(),
+    node_version: Type.String(),
+    usable_tools: Type.Array(Type.String()),
+    runtime_idle_timeout_seconds: Type.Union([Type.Number(), Type.Null()]),
+    capabilities: Type.Array(Type.String()),
+    max_foreground_terminal_timeout_seconds: Type.Union([Type.Number(), Type.Null()]),
+    docs: Type.String(),
+    redoc: Type.String(),
+  },
+  { $id: 'ServerInfo' },
+);
+
+export const ErrorDetail = Type.Object({ detail: Type.Unknown() }, { $id: 'ErrorDetail' });
+
+export const HTTPValidationErrorBody = Type.Object(
+  { detail: Type.Array(ValidationIssueSchema) },
+  { $id: 'HTTPValidationErrorBody' },
+);
+
+/** A UUID, dashed or as 32 hex digits (OpenHands accepts both). */
+export const UUID_PATTERN =
+  '^(?:[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12})$';
+
+export const ConversationIdParams = Type.Object({
+  conversation_id: Type.String({
+    pattern: UUID_PATTERN,
+    description: 'Conversation UUID (dashed or 32 hex digits)',
+  }),
+});
+
+export { dashedUuid } from '../events/index.js';
+
+export const errorResponses = {
+  401: { description: 'Missing or wrong X-Session-API-Key', ...ErrorDetail },
+  422: { description: 'Validation Error', ...HTTPValidationErrorBody },
+};

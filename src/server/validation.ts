@@ -1,0 +1,105 @@
+// Request validation and error mapping. Bodies are validated strictly (no coercion, unknown members
+// kept so that additionalProperties:false rejects them); query strings and path parameters are
+// coerced from text, as FastAPI does. Every validation failure becomes a FastAPI-shaped 422.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ConversationNotFoundError,
+  ConversationRunningError,
+  InvalidConversationRequestError,
+} from '../conversation/errors.js';
+import { createAjv, issuesFromAjv, type ValidationIssue } from '../events/index.js';
+import { UnknownConversationError, UnknownCursorError } from '../store/index.js';
+import { HttpError, RequestValidationError } from './errors.js';
+
+type Ajv = ReturnType<typeof createAjv>;
+
+const LOC_PREFIX: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+/** Installs the two Ajv instances; shared schemas (app.addSchema) are added to both on first use. */
+export function installValidation(app: FastifyInstance): void {
+  const strict = createAjv();
+  const coercing = createAjv({ coerceTypes: 'array' });
+  let shared = false;
+  const addShared = (ajv: Ajv) => {
+    for (const schema of Object.values(app.getSchemas())) {
+      const id = (schema as { $id?: string }).$id;
+      if (id && !ajv.getSchema(id)) ajv.addSchema(schema as object);
+    }
+  };
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (!shared) {
+      addShared(strict);
+      addShared(coercing);
+      shared = true;
+    }
+    const ajv = httpPart === 'body' ? strict : coercing;
+    return ajv.compile(schema as object);
+  });
+  // Output is what we built: plain JSON, no schema-driven stripping or coercion.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+}
+
+function isFastifyValidation(error: unknown): error is FastifyError & { validation: unknown[] } {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    Array.isArray((error as { validation?: unknown }).validation)
+  );
+}
+
+function validationIssues(error: FastifyError & { validation: unknown[] }): ValidationIssue[] {
+  const prefix = LOC_PREFIX[error.validationContext ?? 'body'] ?? 'body';
+  return issuesFromAjv(error.validation as Parameters<typeof issuesFromAjv>[0], [prefix]);
+}
+
+/** The JSON-decode failure FastAPI reports as a 422 with type `json_invalid`. */
+function jsonInvalid(message: string): ValidationIssue[] {
+  return [{ loc: ['body'], msg: `JSON decode error: ${message}`, type: 'json_invalid' }];
+}
+
+/** The HTTP answer for an error the domain raises on purpose. */
+function domainError(error: unknown): { status: number; detail: unknown } | null {
+  if (error instanceof ConversationNotFoundError || error instanceof UnknownConversationError) {
+    return { status: 404, detail: error.message };
+  }
+  if (error instanceof ConversationRunningError) return { status: 409, detail: error.message };
+  if (error instanceof UnknownCursorError) return { status: 400, detail: error.message };
+  if (error instanceof InvalidConversationRequestError) {
+    return { status: 422, detail: [{ loc: error.loc, msg: error.message, type: 'value_error' }] };
+  }
+  return null;
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setNotFoundHandler((_request, reply) => {
+    reply.code(404).send({ detail: 'Not Found' });
+  });
+
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof HttpError) return reply.code(error.statusCode).send({ detail: error.detail });
+    if (error instanceof RequestValidationError) return reply.code(422).send({ detail: error.issues });
+    if (isFastifyValidation(error)) return reply.code(422).send({ detail: validationIssues(error) });
+    const domain = domainError(error);
+    if (domain) return reply.code(domain.status).send({ detail: domain.detail });
+    const fastifyError = error as Partial<FastifyError>;
+    if (
+      fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+    ) {
+      return reply.code(422).send({ detail: jsonInvalid(fastifyError.message ?? 'invalid JSON') });
+    }
+    const status = fastifyError.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // Framework-level client errors (unsupported media type, body too large, ...): keep their status.
+      return reply.code(status).send({ detail: fastifyError.message ?? 'Bad Request' });
+    }
+    const errorId = crypto.randomUUID().replaceAll('-', '');
+    request.log.error({ err: error, error_id: errorId }, 'unhandled error');
+    return reply.code(500).send({ detail: 'Internal Server Error', error_id: errorId });
+  });
+}

@@ -1,0 +1,3 @@
+export { MIGRATIONS, migrate } from './sqlite/migrations.js';
+export { openSqliteStore, type SqliteStoreOptions } from './sqlite/store.js';
+export * from './types.js';

@@ -1,0 +1,75 @@
+// Versioned schema migrations. Each runs once, in order, inside a transaction; the applied
+// versions are recorded in schema_migrations. Never edit a shipped migration: add a new one.
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'conversations, events, settings',
+    sql: `
+      CREATE TABLE conversations (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        title TEXT,
+        tags TEXT NOT NULL DEFAULT '{}',
+        execution_status TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        last_seq INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX conversations_owner_created ON conversations (owner_id, created_at, id);
+      CREATE INDEX conversations_owner_updated ON conversations (owner_id, updated_at, id);
+      CREATE INDEX conversations_status ON conversations (execution_status);
+
+      CREATE TABLE events (
+        conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        source TEXT,
+        timestamp TEXT NOT NULL,
+        body TEXT,
+        json TEXT NOT NULL,
+        PRIMARY KEY (conversation_id, seq)
+      ) WITHOUT ROWID;
+      CREATE UNIQUE INDEX events_id ON events (conversation_id, id);
+
+      CREATE TABLE settings (
+        user_id TEXT PRIMARY KEY,
+        document TEXT NOT NULL
+      );
+    `,
+  },
+];
+
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map(
+      (r) => r.version,
+    ),
+  );
+  const ran: number[] = [];
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        new Date().toISOString(),
+      );
+    })();
+    ran.push(m.version);
+  }
+  return ran;
+}

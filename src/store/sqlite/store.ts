@@ -1,0 +1,362 @@
+// The embedded store: one SQLite file (WAL) through better-sqlite3. Statements are prepared once
+// (per filter combination for searches) and reused; better-sqlite3 is synchronous, so each method
+// is a plain call wrapped in the async port.
+import Database from 'better-sqlite3';
+import {
+  type ConversationPage,
+  type ConversationPatch,
+  type ConversationRecord,
+  type ConversationSearch,
+  type ConversationStore,
+  type EventFilter,
+  type EventPage,
+  type EventSearch,
+  type EventStore,
+  type SettingsStore,
+  type StorableEvent,
+  type Store,
+  type StoredEvent,
+  UnknownConversationError,
+  UnknownCursorError,
+} from '../types.js';
+import { messageBody } from './body.js';
+import { migrate } from './migrations.js';
+
+type ConversationRow = {
+  id: string;
+  owner_id: string;
+  title: string | null;
+  tags: string;
+  execution_status: string;
+  state: string;
+  created_at: string;
+  updated_at: string;
+};
+
+const EVENT_COLUMNS = 'seq, id, kind, source, timestamp, json';
+const CONVERSATION_COLUMNS = 'id, owner_id, title, tags, execution_status, state, created_at, updated_at';
+
+function toRecord(row: ConversationRow): ConversationRecord {
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    title: row.title,
+    tags: JSON.parse(row.tags) as Record<string, string>,
+    executionStatus: row.execution_status,
+    state: JSON.parse(row.state) as Record<string, unknown>,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Columns a ConversationPatch may set, with how each value is stored. */
+const PATCH_COLUMNS: Record<keyof ConversationPatch, [string, (v: unknown) => unknown]> = {
+  title: ['title', (v) => v],
+  tags: ['tags', (v) => JSON.stringify(v)],
+  executionStatus: ['execution_status', (v) => v],
+  state: ['state', (v) => JSON.stringify(v)],
+  updatedAt: ['updated_at', (v) => v],
+};
+
+type Where = { clauses: string[]; params: unknown[] };
+
+/** The clauses whose parameter is given, with their parameters in the same order. */
+function where(conditions: [string, unknown][]): Where {
+  const given = conditions.filter(([, value]) => value !== undefined);
+  return { clauses: given.map(([clause]) => clause), params: given.map(([, value]) => value) };
+}
+
+class StatementCache {
+  private readonly cache = new Map<string, Database.Statement>();
+  constructor(private readonly db: Database.Database) {}
+  get(sql: string): Database.Statement {
+    let stmt = this.cache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+}
+
+class SqliteEvents implements EventStore {
+  private readonly lastSeqOf: Database.Statement;
+  private readonly insert: Database.Statement;
+  private readonly setLastSeq: Database.Statement;
+  private readonly byIds: Database.Statement;
+  private readonly byId: Database.Statement;
+  private readonly seqOfId: Database.Statement;
+  private readonly afterSeq: Database.Statement;
+  private readonly appendTx: (
+    conversationId: string,
+    events: readonly StorableEvent[],
+    update?: ConversationPatch,
+  ) => StoredEvent[];
+
+  constructor(
+    db: Database.Database,
+    private readonly statements: StatementCache,
+    patchConversation: (id: string, patch: ConversationPatch) => void,
+  ) {
+    this.lastSeqOf = db.prepare('SELECT last_seq FROM conversations WHERE id = ?').pluck();
+    this.insert = db.prepare(
+      'INSERT INTO events (conversation_id, seq, id, kind, source, timestamp, body, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.setLastSeq = db.prepare('UPDATE conversations SET last_seq = ? WHERE id = ?');
+    this.byIds = db.prepare(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_id = ? AND id IN (SELECT value FROM json_each(?))`,
+    );
+    this.byId = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_id = ? AND id = ?`);
+    this.seqOfId = db.prepare('SELECT seq FROM events WHERE conversation_id = ? AND id = ?').pluck();
+    this.afterSeq = db.prepare(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+    );
+    this.appendTx = db.transaction(
+      (conversationId: string, events: readonly StorableEvent[], update?: ConversationPatch) => {
+        const last = this.lastSeqOf.get(conversationId) as number | undefined;
+        if (last === undefined) throw new UnknownConversationError(conversationId);
+        const stored: StoredEvent[] = new Array(events.length);
+        let seq = last;
+        for (let i = 0; i < events.length; i++) {
+          const event = events[i]!;
+          seq += 1;
+          const json = JSON.stringify(event);
+          const source = event.source ?? null;
+          this.insert.run(
+            conversationId,
+            seq,
+            event.id,
+            event.kind,
+            source,
+            event.timestamp,
+            messageBody(event),
+            json,
+          );
+          stored[i] = { seq, id: event.id, kind: event.kind, source, timestamp: event.timestamp, json };
+        }
+        if (events.length > 0) this.setLastSeq.run(seq, conversationId);
+        if (update) patchConversation(conversationId, update);
+        return stored;
+      },
+    );
+  }
+
+  async append(
+    conversationId: string,
+    events: readonly StorableEvent[],
+    update?: ConversationPatch,
+  ): Promise<StoredEvent[]> {
+    return this.appendTx(conversationId, events, update);
+  }
+
+  async getMany(conversationId: string, ids: readonly string[]): Promise<(StoredEvent | null)[]> {
+    if (ids.length === 0) return [];
+    const rows = this.byIds.all(conversationId, JSON.stringify(ids)) as StoredEvent[];
+    const found = new Map<string, StoredEvent>();
+    for (const row of rows) found.set(row.id, row);
+    return ids.map((id) => found.get(id) ?? null);
+  }
+
+  async get(conversationId: string, id: string): Promise<StoredEvent | null> {
+    return (this.byId.get(conversationId, id) as StoredEvent | undefined) ?? null;
+  }
+
+  private where(filter: EventFilter): Where {
+    return where([
+      ['kind = ?', filter.kind],
+      ['source = ?', filter.source],
+      ['instr(body, ?) > 0', filter.body?.toLowerCase()],
+      ['timestamp >= ?', filter.timestampGte],
+      ['timestamp < ?', filter.timestampLt],
+    ]);
+  }
+
+  async search(conversationId: string, query: EventSearch): Promise<EventPage> {
+    const { clauses, params } = this.where(query);
+    const asc = query.order === 'asc';
+    let start: number = asc ? 0 : Number.MAX_SAFE_INTEGER;
+    if (query.pageId !== undefined) {
+      const seq = this.seqOfId.get(conversationId, query.pageId) as number | undefined;
+      if (seq === undefined) throw new UnknownCursorError(query.pageId);
+      start = seq;
+    }
+    const sql =
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_id = ? AND seq ${asc ? '>=' : '<='} ?` +
+      clauses.map((c) => ` AND ${c}`).join('') +
+      ` ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`;
+    const rows = this.statements
+      .get(sql)
+      .all(conversationId, start, ...params, query.limit + 1) as StoredEvent[];
+    const next = rows.length > query.limit ? rows.pop()! : null;
+    return { items: rows, nextPageId: next?.id ?? null };
+  }
+
+  async count(conversationId: string, filter: EventFilter): Promise<number> {
+    const { clauses, params } = this.where(filter);
+    const sql = `SELECT count(*) FROM events WHERE conversation_id = ?${clauses.map((c) => ` AND ${c}`).join('')}`;
+    return this.statements
+      .get(sql)
+      .pluck()
+      .get(conversationId, ...params) as number;
+  }
+
+  async after(conversationId: string, afterSeq: number, limit: number): Promise<StoredEvent[]> {
+    return this.afterSeq.all(conversationId, afterSeq, limit) as StoredEvent[];
+  }
+
+  async lastSeq(conversationId: string): Promise<number> {
+    return (this.lastSeqOf.get(conversationId) as number | undefined) ?? 0;
+  }
+}
+
+const SORTS: Record<ConversationSearch['sort'], { column: string; asc: boolean }> = {
+  CREATED_AT: { column: 'created_at', asc: true },
+  CREATED_AT_DESC: { column: 'created_at', asc: false },
+  UPDATED_AT: { column: 'updated_at', asc: true },
+  UPDATED_AT_DESC: { column: 'updated_at', asc: false },
+};
+
+class SqliteConversations implements ConversationStore {
+  private readonly insert: Database.Statement;
+  private readonly byId: Database.Statement;
+  private readonly byIds: Database.Statement;
+  private readonly remove: Database.Statement;
+
+  constructor(
+    db: Database.Database,
+    private readonly statements: StatementCache,
+  ) {
+    this.insert = db.prepare(
+      `INSERT INTO conversations (${CONVERSATION_COLUMNS}) VALUES (@id, @owner_id, @title, @tags, @execution_status, @state, @created_at, @updated_at)`,
+    );
+    this.byId = db.prepare(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ?`);
+    this.byIds = db.prepare(
+      `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id IN (SELECT value FROM json_each(?))`,
+    );
+    this.remove = db.prepare('DELETE FROM conversations WHERE id = ?');
+  }
+
+  async create(record: ConversationRecord): Promise<void> {
+    this.insert.run({
+      id: record.id,
+      owner_id: record.ownerId,
+      title: record.title,
+      tags: JSON.stringify(record.tags),
+      execution_status: record.executionStatus,
+      state: JSON.stringify(record.state),
+      created_at: record.createdAt,
+      updated_at: record.updatedAt,
+    });
+  }
+
+  async get(id: string): Promise<ConversationRecord | null> {
+    const row = this.byId.get(id) as ConversationRow | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  async getMany(ids: readonly string[]): Promise<(ConversationRecord | null)[]> {
+    if (ids.length === 0) return [];
+    const found = new Map<string, ConversationRecord>();
+    for (const row of this.byIds.all(JSON.stringify(ids)) as ConversationRow[])
+      found.set(row.id, toRecord(row));
+    return ids.map((id) => found.get(id) ?? null);
+  }
+
+  /** Synchronous, so the event append transaction can include it. */
+  patch(id: string, patch: ConversationPatch): void {
+    const keys = (Object.keys(patch) as (keyof ConversationPatch)[]).filter((k) => patch[k] !== undefined);
+    if (keys.length === 0) return;
+    const sql = `UPDATE conversations SET ${keys.map((k) => `${PATCH_COLUMNS[k][0]} = ?`).join(', ')} WHERE id = ?`;
+    const result = this.statements.get(sql).run(...keys.map((k) => PATCH_COLUMNS[k][1](patch[k])), id);
+    if (result.changes === 0) throw new UnknownConversationError(id);
+  }
+
+  async update(id: string, patch: ConversationPatch): Promise<void> {
+    this.patch(id, patch);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.remove.run(id).changes > 0;
+  }
+
+  private where(query: Pick<ConversationSearch, 'ownerId' | 'executionStatus'>): {
+    clauses: string[];
+    params: unknown[];
+  } {
+    const clauses: string[] = [];
+    const params: unknown[] = [];
+    if (query.ownerId !== undefined) clauses.push('owner_id = ?'), params.push(query.ownerId);
+    if (query.executionStatus !== undefined)
+      clauses.push('execution_status = ?'), params.push(query.executionStatus);
+    return { clauses, params };
+  }
+
+  async search(query: ConversationSearch): Promise<ConversationPage> {
+    const { column, asc } = SORTS[query.sort];
+    const { clauses, params } = this.where(query);
+    if (query.pageId !== undefined) {
+      const cursor = this.byId.get(query.pageId) as ConversationRow | undefined;
+      const matches = cursor && (query.ownerId === undefined || cursor.owner_id === query.ownerId);
+      if (!matches) throw new UnknownCursorError(query.pageId);
+      clauses.push(`(${column}, id) ${asc ? '>=' : '<='} (?, ?)`);
+      params.push(cursor[column as 'created_at' | 'updated_at'], cursor.id);
+    }
+    const order = asc ? 'ASC' : 'DESC';
+    const sql =
+      `SELECT ${CONVERSATION_COLUMNS} FROM conversations` +
+      (clauses.length ? ` WHERE ${clauses.join(' AND ')}` : '') +
+      ` ORDER BY ${column} ${order}, id ${order} LIMIT ?`;
+    const rows = this.statements.get(sql).all(...params, query.limit + 1) as ConversationRow[];
+    const next = rows.length > query.limit ? rows.pop()! : null;
+    return { items: rows.map(toRecord), nextPageId: next?.id ?? null };
+  }
+
+  async count(query: Pick<ConversationSearch, 'ownerId' | 'executionStatus'>): Promise<number> {
+    const { clauses, params } = this.where(query);
+    const sql = `SELECT count(*) FROM conversations${clauses.length ? ` WHERE ${clauses.join(' AND ')}` : ''}`;
+    return this.statements
+      .get(sql)
+      .pluck()
+      .get(...params) as number;
+  }
+}
+
+class SqliteSettings implements SettingsStore {
+  private readonly select: Database.Statement;
+  private readonly upsert: Database.Statement;
+  constructor(db: Database.Database) {
+    this.select = db.prepare('SELECT document FROM settings WHERE user_id = ?').pluck();
+    this.upsert = db.prepare(
+      'INSERT INTO settings (user_id, document) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET document = excluded.document',
+    );
+  }
+  async get(userId: string): Promise<string | null> {
+    return (this.select.get(userId) as string | undefined) ?? null;
+  }
+  async put(userId: string, document: string): Promise<void> {
+    this.upsert.run(userId, document);
+  }
+}
+
+export type SqliteStoreOptions = { path: string } | { memory: true };
+
+export function openSqliteStore(options: SqliteStoreOptions): Store {
+  const db = new Database('path' in options ? options.path : ':memory:');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  const statements = new StatementCache(db);
+  const conversations = new SqliteConversations(db, statements);
+  const events = new SqliteEvents(db, statements, (id, patch) => conversations.patch(id, patch));
+  const settings = new SqliteSettings(db);
+  return {
+    conversations,
+    events,
+    settings,
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}

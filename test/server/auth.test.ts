@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, startServer, type TestServer } from '../support/server.js';
+
+type OpenApi = { paths: Record<string, Record<string, unknown>> };
+
+describe('auth', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ keys: ['key-a', 'key-b'] });
+  });
+  afterAll(() => server.close({ remove: true }));
+
+  it('answers 401 {detail:"Unauthorized"} on every /api route without a key or with a wrong key', async () => {
+    const doc = (await (await api(server, '/openapi.json', { key: null })).json()) as OpenApi;
+    const routes = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api'))
+      .flatMap(([path, ops]) => Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path })));
+    expect(routes.length).toBeGreaterThan(1);
+    for (const { method, path } of routes) {
+      const concrete = path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+      for (const key of [null, 'wrong', 'KEY-A']) {
+        const res = await api(server, concrete, { method, key });
+        expect(res.status, `${method} ${path} with ${key}`).toBe(401);
+        expect(await res.json()).toEqual({ detail: 'Unauthorized' });
+      }
+    }
+  });
+
+  it('accepts any configured key, with the header name in any case', async () => {
+    for (const key of ['key-a', 'key-b']) {
+      const res = await fetch(`${server.url}/api/settings`, { headers: { 'x-SESSION-api-KEY': key } });
+      expect(res.status).toBe(404); // authorized: no settings stored yet
+    }
+  });
+
+  it('answers 401 for unknown /api paths without a key (no route discovery)', async () => {
+    const res = await api(server, '/api/nothing-here', { key: null });
+    expect(res.status).toBe(401);
+  });
+
+  it('leaves health, server info and docs open', async () => {
+    for (const path of ['/alive', '/health', '/ready', '/server_info', '/openapi.json', '/docs']) {
+      const res = await api(server, path, { key: null });
+      expect(res.status, path).toBe(200);
+    }
+    expect(await (await api(server, '/alive', { key: null })).json()).toEqual({ status: 'ok' });
+    expect(await (await api(server, '/health', { key: null })).json()).toEqual({ status: 'ok' });
+    expect(await (await api(server, '/ready', { key: null })).json()).toEqual({ status: 'ready' });
+    const info = (await (await api(server, '/server_info', { key: null })).json()) as Record<string, unknown>;
+    expect(typeof info.uptime).toBe('number');
+    expect(typeof info.idle_time).toBe('number');
+    expect(Array.isArray(info.usable_tools)).toBe(true);
+    expect(info.docs).toBe('/docs');
+  });
+
+  it('answers 404 {detail} for unknown routes outside /api', async () => {
+    const res = await api(server, '/nothing', { key: null });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ detail: 'Not Found' });
+  });
+});

@@ -1,0 +1,112 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { tempDir } from '../support/server.js';
+
+const dirs: string[] = [];
+const newDir = () => {
+  const d = tempDir('agentd-cli-');
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('agentd serve (the real binary)', () => {
+  it('generates a session key, stores it 0600, prints URL and key, and enforces it', async () => {
+    const dataDir = newDir();
+    const cli = await runCli(['serve', '--port', '0', '--data-dir', dataDir]);
+    try {
+      expect(cli.key).toBeTruthy();
+      const keyFile = join(dataDir, 'session_api_key');
+      expect(readFileSync(keyFile, 'utf8').trim()).toBe(cli.key);
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      expect((await fetch(`${cli.url}/api/settings`)).status).toBe(401);
+      expect(
+        (await fetch(`${cli.url}/api/settings`, { headers: { 'X-Session-API-Key': cli.key! } })).status,
+      ).toBe(404);
+      expect(cli.output()).not.toMatch(/"level":50/); // no error lines
+    } finally {
+      expect(await cli.stop()).toBe(0);
+    }
+    // The same key is reused on the next start.
+    const again = await runCli(['serve', '--port', '0', '--data-dir', dataDir]);
+    expect(again.key).toBe(cli.key);
+    await again.stop();
+  });
+
+  it('reads OH_SESSION_API_KEYS_n and SESSION_API_KEY from the environment and never prints them', async () => {
+    const cli = await runCli(['--port', '0', '--data-dir', newDir()], {
+      env: {
+        OH_SESSION_API_KEYS_0: 'env-key-zero',
+        OH_SESSION_API_KEYS_1: 'env-key-one',
+        SESSION_API_KEY: 'legacy-ignored',
+      },
+    });
+    try {
+      expect(cli.output()).not.toContain('env-key-zero');
+      for (const key of ['env-key-zero', 'env-key-one']) {
+        expect(
+          (await fetch(`${cli.url}/api/settings`, { headers: { 'X-Session-API-Key': key } })).status,
+        ).toBe(404);
+      }
+      expect(
+        (await fetch(`${cli.url}/api/settings`, { headers: { 'X-Session-API-Key': 'legacy-ignored' } }))
+          .status,
+      ).toBe(401);
+    } finally {
+      await cli.stop();
+    }
+    const legacy = await runCli(['--port', '0', '--data-dir', newDir()], {
+      env: { SESSION_API_KEY: 'legacy-key' },
+    });
+    expect(
+      (await fetch(`${legacy.url}/api/settings`, { headers: { 'X-Session-API-Key': 'legacy-key' } })).status,
+    ).toBe(404);
+    await legacy.stop();
+  });
+
+  it('serves without a key only with --no-auth, and then only on loopback', async () => {
+    const cli = await runCli(['--no-auth', '--port', '0', '--data-dir', newDir()]);
+    expect(cli.key).toBeNull();
+    expect((await fetch(`${cli.url}/api/settings`)).status).toBe(404);
+    await cli.stop();
+
+    const refused = spawnSync(
+      process.execPath,
+      ['dist/cli.js', '--no-auth', '--host', '0.0.0.0', '--port', '0', '--data-dir', newDir()],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('loopback only');
+  });
+
+  it('rejects a bad port with a clear message', () => {
+    const res = spawnSync(process.execPath, ['dist/cli.js', '--port', 'eighty', '--data-dir', newDir()], {
+      encoding: 'utf8',
+    });
+    expect(res.status).toBe(2);
+    expect(res.stderr).toContain('Invalid port');
+  });
+
+  it('runs `npm start` from a clean clone of the committed tree', async () => {
+    const clone = newDir();
+    execFileSync('git', ['clone', '--quiet', '--local', process.cwd(), clone]);
+    symlinkSync(join(process.cwd(), 'node_modules'), join(clone, 'node_modules'));
+    const cli = await runCli(['--port', '0', '--data-dir', join(clone, '.data')], {
+      cwd: clone,
+      command: ['npm', 'start', '--silent', '--'],
+    });
+    try {
+      const res = await fetch(`${cli.url}/alive`);
+      expect(await res.json()).toEqual({ status: 'ok' });
+    } finally {
+      await cli.stop();
+    }
+  });
+});

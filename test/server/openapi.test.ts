@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, startServer, type TestServer } from '../support/server.js';
+
+type Schema = Record<string, unknown>;
+
+describe('OpenAPI document', () => {
+  let server: TestServer;
+  let doc: {
+    openapi: string;
+    info: { version: string };
+    paths: Record<string, Record<string, Schema>>;
+    components: { schemas: Record<string, Schema> };
+  };
+  beforeAll(async () => {
+    server = await startServer();
+    doc = (await (await api(server, '/openapi.json', { key: null })).json()) as typeof doc;
+  });
+  afterAll(() => server.close({ remove: true }));
+
+  it('is OpenAPI 3.1 with version 0.1.0', () => {
+    expect(doc.openapi).toMatch(/^3\.1/);
+    expect(doc.info.version).toBe('0.1.0');
+  });
+
+  it('has the Event union as a oneOf discriminated by kind over the 14 kinds', () => {
+    const event = doc.components.schemas.Event as {
+      oneOf: unknown[];
+      discriminator: { propertyName: string };
+    };
+    expect(event.discriminator.propertyName).toBe('kind');
+    expect(event.oneOf).toHaveLength(14);
+  });
+
+  it('documents the batch get with its JSON body, tag Events, and the settings routes', () => {
+    const op = doc.paths['/api/conversations/{conversation_id}/events']?.get as Schema;
+    expect(op.tags).toEqual(['Events']);
+    expect(op.requestBody).toBeDefined();
+    expect(doc.paths['/api/settings']?.post).toBeDefined();
+    expect(doc.components.schemas.Settings).toBeDefined();
+  });
+
+  it('serves an interactive docs page', async () => {
+    const res = await api(server, '/docs/', { key: null });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<html');
+  });
+});

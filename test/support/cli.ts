@@ -1,0 +1,53 @@
+// Runs the real `agentd` binary (dist/cli.js, built by the global setup) and waits for it to listen.
+import { type ChildProcess, spawn } from 'node:child_process';
+
+export interface RunningCli {
+  url: string;
+  key: string | null;
+  output: () => string;
+  proc: ChildProcess;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; command?: string[] } = {},
+): Promise<RunningCli> {
+  const command = options.command ?? [process.execPath, 'dist/cli.js'];
+  const proc = spawn(command[0]!, [...command.slice(1), ...args], {
+    cwd: options.cwd ?? process.cwd(),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`agentd did not start:\n${out}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        const key = /session key: (\S+)/.exec(out)?.[1] ?? null;
+        resolve({
+          url,
+          key,
+          output: () => out,
+          proc,
+          async stop(signal = 'SIGTERM') {
+            if (proc.exitCode === null) proc.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    proc.stdout?.on('data', onData);
+    proc.stderr?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`agentd exited with ${code} before listening:\n${out}`));
+    });
+  });
+}

@@ -1,0 +1,53 @@
+// Starts agentd in-process on a random loopback port, with a real SQLite file in a temp data folder.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Agentd, type AgentdOptions, startAgentd } from '../../src/server/start.js';
+
+export interface TestServer extends Agentd {
+  url: string;
+  key: string;
+  dataDir: string;
+  /** Stops the server and closes the store; keeps the data folder unless `remove` is set. */
+  close(options?: { remove?: boolean }): Promise<void>;
+}
+
+export function tempDir(prefix = 'agentd-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function startServer(
+  options: { keys?: string[]; dataDir?: string } & Partial<
+    Omit<AgentdOptions, 'dataDir' | 'sessionApiKeys'>
+  > = {},
+): Promise<TestServer> {
+  const { keys = ['test-key-1'], dataDir = tempDir(), ...rest } = options;
+  const agentd = await startAgentd({ dataDir, sessionApiKeys: keys, logger: false, env: {}, ...rest });
+  await agentd.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = agentd.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return {
+    ...agentd,
+    url: `http://127.0.0.1:${address.port}`,
+    key: keys[0] ?? '',
+    dataDir,
+    async close({ remove = false } = {}) {
+      await agentd.close();
+      if (remove) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** fetch with the session key header set (pass key: null to send none). */
+export function api(
+  server: Pick<TestServer, 'url' | 'key'>,
+  path: string,
+  init: RequestInit & { key?: string | null } = {},
+) {
+  const { key = server.key, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (key !== null) headers.set('X-Session-API-Key', key);
+  if (rest.body !== undefined && !headers.has('content-type'))
+    headers.set('content-type', 'application/json');
+  return fetch(`${server.url}${path}`, { ...rest, headers });
+}
