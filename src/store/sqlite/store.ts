@@ -279,16 +279,11 @@ class SqliteConversations implements ConversationStore {
     return this.remove.run(id).changes > 0;
   }
 
-  private where(query: Pick<ConversationSearch, 'ownerId' | 'executionStatus'>): {
-    clauses: string[];
-    params: unknown[];
-  } {
-    const clauses: string[] = [];
-    const params: unknown[] = [];
-    if (query.ownerId !== undefined) clauses.push('owner_id = ?'), params.push(query.ownerId);
-    if (query.executionStatus !== undefined)
-      clauses.push('execution_status = ?'), params.push(query.executionStatus);
-    return { clauses, params };
+  private where(query: Pick<ConversationSearch, 'ownerId' | 'executionStatus'>): Where {
+    return where([
+      ['owner_id = ?', query.ownerId],
+      ['execution_status = ?', query.executionStatus],
+    ]);
   }
 
   async search(query: ConversationSearch): Promise<ConversationPage> {
