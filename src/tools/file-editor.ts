@@ -1,0 +1,280 @@
+// file_editor: view, create, str_replace, insert and undo_edit on files given by absolute path, with
+// OpenHands' messages. Failures are observations with is_error (the agent reads and corrects them),
+// not exceptions.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { Static } from 'typebox';
+import { FileEditorAction } from '../events/index.js';
+import { toolDefinition } from './define.js';
+import type { Tool, ToolContext } from './types.js';
+
+type Action = Static<typeof FileEditorAction>;
+type Observation = {
+  kind: 'FileEditorObservation';
+  command: string;
+  path?: string;
+  prev_exist?: boolean;
+  old_content?: string;
+  new_content?: string;
+  content: { type: 'text'; text: string; cache_prompt: boolean }[];
+  is_error: boolean;
+};
+
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+const MAX_HISTORY = 10;
+const SNIPPET_LINES = 4;
+
+class EditorError extends Error {}
+
+function numbered(text: string, start = 1): string {
+  return text
+    .split('\n')
+    .map((line, i) => `${String(i + start).padStart(6)}\t${line}`)
+    .join('\n');
+}
+
+function isBinary(buffer: Buffer): boolean {
+  const sample = buffer.subarray(0, 8000);
+  return sample.includes(0);
+}
+
+function readText(path: string): string {
+  const stat = statSync(path);
+  if (stat.size > MAX_FILE_BYTES) {
+    throw new EditorError(`File too large: ${path} is ${stat.size} bytes; the limit is ${MAX_FILE_BYTES} bytes.`);
+  }
+  const buffer = readFileSync(path);
+  if (isBinary(buffer)) throw new EditorError(`${path} is a binary file; the editor only handles text files.`);
+  return buffer.toString('utf8');
+}
+
+/** Writes via a temporary file and a rename, so a crash never leaves half a file. */
+function writeAtomic(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.agentd-${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+function listDirectory(root: string): string {
+  const lines: string[] = [];
+  let hidden = 0;
+  const walk = (dir: string, depth: number) => {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const name of entries) {
+      if (name.startsWith('.')) {
+        hidden++;
+        continue;
+      }
+      const full = join(dir, name);
+      const isDir = statSync(full, { throwIfNoEntry: false })?.isDirectory() ?? false;
+      lines.push(isDir ? `${full}/` : full);
+      if (isDir && depth < 2) walk(full, depth + 1);
+    }
+  };
+  walk(root, 1);
+  let text = `Here's the files and directories up to 2 levels deep in ${root}, excluding hidden items:\n${lines.join('\n')}`;
+  if (hidden > 0) text += `\n\n${hidden} hidden files/directories in this directory are excluded. You can use 'ls -la ${root}' to see them.`;
+  return text;
+}
+
+function snippet(text: string, aroundLine: number, extra: number): string {
+  const lines = text.split('\n');
+  const start = Math.max(0, aroundLine - SNIPPET_LINES);
+  const end = Math.min(lines.length, aroundLine + SNIPPET_LINES + extra + 1);
+  return numbered(lines.slice(start, end).join('\n'), start + 1);
+}
+
+export class FileEditor {
+  private readonly history = new Map<string, string[]>();
+
+  private remember(path: string, content: string): void {
+    const list = this.history.get(path) ?? [];
+    list.push(content);
+    if (list.length > MAX_HISTORY) list.shift();
+    this.history.set(path, list);
+  }
+
+  run(action: Action, ctx: Pick<ToolContext, 'workingDir'>): Observation {
+    const path = action.path;
+    const ok = (text: string, extra: Partial<Observation> = {}): Observation => ({
+      kind: 'FileEditorObservation',
+      command: action.command,
+      path,
+      content: [{ type: 'text', text, cache_prompt: false }],
+      is_error: false,
+      ...extra,
+    });
+    try {
+      if (!isAbsolute(path)) {
+        const suggestion = resolve(ctx.workingDir, path);
+        throw new EditorError(
+          `Invalid \`path\` parameter: ${path}. The path should be an absolute path, starting with \`/\`. Maybe you meant ${suggestion}?`,
+        );
+      }
+      switch (action.command) {
+        case 'view':
+          return ok(this.view(path, action.view_range ?? null));
+        case 'create': {
+          if (action.file_text === undefined || action.file_text === null) throw missing('file_text', 'create');
+          if (existsSync(path)) {
+            throw new EditorError(`File already exists at: ${path}. Cannot overwrite files using command \`create\`.`);
+          }
+          writeAtomic(path, action.file_text);
+          this.remember(path, '');
+          return ok(`File created successfully at: ${path}`, { prev_exist: false, new_content: action.file_text });
+        }
+        case 'str_replace': {
+          if (action.old_str === undefined || action.old_str === null) throw missing('old_str', 'str_replace');
+          return ok(...this.replace(path, action.old_str, action.new_str ?? ''));
+        }
+        case 'insert': {
+          if (action.insert_line === undefined || action.insert_line === null) throw missing('insert_line', 'insert');
+          if (action.new_str === undefined || action.new_str === null) throw missing('new_str', 'insert');
+          return ok(...this.insert(path, action.insert_line, action.new_str));
+        }
+        case 'undo_edit': {
+          const list = this.history.get(path);
+          const previous = list?.pop();
+          if (previous === undefined) throw new EditorError(`No edit history found for ${path}.`);
+          writeAtomic(path, previous);
+          return ok(`Last edit to ${path} undone successfully. ${snippetAll(previous)}`, { new_content: previous });
+        }
+      }
+      throw new EditorError(`Unrecognized command ${action.command}.`);
+    } catch (error) {
+      const text = error instanceof EditorError ? error.message : `Error: ${(error as Error).message}`;
+      return { ...ok(text), is_error: true };
+    }
+  }
+
+  private view(path: string, range: number[] | null): string {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);
+    if (stat.isDirectory()) {
+      if (range) throw new EditorError('The `view_range` parameter is not allowed when `path` points to a directory.');
+      return listDirectory(path);
+    }
+    const text = readText(path);
+    const lines = text.split('\n');
+    if (!range) return `Here's the result of running \`cat -n\` on ${path}:\n${numbered(text)}\n`;
+    if (range.length !== 2) throw new EditorError('Invalid `view_range` parameter: it should be a list of two integers.');
+    const [start, requestedEnd] = range as [number, number];
+    if (start < 1 || start > lines.length) {
+      throw new EditorError(`Invalid \`view_range\` parameter: ${JSON.stringify(range)}. Its first element \`${start}\` should be within the range of lines of the file: [1, ${lines.length}].`);
+    }
+    let end = requestedEnd === -1 ? lines.length : requestedEnd;
+    let note = '';
+    if (end < start) {
+      throw new EditorError(`Invalid \`view_range\` parameter: ${JSON.stringify(range)}. Its second element \`${end}\` should be greater than or equal to the first element \`${start}\`.`);
+    }
+    if (end > lines.length) {
+      note = `NOTE: We only show up to ${lines.length} since there're only ${lines.length} lines in this file.\n`;
+      end = lines.length;
+    }
+    return `${note}Here's the result of running \`cat -n\` on ${path}:\n${numbered(lines.slice(start - 1, end).join('\n'), start)}\n`;
+  }
+
+  private replace(path: string, oldStr: string, newStr: string): [string, Partial<Observation>] {
+    if (!existsSync(path)) throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);
+    const text = readText(path);
+    let needle = oldStr;
+    let count = occurrences(text, needle);
+    if (count === 0 && oldStr.trim() !== oldStr) {
+      needle = oldStr.trim();
+      count = needle ? occurrences(text, needle) : 0;
+    }
+    if (count === 0) {
+      throw new EditorError(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`);
+    }
+    if (count > 1) {
+      const lines: number[] = [];
+      let at = text.indexOf(needle);
+      while (at !== -1) {
+        lines.push(text.slice(0, at).split('\n').length);
+        at = text.indexOf(needle, at + 1);
+      }
+      throw new EditorError(`No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines ${JSON.stringify(lines)}. Please ensure it is unique.`);
+    }
+    if (needle === newStr) throw new EditorError('No replacement was performed. `new_str` and `old_str` must be different.');
+    const at = text.indexOf(needle);
+    const updated = text.slice(0, at) + newStr + text.slice(at + needle.length);
+    this.remember(path, text);
+    writeAtomic(path, updated);
+    const line = text.slice(0, at).split('\n').length - 1;
+    const shown = snippet(updated, line, newStr.split('\n').length);
+    return [
+      `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of ${path}:\n${shown}\nReview the changes and make sure they are as expected. Edit the file again if necessary.`,
+      { old_content: text, new_content: updated },
+    ];
+  }
+
+  private insert(path: string, line: number, newStr: string): [string, Partial<Observation>] {
+    if (!existsSync(path)) throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);
+    const text = readText(path);
+    const lines = text.split('\n');
+    if (line < 0 || line > lines.length) {
+      throw new EditorError(`Invalid \`insert_line\` parameter: ${line}. It should be within the range of allowed values: [0, ${lines.length}]`);
+    }
+    const updatedLines = [...lines.slice(0, line), ...newStr.split('\n'), ...lines.slice(line)];
+    const updated = updatedLines.join('\n');
+    this.remember(path, text);
+    writeAtomic(path, updated);
+    const shown = snippet(updated, line, newStr.split('\n').length - 1);
+    return [
+      `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${shown}\nReview the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). Edit the file again if necessary.`,
+      { old_content: text, new_content: updated },
+    ];
+  }
+}
+
+function occurrences(text: string, needle: string): number {
+  let count = 0;
+  let at = text.indexOf(needle);
+  while (at !== -1) {
+    count++;
+    at = text.indexOf(needle, at + needle.length);
+  }
+  return count;
+}
+
+function snippetAll(text: string): string {
+  return `Here's the result of running \`cat -n\` on the restored file:\n${numbered(text)}\n`;
+}
+
+function missing(parameter: string, command: string): EditorError {
+  return new EditorError(`Parameter \`${parameter}\` is required for command: ${command}.`);
+}
+
+export function fileEditorTool(): Tool<Action, Observation> {
+  const editor = new FileEditor();
+  return {
+    name: 'file_editor',
+    actionKind: 'FileEditorAction',
+    actionSchema: FileEditorAction,
+    readOnly: false,
+    definition: toolDefinition({
+      name: 'file_editor',
+      kind: 'FileEditorTool',
+      actionKind: 'FileEditorAction',
+      observationKind: 'FileEditorObservation',
+      readOnly: false,
+      description: [
+        'View, create and edit text files. Paths must be absolute.',
+        '* `view` a file shows it with line numbers (`view_range` [start, end] limits it, end -1 = to the end); a directory shows two levels of it.',
+        '* `create` writes `file_text` to a new file; it refuses to overwrite an existing one.',
+        '* `str_replace` replaces `old_str`, which must match exactly one place in the file (whitespace included), with `new_str`. Include enough surrounding lines to make it unique.',
+        '* `insert` adds `new_str` after line `insert_line` (0 puts it at the top).',
+        '* `undo_edit` restores the file as it was before its last edit.',
+      ].join('\n'),
+    }),
+    async execute(action, ctx) {
+      return editor.run(action, ctx);
+    },
+  };
+}

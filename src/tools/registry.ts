@@ -1,0 +1,32 @@
+// The tool registry: registry names (OpenHands': TerminalTool → terminal) to factories. Each
+// conversation gets its own instances, so its shell and editor history are its own.
+import { finishTool, thinkTool } from './builtins.js';
+import { fileEditorTool } from './file-editor.js';
+import { taskTrackerTool } from './task-tracker.js';
+import { terminalTool } from './terminal/tool.js';
+import type { Tool, ToolOptions } from './types.js';
+
+const FACTORIES: Record<string, (options: ToolOptions) => Tool> = {
+  terminal: (o) => terminalTool(o) as Tool,
+  file_editor: () => fileEditorTool() as Tool,
+  task_tracker: () => taskTrackerTool() as Tool,
+  finish: () => finishTool() as Tool,
+  think: () => thinkTool() as Tool,
+};
+
+export function registeredToolNames(): string[] {
+  return Object.keys(FACTORIES);
+}
+
+export class UnknownToolError extends Error {
+  override name = 'UnknownToolError';
+}
+
+/** New instances of the named tools, in order, without duplicates. */
+export function createTools(names: readonly string[], options: ToolOptions = {}): Tool[] {
+  return [...new Set(names)].map((name) => {
+    const factory = FACTORIES[name];
+    if (!factory) throw new UnknownToolError(`Unknown tool: ${name}. Registered: ${registeredToolNames().join(', ')}`);
+    return factory(options);
+  });
+}

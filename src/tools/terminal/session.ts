@@ -1,0 +1,202 @@
+// A persistent bash in a real pseudo-terminal. Completion is detected by the prompt: PS1 prints a
+// JSON marker with the exit code and working directory, so a command is done exactly when its
+// prompt arrives (no polling). Echo is off, so the output is only what the command printed.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { type IPty, spawn } from '@lydell/node-pty';
+
+const START = '###PS1JSON###';
+const END = '###PS1END###';
+const PS1 = `\\n${START}{"exit_code": "$?", "working_dir": "$PWD", "username": "\\u", "hostname": "\\h", "pid": "$$"}${END}\\n`;
+const PROMPT = new RegExp(`\\r?\\n?${START}(\\{.*?\\})${END}\\r?\\n?`, 's');
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences are control characters.
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+
+export interface PromptInfo {
+  exit_code: number;
+  working_dir: string;
+  username: string;
+  hostname: string;
+  pid: number;
+}
+
+export interface CommandResult {
+  output: string;
+  /** The prompt that ended the command, or null when it is still running. */
+  prompt: PromptInfo | null;
+  /** Why the wait ended before the prompt: no new output for a while, or the hard limit. */
+  timedOut: 'no_change' | 'hard' | null;
+}
+
+const KEYS: Record<string, string> = {
+  ENTER: '\r',
+  TAB: '\t',
+  ESC: '\u001b',
+  BS: '\u007f',
+  UP: '\u001b[A',
+  DOWN: '\u001b[B',
+  RIGHT: '\u001b[C',
+  LEFT: '\u001b[D',
+  HOME: '\u001b[H',
+  END: '\u001b[F',
+  PGUP: '\u001b[5~',
+  PGDN: '\u001b[6~',
+};
+
+/** The bytes a special key name stands for (`C-c`, `UP`, …), or null for ordinary text. */
+export function keyBytes(name: string): string | null {
+  const control = /^C-([a-zA-Z])$/.exec(name);
+  if (control) return String.fromCharCode(control[1]!.toUpperCase().charCodeAt(0) - 64);
+  return KEYS[name] ?? null;
+}
+
+export function cleanOutput(raw: string): string {
+  return raw.replace(ANSI, '').replace(/\r\n/g, '\n').replace(/\r/g, '');
+}
+
+let rcFile: string | null = null;
+
+/** The shell's startup file: echo off before the first prompt, so output is only the command's. */
+function bashrc(): string {
+  if (!rcFile) {
+    rcFile = join(mkdtempSync(join(tmpdir(), 'agentd-shell-')), 'bashrc');
+    const lines = ['stty -echo 2>/dev/null', 'bind "set enable-bracketed-paste off" 2>/dev/null', "PS2=''", 'PROMPT_COMMAND=', `PS1='${PS1}'`];
+    writeFileSync(rcFile, `${lines.join('\n')}\n`);
+  }
+  return rcFile;
+}
+
+export class TerminalSession {
+  private pty: IPty | null = null;
+  private buffer = '';
+  private listeners = new Set<() => void>();
+  private exited = false;
+  /** True from sending a command until its prompt arrives. */
+  running = false;
+  lastPrompt: PromptInfo | null = null;
+
+  constructor(
+    private readonly cwd: string,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.pty) return;
+    const pty = spawn('bash', ['--rcfile', bashrc(), '--noprofile', '-i'], {
+      name: 'xterm-256color',
+      cols: 256,
+      rows: 200,
+      cwd: this.cwd,
+      env: { ...sanitizedEnv(), ...this.env, TERM: 'xterm-256color', HISTFILE: '/dev/null' },
+    });
+    this.pty = pty;
+    pty.onData((data) => {
+      this.buffer += data;
+      for (const listener of this.listeners) listener();
+    });
+    pty.onExit(() => {
+      this.exited = true;
+      for (const listener of this.listeners) listener();
+    });
+    // The first prompt says the shell is ready.
+    await this.waitForPrompt(10_000, 10_000);
+    this.buffer = '';
+  }
+
+  /** Sends a command line (or raw input) and waits for its prompt or a timeout. */
+  async run(input: string, options: { hardTimeoutMs: number | null; noChangeTimeoutMs: number }): Promise<CommandResult> {
+    await this.start();
+    this.buffer = '';
+    this.running = true;
+    this.pty!.write(input);
+    return this.collect(options);
+  }
+
+  /** Waits for more output of the running command (an empty command from the agent). */
+  async resume(options: { hardTimeoutMs: number | null; noChangeTimeoutMs: number }): Promise<CommandResult> {
+    return this.collect(options);
+  }
+
+  write(data: string): void {
+    this.pty?.write(data);
+  }
+
+  private async collect(options: { hardTimeoutMs: number | null; noChangeTimeoutMs: number }): Promise<CommandResult> {
+    const outcome = await this.waitForPrompt(options.noChangeTimeoutMs, options.hardTimeoutMs);
+    const match = PROMPT.exec(this.buffer);
+    if (match) {
+      const output = this.buffer.slice(0, match.index);
+      this.buffer = this.buffer.slice(match.index + match[0].length);
+      this.running = false;
+      const raw = JSON.parse(match[1]!) as Record<string, string>;
+      this.lastPrompt = {
+        exit_code: Number(raw.exit_code),
+        working_dir: raw.working_dir ?? this.cwd,
+        username: raw.username ?? '',
+        hostname: raw.hostname ?? '',
+        pid: Number(raw.pid),
+      };
+      return { output: cleanOutput(output), prompt: this.lastPrompt, timedOut: null };
+    }
+    const output = this.buffer;
+    this.buffer = '';
+    if (this.exited) this.running = false;
+    return { output: cleanOutput(output), prompt: null, timedOut: outcome };
+  }
+
+  /** Resolves when a prompt is in the buffer, or with the kind of timeout that ended the wait. */
+  private waitForPrompt(noChangeMs: number, hardMs: number | null): Promise<'no_change' | 'hard' | null> {
+    return new Promise((resolve) => {
+      let noChange: NodeJS.Timeout | undefined;
+      let hard: NodeJS.Timeout | undefined;
+      const finish = (result: 'no_change' | 'hard' | null) => {
+        clearTimeout(noChange);
+        clearTimeout(hard);
+        this.listeners.delete(check);
+        resolve(result);
+      };
+      const armNoChange = () => {
+        clearTimeout(noChange);
+        noChange = setTimeout(() => finish('no_change'), noChangeMs);
+      };
+      const check = () => {
+        if (PROMPT.test(this.buffer) || this.exited) return finish(null);
+        armNoChange();
+      };
+      this.listeners.add(check);
+      if (hardMs !== null) hard = setTimeout(() => finish('hard'), hardMs);
+      check();
+    });
+  }
+
+  get alive(): boolean {
+    return this.pty !== null && !this.exited;
+  }
+
+  async close(): Promise<void> {
+    const pty = this.pty;
+    this.pty = null;
+    if (!pty || this.exited) return;
+    const gone = new Promise<void>((resolve) => pty.onExit(() => resolve()));
+    try {
+      // The whole process group: the shell and whatever it started.
+      process.kill(-pty.pid, 'SIGKILL');
+    } catch {
+      pty.kill('SIGKILL');
+    }
+    await Promise.race([gone, new Promise((r) => setTimeout(r, 2000))]);
+  }
+}
+
+/** The server's environment without its own secrets. */
+function sanitizedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined) continue;
+    if (/SESSION_API_KEY|OH_SECRET_KEY|API_KEY$/i.test(key)) continue;
+    env[key] = value;
+  }
+  env.USER ??= userInfo().username;
+  return env;
+}

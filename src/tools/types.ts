@@ -1,0 +1,41 @@
+// The tool port. A tool is what the agent can call: its wire definition (for SystemPromptEvent),
+// the JSON Schema of its arguments (for the LLM), the Action kind it accepts and an executor that
+// returns the wire Observation. Per-conversation resources (a shell) are released by close().
+import type { TSchema } from 'typebox';
+import type { Static } from 'typebox';
+import type { Content, ToolDefinition } from '../events/index.js';
+
+export interface ToolContext {
+  /** The conversation's workspace; relative paths and the shell start here. */
+  workingDir: string;
+  conversationId: string;
+  /** Per-conversation folder for saved full outputs and tool state (task list). */
+  persistenceDir: string;
+  /** Aborted when the conversation is interrupted or closed. */
+  signal: AbortSignal;
+  /** The conversation's secrets in clear (exported into the shell, masked in outputs). */
+  secrets?: () => Record<string, string>;
+}
+
+export type LlmContent = Static<typeof Content>;
+
+export interface Tool<A = unknown, O = unknown> {
+  /** Registry name, e.g. `terminal`. */
+  readonly name: string;
+  /** The Action kind the tool accepts, e.g. `TerminalAction`. */
+  readonly actionKind: string;
+  /** The Action schema (validation and defaults of the call arguments). */
+  readonly actionSchema: TSchema;
+  readonly definition: Static<typeof ToolDefinition>;
+  /** Read-only tools take no `security_risk` argument. */
+  readonly readOnly: boolean;
+  execute(action: A, ctx: ToolContext): Promise<O>;
+  /** What the LLM sees of an observation; default: its `content`. */
+  toLlmContent?(observation: O): LlmContent[];
+  close?(): Promise<void>;
+}
+
+export interface ToolOptions {
+  /** Terminal: seconds without new output before a command is reported as still running. */
+  noChangeTimeoutSeconds?: number;
+}
