@@ -1,48 +1,12 @@
 // Wire types of the conversations API (OpenHands agent-server shapes). Request models accept unknown
 // members, as OpenHands' request models do (its clients send extra keys); they are not stored.
 import { type Static, Type } from 'typebox';
+import { ConfirmationPolicy, ExecutionStatus } from '../agent/schemas.js';
 import { ImageContent, TextContent } from '../events/index.js';
 
 const open = { additionalProperties: true } as const;
 
-export const EXECUTION_STATUSES = [
-  'idle',
-  'running',
-  'paused',
-  'waiting_for_confirmation',
-  'finished',
-  'error',
-  'stuck',
-  'deleting',
-] as const;
-export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
-export const ExecutionStatus = Type.Unsafe<ExecutionStatus>({
-  type: 'string',
-  enum: [...EXECUTION_STATUSES],
-  $id: 'ConversationExecutionStatus',
-});
-
-export const RiskThreshold = Type.Union([Type.Literal('LOW'), Type.Literal('MEDIUM'), Type.Literal('HIGH')]);
-
-export const ConfirmationPolicy = Type.Union(
-  [
-    Type.Object({ kind: Type.Literal('NeverConfirm') }, open),
-    Type.Object({ kind: Type.Literal('AlwaysConfirm') }, open),
-    Type.Object(
-      {
-        kind: Type.Literal('ConfirmRisky'),
-        threshold: Type.Optional(RiskThreshold),
-        confirm_unknown: Type.Optional(Type.Boolean()),
-      },
-      open,
-    ),
-  ],
-  { $id: 'ConfirmationPolicy' },
-);
-export type ConfirmationPolicy =
-  | { kind: 'NeverConfirm' }
-  | { kind: 'AlwaysConfirm' }
-  | { kind: 'ConfirmRisky'; threshold?: 'LOW' | 'MEDIUM' | 'HIGH'; confirm_unknown?: boolean };
+export { ConfirmationPolicy, EXECUTION_STATUSES, ExecutionStatus, RiskThreshold } from '../agent/schemas.js';
 
 /** The LLM block of an agent (OpenHands `LLM`); only the members agentd uses are typed. */
 export const LLMSpec = Type.Object(

@@ -1,7 +1,8 @@
 // The built-in tools every agent has unless told otherwise: finish (ends the task with a message to
 // the user) and think (records reasoning, changes nothing).
-import { FinishAction, ThinkAction } from '../events/index.js';
+
 import type { Static } from 'typebox';
+import { FinishAction, ThinkAction } from '../events/index.js';
 import { toolDefinition } from './define.js';
 import type { Tool } from './types.js';
 
@@ -25,7 +26,11 @@ export function finishTool(): Tool<Finish> {
         'The message is what the user reads: say what you did, what you found, and anything left open.',
     }),
     async execute(action) {
-      return { kind: 'FinishObservation', content: [{ type: 'text', text: action.message, cache_prompt: false }], is_error: false };
+      return {
+        kind: 'FinishObservation',
+        content: [{ type: 'text', text: action.message, cache_prompt: false }],
+        is_error: false,
+      };
     },
   };
 }

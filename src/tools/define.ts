@@ -1,7 +1,6 @@
 // Builds a tool's wire definition and its LLM parameter schema from its Action schema, so the three
 // never disagree.
-import type { TObject } from 'typebox';
-import type { Static } from 'typebox';
+import type { Static, TObject } from 'typebox';
 import type { ToolDefinition } from '../events/index.js';
 
 export interface ToolMeta {

@@ -1,7 +1,15 @@
 // file_editor: view, create, str_replace, insert and undo_edit on files given by absolute path, with
 // OpenHands' messages. Failures are observations with is_error (the agent reads and corrects them),
 // not exceptions.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Static } from 'typebox';
 import { FileEditorAction } from '../events/index.js';
@@ -41,10 +49,13 @@ function isBinary(buffer: Buffer): boolean {
 function readText(path: string): string {
   const stat = statSync(path);
   if (stat.size > MAX_FILE_BYTES) {
-    throw new EditorError(`File too large: ${path} is ${stat.size} bytes; the limit is ${MAX_FILE_BYTES} bytes.`);
+    throw new EditorError(
+      `File too large: ${path} is ${stat.size} bytes; the limit is ${MAX_FILE_BYTES} bytes.`,
+    );
   }
   const buffer = readFileSync(path);
-  if (isBinary(buffer)) throw new EditorError(`${path} is a binary file; the editor only handles text files.`);
+  if (isBinary(buffer))
+    throw new EditorError(`${path} is a binary file; the editor only handles text files.`);
   return buffer.toString('utf8');
 }
 
@@ -79,7 +90,8 @@ function listDirectory(root: string): string {
   };
   walk(root, 1);
   let text = `Here's the files and directories up to 2 levels deep in ${root}, excluding hidden items:\n${lines.join('\n')}`;
-  if (hidden > 0) text += `\n\n${hidden} hidden files/directories in this directory are excluded. You can use 'ls -la ${root}' to see them.`;
+  if (hidden > 0)
+    text += `\n\n${hidden} hidden files/directories in this directory are excluded. You can use 'ls -la ${root}' to see them.`;
   return text;
 }
 
@@ -121,20 +133,28 @@ export class FileEditor {
         case 'view':
           return ok(this.view(path, action.view_range ?? null));
         case 'create': {
-          if (action.file_text === undefined || action.file_text === null) throw missing('file_text', 'create');
+          if (action.file_text === undefined || action.file_text === null)
+            throw missing('file_text', 'create');
           if (existsSync(path)) {
-            throw new EditorError(`File already exists at: ${path}. Cannot overwrite files using command \`create\`.`);
+            throw new EditorError(
+              `File already exists at: ${path}. Cannot overwrite files using command \`create\`.`,
+            );
           }
           writeAtomic(path, action.file_text);
           this.remember(path, '');
-          return ok(`File created successfully at: ${path}`, { prev_exist: false, new_content: action.file_text });
+          return ok(`File created successfully at: ${path}`, {
+            prev_exist: false,
+            new_content: action.file_text,
+          });
         }
         case 'str_replace': {
-          if (action.old_str === undefined || action.old_str === null) throw missing('old_str', 'str_replace');
+          if (action.old_str === undefined || action.old_str === null)
+            throw missing('old_str', 'str_replace');
           return ok(...this.replace(path, action.old_str, action.new_str ?? ''));
         }
         case 'insert': {
-          if (action.insert_line === undefined || action.insert_line === null) throw missing('insert_line', 'insert');
+          if (action.insert_line === undefined || action.insert_line === null)
+            throw missing('insert_line', 'insert');
           if (action.new_str === undefined || action.new_str === null) throw missing('new_str', 'insert');
           return ok(...this.insert(path, action.insert_line, action.new_str));
         }
@@ -143,7 +163,9 @@ export class FileEditor {
           const previous = list?.pop();
           if (previous === undefined) throw new EditorError(`No edit history found for ${path}.`);
           writeAtomic(path, previous);
-          return ok(`Last edit to ${path} undone successfully. ${snippetAll(previous)}`, { new_content: previous });
+          return ok(`Last edit to ${path} undone successfully. ${snippetAll(previous)}`, {
+            new_content: previous,
+          });
         }
       }
       throw new EditorError(`Unrecognized command ${action.command}.`);
@@ -157,21 +179,27 @@ export class FileEditor {
     const stat = statSync(path, { throwIfNoEntry: false });
     if (!stat) throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);
     if (stat.isDirectory()) {
-      if (range) throw new EditorError('The `view_range` parameter is not allowed when `path` points to a directory.');
+      if (range)
+        throw new EditorError('The `view_range` parameter is not allowed when `path` points to a directory.');
       return listDirectory(path);
     }
     const text = readText(path);
     const lines = text.split('\n');
     if (!range) return `Here's the result of running \`cat -n\` on ${path}:\n${numbered(text)}\n`;
-    if (range.length !== 2) throw new EditorError('Invalid `view_range` parameter: it should be a list of two integers.');
+    if (range.length !== 2)
+      throw new EditorError('Invalid `view_range` parameter: it should be a list of two integers.');
     const [start, requestedEnd] = range as [number, number];
     if (start < 1 || start > lines.length) {
-      throw new EditorError(`Invalid \`view_range\` parameter: ${JSON.stringify(range)}. Its first element \`${start}\` should be within the range of lines of the file: [1, ${lines.length}].`);
+      throw new EditorError(
+        `Invalid \`view_range\` parameter: ${JSON.stringify(range)}. Its first element \`${start}\` should be within the range of lines of the file: [1, ${lines.length}].`,
+      );
     }
     let end = requestedEnd === -1 ? lines.length : requestedEnd;
     let note = '';
     if (end < start) {
-      throw new EditorError(`Invalid \`view_range\` parameter: ${JSON.stringify(range)}. Its second element \`${end}\` should be greater than or equal to the first element \`${start}\`.`);
+      throw new EditorError(
+        `Invalid \`view_range\` parameter: ${JSON.stringify(range)}. Its second element \`${end}\` should be greater than or equal to the first element \`${start}\`.`,
+      );
     }
     if (end > lines.length) {
       note = `NOTE: We only show up to ${lines.length} since there're only ${lines.length} lines in this file.\n`;
@@ -181,7 +209,8 @@ export class FileEditor {
   }
 
   private replace(path: string, oldStr: string, newStr: string): [string, Partial<Observation>] {
-    if (!existsSync(path)) throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);
+    if (!existsSync(path))
+      throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);
     const text = readText(path);
     let needle = oldStr;
     let count = occurrences(text, needle);
@@ -190,7 +219,9 @@ export class FileEditor {
       count = needle ? occurrences(text, needle) : 0;
     }
     if (count === 0) {
-      throw new EditorError(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`);
+      throw new EditorError(
+        `No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`,
+      );
     }
     if (count > 1) {
       const lines: number[] = [];
@@ -199,9 +230,12 @@ export class FileEditor {
         lines.push(text.slice(0, at).split('\n').length);
         at = text.indexOf(needle, at + 1);
       }
-      throw new EditorError(`No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines ${JSON.stringify(lines)}. Please ensure it is unique.`);
+      throw new EditorError(
+        `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines ${JSON.stringify(lines)}. Please ensure it is unique.`,
+      );
     }
-    if (needle === newStr) throw new EditorError('No replacement was performed. `new_str` and `old_str` must be different.');
+    if (needle === newStr)
+      throw new EditorError('No replacement was performed. `new_str` and `old_str` must be different.');
     const at = text.indexOf(needle);
     const updated = text.slice(0, at) + newStr + text.slice(at + needle.length);
     this.remember(path, text);
@@ -215,11 +249,14 @@ export class FileEditor {
   }
 
   private insert(path: string, line: number, newStr: string): [string, Partial<Observation>] {
-    if (!existsSync(path)) throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);
+    if (!existsSync(path))
+      throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);
     const text = readText(path);
     const lines = text.split('\n');
     if (line < 0 || line > lines.length) {
-      throw new EditorError(`Invalid \`insert_line\` parameter: ${line}. It should be within the range of allowed values: [0, ${lines.length}]`);
+      throw new EditorError(
+        `Invalid \`insert_line\` parameter: ${line}. It should be within the range of allowed values: [0, ${lines.length}]`,
+      );
     }
     const updatedLines = [...lines.slice(0, line), ...newStr.split('\n'), ...lines.slice(line)];
     const updated = updatedLines.join('\n');

@@ -26,7 +26,8 @@ export class UnknownToolError extends Error {
 export function createTools(names: readonly string[], options: ToolOptions = {}): Tool[] {
   return [...new Set(names)].map((name) => {
     const factory = FACTORIES[name];
-    if (!factory) throw new UnknownToolError(`Unknown tool: ${name}. Registered: ${registeredToolNames().join(', ')}`);
+    if (!factory)
+      throw new UnknownToolError(`Unknown tool: ${name}. Registered: ${registeredToolNames().join(', ')}`);
     return factory(options);
   });
 }

@@ -53,20 +53,37 @@ export function taskTrackerTool(): Tool<Action> {
       const file = join(ctx.persistenceDir, 'TASKS.json');
       const command = action.command ?? 'view';
       if (command === 'plan') {
-        const tasks = (action.task_list ?? []).map((t) => ({ title: t.title, notes: t.notes ?? '', status: t.status ?? 'todo' }));
+        const tasks = (action.task_list ?? []).map((t) => ({
+          title: t.title,
+          notes: t.notes ?? '',
+          status: t.status ?? 'todo',
+        }));
         mkdirSync(ctx.persistenceDir, { recursive: true });
         writeFileSync(file, JSON.stringify(tasks, null, 2));
         return {
           kind: 'TaskTrackerObservation',
           command,
           task_list: tasks,
-          content: [{ type: 'text', text: `Task list has been updated with ${tasks.length} item(s).`, cache_prompt: false }],
+          content: [
+            {
+              type: 'text',
+              text: `Task list has been updated with ${tasks.length} item(s).`,
+              cache_prompt: false,
+            },
+          ],
           is_error: false,
         };
       }
       const tasks = load(file);
-      const text = tasks.length === 0 ? 'No task list found. Use the "plan" command to create one.' : render(tasks);
-      return { kind: 'TaskTrackerObservation', command, task_list: tasks, content: [{ type: 'text', text, cache_prompt: false }], is_error: false };
+      const text =
+        tasks.length === 0 ? 'No task list found. Use the "plan" command to create one.' : render(tasks);
+      return {
+        kind: 'TaskTrackerObservation',
+        command,
+        task_list: tasks,
+        content: [{ type: 'text', text, cache_prompt: false }],
+        is_error: false,
+      };
     },
   };
 }

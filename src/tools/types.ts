@@ -1,8 +1,7 @@
 // The tool port. A tool is what the agent can call: its wire definition (for SystemPromptEvent),
 // the JSON Schema of its arguments (for the LLM), the Action kind it accepts and an executor that
 // returns the wire Observation. Per-conversation resources (a shell) are released by close().
-import type { TSchema } from 'typebox';
-import type { Static } from 'typebox';
+import type { Static, TSchema } from 'typebox';
 import type { Content, ToolDefinition } from '../events/index.js';
 
 export interface ToolContext {

@@ -61,7 +61,13 @@ let rcFile: string | null = null;
 function bashrc(): string {
   if (!rcFile) {
     rcFile = join(mkdtempSync(join(tmpdir(), 'agentd-shell-')), 'bashrc');
-    const lines = ['stty -echo 2>/dev/null', 'bind "set enable-bracketed-paste off" 2>/dev/null', "PS2=''", 'PROMPT_COMMAND=', `PS1='${PS1}'`];
+    const lines = [
+      'stty -echo 2>/dev/null',
+      'bind "set enable-bracketed-paste off" 2>/dev/null',
+      "PS2=''",
+      'PROMPT_COMMAND=',
+      `PS1='${PS1}'`,
+    ];
     writeFileSync(rcFile, `${lines.join('\n')}\n`);
   }
   return rcFile;
@@ -105,7 +111,10 @@ export class TerminalSession {
   }
 
   /** Sends a command line (or raw input) and waits for its prompt or a timeout. */
-  async run(input: string, options: { hardTimeoutMs: number | null; noChangeTimeoutMs: number }): Promise<CommandResult> {
+  async run(
+    input: string,
+    options: { hardTimeoutMs: number | null; noChangeTimeoutMs: number },
+  ): Promise<CommandResult> {
     await this.start();
     this.buffer = '';
     this.running = true;
@@ -122,7 +131,10 @@ export class TerminalSession {
     this.pty?.write(data);
   }
 
-  private async collect(options: { hardTimeoutMs: number | null; noChangeTimeoutMs: number }): Promise<CommandResult> {
+  private async collect(options: {
+    hardTimeoutMs: number | null;
+    noChangeTimeoutMs: number;
+  }): Promise<CommandResult> {
     const outcome = await this.waitForPrompt(options.noChangeTimeoutMs, options.hardTimeoutMs);
     const match = PROMPT.exec(this.buffer);
     if (match) {

@@ -37,7 +37,8 @@ export const MAX_OUTPUT_CHARS = 30_000;
 const DEFAULT_NO_CHANGE_SECONDS = 30;
 const WAIT_HINT =
   'You may wait longer to see additional output by sending empty command \'\', send other commands to interact with the current process, send keys ("C-c", "C-z", "C-d") to interrupt/kill the previous command before sending your new command, or use the timeout parameter in terminal for future commands.';
-const CLIPPED = '<response clipped><NOTE>Due to the max output limit, only part of the full response has been shown to you.</NOTE>';
+const CLIPPED =
+  '<response clipped><NOTE>Due to the max output limit, only part of the full response has been shown to you.</NOTE>';
 
 /** Keeps the head and the tail of a long output, saving the whole text when a folder is given. */
 export function truncate(text: string, limit: number, saveDir?: string): string {
@@ -45,7 +46,10 @@ export function truncate(text: string, limit: number, saveDir?: string): string 
   let note = CLIPPED;
   if (saveDir) {
     mkdirSync(saveDir, { recursive: true });
-    const file = join(saveDir, `terminal_output_${createHash('sha256').update(text).digest('hex').slice(0, 8)}.txt`);
+    const file = join(
+      saveDir,
+      `terminal_output_${createHash('sha256').update(text).digest('hex').slice(0, 8)}.txt`,
+    );
     writeFileSync(file, text);
     note += `<NOTE>The full output is saved at ${file}.</NOTE>`;
   }
@@ -55,7 +59,8 @@ export function truncate(text: string, limit: number, saveDir?: string): string 
 
 function mask(text: string, secrets: Record<string, string>): string {
   let out = text;
-  for (const value of Object.values(secrets)) if (value.length >= 3) out = out.split(value).join('<secret-hidden>');
+  for (const value of Object.values(secrets))
+    if (value.length >= 3) out = out.split(value).join('<secret-hidden>');
   return out;
 }
 
@@ -72,7 +77,8 @@ export class Terminal {
   async run(action: Action, ctx: ToolContext): Promise<TerminalObservation> {
     const hardTimeoutMs = action.timeout ? action.timeout * 1000 : null;
     // With an explicit time limit, a quiet command is simply waited for (OpenHands' rule).
-    const noChangeTimeoutMs = hardTimeoutMs ?? (this.options.noChangeTimeoutSeconds ?? DEFAULT_NO_CHANGE_SECONDS) * 1000;
+    const noChangeTimeoutMs =
+      hardTimeoutMs ?? (this.options.noChangeTimeoutSeconds ?? DEFAULT_NO_CHANGE_SECONDS) * 1000;
     const command = action.command;
 
     if (action.reset) {
@@ -80,7 +86,11 @@ export class Terminal {
       await this.session?.close();
       this.session = null;
       await this.shell(ctx).start();
-      return this.error(command, 'Terminal session has been reset. All previous environment variables and session state have been lost.', false);
+      return this.error(
+        command,
+        'Terminal session has been reset. All previous environment variables and session state have been lost.',
+        false,
+      );
     }
 
     const shell = this.shell(ctx);
@@ -125,7 +135,11 @@ export class Terminal {
       suffix = `\n[The command has no new output after ${seconds} seconds. ${WAIT_HINT}]`;
     }
     const secrets = ctx.secrets?.() ?? {};
-    const output = truncate(mask(result.output.replace(/\n$/, ''), secrets), MAX_OUTPUT_CHARS, join(ctx.persistenceDir, 'observations'));
+    const output = truncate(
+      mask(result.output.replace(/\n$/, ''), secrets),
+      MAX_OUTPUT_CHARS,
+      join(ctx.persistenceDir, 'observations'),
+    );
     const last = this.session?.lastPrompt;
     const exitCode = prompt ? prompt.exit_code : -1;
     return {
@@ -154,7 +168,16 @@ export class Terminal {
       command,
       exit_code: -1,
       timeout: false,
-      metadata: { exit_code: -1, pid: -1, username: null, hostname: null, working_dir: null, py_interpreter_path: null, prefix: '', suffix: '' },
+      metadata: {
+        exit_code: -1,
+        pid: -1,
+        username: null,
+        hostname: null,
+        working_dir: null,
+        py_interpreter_path: null,
+        prefix: '',
+        suffix: '',
+      },
       content: [{ type: 'text', text, cache_prompt: false }],
       is_error: isError,
     };

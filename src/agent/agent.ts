@@ -1,0 +1,375 @@
+// The agent: one step = one LLM call and the tool calls it asks for. Events come out in OpenHands'
+// order: all ActionEvents of a response first (the thought and reasoning on the first), then one
+// answer per action in call order (ObservationEvent, AgentErrorEvent or UserRejectObservation).
+import type { Static } from 'typebox';
+import {
+  type AnyEvent,
+  newEventId,
+  nowTimestamp,
+  parse,
+  type SystemPromptEvent,
+  type TextContent,
+} from '../events/index.js';
+import type { LLM, LlmMessage, LlmResponse, LlmTool } from '../llm/index.js';
+import { llmParameters, type Tool, type ToolContext } from '../tools/index.js';
+import { needsConfirmation } from './confirmation.js';
+import type { AgentHost } from './host.js';
+import { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
+import { MessageView } from './view.js';
+
+export interface AgentSpec {
+  llm: LLM;
+  tools: Tool[];
+  /** Tool calls of one response executed at once (default 1: one after the other). */
+  toolConcurrencyLimit?: number;
+  /** Keep the LLM's `security_risk` on actions (an LLM security analyzer is on). */
+  securityAnalyzer?: boolean;
+}
+
+/** How a step ended. */
+export type StepOutcome = 'continue' | 'finished' | 'waiting_for_confirmation' | 'error' | 'interrupted';
+
+/** Names models use for OpenHands tools under older names (reference §5.3). */
+const ALIASES: Record<string, string> = {
+  bash: 'terminal',
+  execute_bash: 'terminal',
+  command: 'terminal',
+  execute: 'terminal',
+  str_replace_editor: 'file_editor',
+  str_replace: 'file_editor',
+};
+
+const CORRECTIVE =
+  'Your last response did not include a function call or a message. Please use a tool to proceed with the task.';
+
+type ActionEventT = Extract<AnyEvent, { kind: 'ActionEvent' }>;
+
+const textContent = (text: string): Static<typeof TextContent> => ({
+  type: 'text',
+  text,
+  cache_prompt: false,
+});
+
+function base(source: 'agent' | 'user' | 'environment') {
+  return { id: newEventId(), timestamp: nowTimestamp(), source };
+}
+
+export class Agent {
+  readonly llm: LLM;
+  readonly tools: ReadonlyMap<string, Tool>;
+  private readonly llmTools: LlmTool[];
+  private readonly concurrency: number;
+  private readonly keepRisk: boolean;
+  private view: MessageView;
+  /** Per-tool chains, so calls to one tool (one shell) never overlap. */
+  private readonly toolLocks = new Map<string, Promise<unknown>>();
+
+  constructor(spec: AgentSpec) {
+    this.llm = spec.llm;
+    this.tools = new Map(spec.tools.map((t) => [t.name, t]));
+    this.llmTools = spec.tools.map((t) => ({
+      name: t.name,
+      description: t.definition.description,
+      parameters: llmParameters(t.actionSchema as Parameters<typeof llmParameters>[0], t.readOnly),
+    }));
+    this.concurrency = Math.max(1, spec.toolConcurrencyLimit ?? 1);
+    this.keepRisk = spec.securityAnalyzer ?? false;
+    this.view = new MessageView(this.tools);
+  }
+
+  systemPromptEvent(workingDir: string): SystemPromptEvent {
+    return {
+      ...base('agent'),
+      system_prompt: textContent(SYSTEM_PROMPT),
+      tools: [...this.tools.values()].map((t) => t.definition),
+      dynamic_context: textContent(dynamicContext(workingDir)),
+      kind: 'SystemPromptEvent',
+    } as SystemPromptEvent;
+  }
+
+  /** The conversation as the LLM sees it. */
+  messages(events: readonly AnyEvent[]): LlmMessage[] {
+    return this.view.update(events);
+  }
+
+  /** One LLM call, and the actions it asks for. */
+  async step(host: AgentHost): Promise<StepOutcome> {
+    const pending = pendingActions(host.events());
+    if (pending.length > 0) return this.execute(host, pending);
+
+    let response: LlmResponse;
+    try {
+      response = await this.llm.complete(
+        { messages: this.messages(host.events()), tools: this.llmTools },
+        host.signal,
+      );
+    } catch (error) {
+      if (host.signal.aborted) return 'interrupted';
+      const e = error as Error;
+      await host.emit([
+        {
+          ...base('environment'),
+          code: e.name || 'Error',
+          detail: e.message,
+          kind: 'ConversationErrorEvent',
+        } as AnyEvent,
+      ]);
+      await host.setStatus('error');
+      return 'error';
+    }
+    await host.updateStats(this.llm.metrics.snapshot());
+
+    const message = response.message;
+    const calls = message.tool_calls ?? [];
+    if (calls.length === 0) {
+      const agentMessage = {
+        ...base('agent'),
+        llm_message: { ...message, role: 'assistant' as const },
+        llm_response_id: response.id,
+        activated_skills: [],
+        extended_content: [],
+        kind: 'MessageEvent' as const,
+      };
+      const hasText = (message.content ?? []).some((c) => 'text' in c && c.text.trim() !== '');
+      if (hasText) {
+        await host.emit([agentMessage as AnyEvent]);
+        await host.setStatus('finished');
+        return 'finished';
+      }
+      const corrective = {
+        ...base('environment'),
+        llm_message: { role: 'user' as const, content: [textContent(CORRECTIVE)] },
+        activated_skills: [],
+        extended_content: [],
+        kind: 'MessageEvent' as const,
+      };
+      await host.emit([agentMessage as AnyEvent, corrective as AnyEvent]);
+      return 'continue';
+    }
+
+    const actions = this.actionEvents(response, calls);
+    await host.emit(actions.map((a) => a.event));
+    const errors = new Map(actions.filter((a) => a.error !== null).map((a) => [a.event.id, a.error!]));
+    const valid = actions.filter((a) => a.error === null).map((a) => a.event);
+    const risks = valid.map((e) => ({ toolName: e.tool_name, risk: e.security_risk ?? 'UNKNOWN' }));
+    if (needsConfirmation(host.confirmationPolicy(), risks)) {
+      // Calls that could not become actions are answered now; the valid ones wait for the user.
+      await host.emit(actions.filter((a) => a.error !== null).map((a) => agentError(a.event, a.error!)));
+      await host.setStatus('waiting_for_confirmation');
+      return 'waiting_for_confirmation';
+    }
+    return this.execute(
+      host,
+      actions.map((a) => a.event),
+      errors,
+    );
+  }
+
+  /** Runs actions (limited concurrency, one at a time per tool) and emits their answers in call order. */
+  private async execute(
+    host: AgentHost,
+    actions: ActionEventT[],
+    errors: ReadonlyMap<string, string> = new Map(),
+  ): Promise<StepOutcome> {
+    const results: (AnyEvent | typeof INTERRUPTED)[] = new Array(actions.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < actions.length) {
+        const index = next++;
+        const action = actions[index]!;
+        const error = errors.get(action.id);
+        results[index] =
+          error !== undefined
+            ? agentError(action, error)
+            : await this.runOne(action, host.toolContext, host.signal);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, actions.length) }, worker));
+    if (host.signal.aborted) {
+      const answers = actions.map((a, i) =>
+        results[i] === undefined || isInterruption(results[i])
+          ? agentError(a, 'Tool call interrupted before completion. The conversation was paused.')
+          : (results[i] as AnyEvent),
+      );
+      await host.emit(answers);
+      return 'interrupted';
+    }
+    const answers = results as AnyEvent[];
+    await host.emit(answers);
+    if (
+      actions.some(
+        (a, i) =>
+          (a.action as { kind?: string } | null)?.kind === 'FinishAction' &&
+          answers[i]!.kind === 'ObservationEvent',
+      )
+    ) {
+      await host.setStatus('finished');
+      return 'finished';
+    }
+    return 'continue';
+  }
+
+  private async runOne(
+    event: ActionEventT,
+    ctx: ToolContext,
+    signal: AbortSignal,
+  ): Promise<AnyEvent | typeof INTERRUPTED> {
+    const tool = this.tools.get(event.tool_name)!;
+    const previous = this.toolLocks.get(tool.name) ?? Promise.resolve();
+    const run = previous.then(async (): Promise<AnyEvent | typeof INTERRUPTED> => {
+      if (signal.aborted) return INTERRUPTED;
+      try {
+        const observation = await Promise.race([tool.execute(event.action, ctx), aborted(signal)]);
+        if (observation === INTERRUPTED) return INTERRUPTED;
+        return {
+          ...base('environment'),
+          tool_name: event.tool_name,
+          tool_call_id: event.tool_call_id,
+          observation,
+          action_id: event.id,
+          kind: 'ObservationEvent',
+        } as AnyEvent;
+      } catch (error) {
+        return agentError(event, `Error executing tool '${event.tool_name}': ${(error as Error).message}`);
+      }
+    });
+    this.toolLocks.set(
+      tool.name,
+      run.catch(() => undefined),
+    );
+    return run;
+  }
+
+  private actionEvents(
+    response: LlmResponse,
+    calls: NonNullable<LlmMessage['tool_calls']>,
+  ): { event: ActionEventT; error: string | null }[] {
+    const out: { event: ActionEventT; error: string | null }[] = [];
+    const message = response.message;
+    for (const call of calls) {
+      const first = out.length === 0;
+      const name = this.tools.has(call.name) ? call.name : (ALIASES[call.name] ?? call.name);
+      const { action, summary, risk, error } = this.buildAction(name, call.arguments);
+      const event = {
+        ...base('agent'),
+        thought: first
+          ? (message.content ?? [])
+              .filter((c) => 'text' in c)
+              .map((c) => textContent((c as { text: string }).text))
+          : [],
+        ...(first && message.reasoning_content ? { reasoning_content: message.reasoning_content } : {}),
+        thinking_blocks: first ? (message.thinking_blocks ?? []) : [],
+        ...(first && message.responses_reasoning_item
+          ? { responses_reasoning_item: message.responses_reasoning_item }
+          : {}),
+        action,
+        tool_name: name,
+        tool_call_id: call.id,
+        tool_call: { id: call.id, name: call.name, arguments: call.arguments, origin: call.origin },
+        llm_response_id: response.id,
+        security_risk: this.keepRisk && risk ? risk : 'UNKNOWN',
+        summary: summary ?? `${name}: ${call.arguments}`,
+        kind: 'ActionEvent',
+      } as ActionEventT;
+      out.push({ event, error });
+      if (action && (action as { kind: string }).kind === 'FinishAction') break; // later calls are dropped
+    }
+    return out;
+  }
+
+  private buildAction(name: string, argumentsText: string) {
+    const tool = this.tools.get(name);
+    const none = { action: null, summary: null as string | null, risk: null as string | null };
+    if (!tool)
+      return {
+        ...none,
+        error: `Tool '${name}' not found. Available: ${JSON.stringify([...this.tools.keys()])}`,
+      };
+    let args: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(argumentsText || '{}');
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new Error('not an object');
+      args = parsed as Record<string, unknown>;
+    } catch {
+      return {
+        ...none,
+        error: `Error validating tool '${name}': Arguments: unparseable JSON. Send the arguments as one JSON object.`,
+      };
+    }
+    const { summary, security_risk: risk, ...members } = args;
+    if (risk !== undefined && !['LOW', 'MEDIUM', 'HIGH'].includes(risk as string)) {
+      return {
+        ...none,
+        error: `Error validating tool '${name}': security_risk must be one of LOW, MEDIUM, HIGH (got ${JSON.stringify(risk)}).`,
+      };
+    }
+    const result = parse(tool.actionSchema, { ...members, kind: tool.actionKind });
+    if (!result.ok) {
+      const details = result.errors.map((e) => `${e.loc.join('.') || '(arguments)'}: ${e.msg}`).join('; ');
+      return {
+        ...none,
+        error: `Error validating tool '${name}': ${details}. Parameters provided: ${JSON.stringify(Object.keys(members))}`,
+      };
+    }
+    return {
+      action: result.value,
+      summary: typeof summary === 'string' ? summary : null,
+      risk: (risk as string | undefined) ?? null,
+      error: null,
+    };
+  }
+
+  /** A side question about the conversation: one LLM call, no events, no state change. */
+  async ask(events: readonly AnyEvent[], question: string): Promise<string> {
+    const history = new MessageView(this.tools).update(events);
+    const messages: LlmMessage[] = [
+      ...history,
+      {
+        role: 'user',
+        content: [textContent(`${question}\n\n(Answer in plain text; do not call any tool.)`)],
+      },
+    ];
+    const response = await this.llm.complete({ messages, tools: this.llmTools });
+    return (response.message.content ?? []).map((c) => ('text' in c ? c.text : '')).join('');
+  }
+}
+
+const INTERRUPTED = Symbol('interrupted');
+
+function aborted(signal: AbortSignal): Promise<typeof INTERRUPTED> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(INTERRUPTED);
+    signal.addEventListener('abort', () => resolve(INTERRUPTED), { once: true });
+  });
+}
+
+function isInterruption(value: unknown): boolean {
+  return value === INTERRUPTED;
+}
+
+export function agentError(action: { tool_name: string; tool_call_id: string }, error: string): AnyEvent {
+  return {
+    ...base('agent'),
+    tool_name: action.tool_name,
+    tool_call_id: action.tool_call_id,
+    error,
+    kind: 'AgentErrorEvent',
+  } as AnyEvent;
+}
+
+/** ActionEvents with an executable action that nothing has answered yet, in order. */
+export function pendingActions(events: readonly AnyEvent[]): ActionEventT[] {
+  const answered = new Set<string>();
+  const actions: ActionEventT[] = [];
+  for (const e of events as (AnyEvent & { tool_call_id?: string })[]) {
+    if (e.kind === 'ActionEvent') actions.push(e as ActionEventT);
+    else if (
+      e.kind === 'ObservationEvent' ||
+      e.kind === 'AgentErrorEvent' ||
+      e.kind === 'UserRejectObservation'
+    )
+      answered.add(e.tool_call_id!);
+  }
+  return actions.filter((a) => a.action != null && !answered.has(a.tool_call_id));
+}

@@ -1,0 +1,8 @@
+export { Agent, type AgentSpec, agentError, pendingActions, type StepOutcome } from './agent.js';
+export { needsConfirmation } from './confirmation.js';
+export type { AgentHost } from './host.js';
+export { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
+export { askAgent, type RunOptions, recoverAfterCrash, rejectPending, run } from './run.js';
+export { ConfirmationPolicy, EXECUTION_STATUSES, ExecutionStatus, RiskThreshold } from './schemas.js';
+export { isStuck } from './stuck.js';
+export { MessageView } from './view.js';

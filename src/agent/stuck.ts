@@ -1,0 +1,88 @@
+// Stuck detection over the events since the last user message (OpenHands' thresholds): the same
+// action with the same result 4 times, the same action failing 4 times, 3 agent messages in a row
+// with no user in between, or two actions alternating for 6 rounds.
+import type { AnyEvent } from '../events/index.js';
+
+const WINDOW = 40;
+
+type Pair = { action: string; result: string; error: boolean };
+
+/** What identifies an action or a result for repetition, without ids and timestamps. */
+function signature(value: unknown): string {
+  return JSON.stringify(value, (key, v) =>
+    key === 'id' ||
+    key === 'timestamp' ||
+    key === 'action_id' ||
+    key === 'tool_call_id' ||
+    key === 'llm_response_id'
+      ? undefined
+      : v,
+  );
+}
+
+function sinceLastUserMessage(events: readonly AnyEvent[]): AnyEvent[] {
+  const start = Math.max(0, events.length - WINDOW);
+  let from = start;
+  for (let i = events.length - 1; i >= start; i--) {
+    const e = events[i] as { kind: string; source?: string };
+    if (e.kind === 'MessageEvent' && e.source === 'user') {
+      from = i + 1;
+      break;
+    }
+  }
+  return events.slice(from);
+}
+
+function pairs(events: readonly AnyEvent[]): Pair[] {
+  const actions = new Map<string, string>();
+  const out: Pair[] = [];
+  for (const e of events as (AnyEvent & Record<string, unknown>)[]) {
+    if (e.kind === 'ActionEvent')
+      actions.set(
+        e.tool_call_id as string,
+        signature({
+          tool: e.tool_name,
+          action: e.action,
+          call: (e.tool_call as { arguments: string }).arguments,
+        }),
+      );
+    else if (e.kind === 'ObservationEvent' || e.kind === 'AgentErrorEvent') {
+      const action = actions.get(e.tool_call_id as string);
+      if (action === undefined) continue;
+      const result =
+        e.kind === 'ObservationEvent'
+          ? signature((e.observation as { content?: unknown }).content)
+          : signature(e.error);
+      out.push({ action, result, error: e.kind === 'AgentErrorEvent' });
+    }
+  }
+  return out;
+}
+
+export function isStuck(events: readonly AnyEvent[]): boolean {
+  const recent = sinceLastUserMessage(events);
+  const p = pairs(recent);
+  const lastN = (n: number) => p.slice(-n);
+  const same = (list: Pair[]) =>
+    list.every((x) => x.action === list[0]!.action && x.result === list[0]!.result);
+  if (p.length >= 4 && same(lastN(4))) return true;
+  const errors = lastN(4);
+  if (errors.length === 4 && errors.every((x) => x.error) && same(errors)) return true;
+  const alternating = lastN(6);
+  if (
+    alternating.length === 6 &&
+    alternating.every(
+      (x, i) => x.action === alternating[i % 2]!.action && x.result === alternating[i % 2]!.result,
+    ) &&
+    alternating[0]!.action !== alternating[1]!.action
+  ) {
+    return true;
+  }
+  let monologue = 0;
+  for (let i = recent.length - 1; i >= 0; i--) {
+    const e = recent[i] as { kind: string; source?: string };
+    if (e.kind === 'MessageEvent' && e.source === 'agent') monologue++;
+    else if (e.kind === 'MessageEvent' || e.kind === 'ActionEvent') break;
+  }
+  return monologue >= 3;
+}

@@ -1,0 +1,143 @@
+// Anthropic Messages: system prompt apart, tool results as user turns, and thinking / redacted
+// thinking blocks (with signatures) passed back on later turns as the API requires.
+import Anthropic from '@anthropic-ai/sdk';
+import { emptyUsage, textOf } from './openai-chat.js';
+import type { Adapter, LLMConfig, LlmMessage, LlmRequest } from './types.js';
+
+type Block = Anthropic.Messages.ContentBlockParam;
+type Turn = Anthropic.Messages.MessageParam;
+
+function imageBlock(url: string): Block | null {
+  const m = /^data:(image\/[a-z]+);base64,(.*)$/s.exec(url);
+  if (m) return { type: 'image', source: { type: 'base64', media_type: m[1] as 'image/png', data: m[2]! } };
+  return { type: 'image', source: { type: 'url', url } };
+}
+
+function toTurns(messages: LlmMessage[]): { system: string; turns: Turn[] } {
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map(textOf)
+    .join('\n\n');
+  const turns: Turn[] = [];
+  const push = (role: 'user' | 'assistant', blocks: Block[]) => {
+    const last = turns[turns.length - 1];
+    if (last && last.role === role && Array.isArray(last.content)) (last.content as Block[]).push(...blocks);
+    else turns.push({ role, content: blocks });
+  };
+  for (const m of messages) {
+    if (m.role === 'system') continue;
+    if (m.role === 'tool') {
+      push('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id ?? '', content: textOf(m) }]);
+    } else if (m.role === 'assistant') {
+      const blocks: Block[] = [];
+      for (const b of m.thinking_blocks ?? []) {
+        if (b.type === 'redacted_thinking')
+          blocks.push({ type: 'redacted_thinking', data: (b as { data: string }).data });
+        else
+          blocks.push({
+            type: 'thinking',
+            thinking: (b as { thinking: string }).thinking,
+            signature: (b as { signature?: string | null }).signature ?? '',
+          });
+      }
+      const text = textOf(m);
+      if (text) blocks.push({ type: 'text', text });
+      for (const call of m.tool_calls ?? []) {
+        let input: unknown = {};
+        try {
+          input = JSON.parse(call.arguments || '{}');
+        } catch {
+          input = {};
+        }
+        blocks.push({ type: 'tool_use', id: call.id, name: call.name, input });
+      }
+      push('assistant', blocks.length ? blocks : [{ type: 'text', text: ' ' }]);
+    } else {
+      const blocks: Block[] = [];
+      for (const c of m.content ?? []) {
+        if ('image_urls' in c)
+          for (const url of c.image_urls) {
+            const image = imageBlock(url);
+            if (image) blocks.push(image);
+          }
+        else blocks.push({ type: 'text', text: c.text });
+      }
+      push('user', blocks.length ? blocks : [{ type: 'text', text: ' ' }]);
+    }
+  }
+  return { system, turns };
+}
+
+export class AnthropicAdapter implements Adapter {
+  private readonly client: Anthropic;
+
+  constructor(
+    private readonly config: LLMConfig,
+    private readonly model: string,
+  ) {
+    this.client = new Anthropic({
+      apiKey: config.api_key ?? 'no-key',
+      baseURL: config.base_url ?? undefined,
+      maxRetries: 0,
+      timeout: (config.timeout ?? 300) * 1000,
+    });
+  }
+
+  async complete(request: LlmRequest, signal: AbortSignal | undefined) {
+    const { system, turns } = toTurns(request.messages);
+    const c = this.config;
+    const response = await this.client.messages.create(
+      {
+        model: this.model,
+        max_tokens: c.max_output_tokens ?? 8192,
+        ...(system ? { system } : {}),
+        messages: turns,
+        ...(request.tools.length
+          ? {
+              tools: request.tools.map((t) => ({
+                name: t.name,
+                description: t.description,
+                input_schema: t.parameters as Anthropic.Messages.Tool.InputSchema,
+              })),
+            }
+          : {}),
+        ...(c.temperature != null ? { temperature: c.temperature } : {}),
+      },
+      { signal },
+    );
+    const message: LlmMessage = { role: 'assistant', content: [], thinking_blocks: [] };
+    const calls: NonNullable<LlmMessage['tool_calls']> = [];
+    for (const block of response.content) {
+      if (block.type === 'text')
+        message.content!.push({ type: 'text', text: block.text, cache_prompt: false });
+      else if (block.type === 'thinking')
+        message.thinking_blocks!.push({
+          type: 'thinking',
+          thinking: block.thinking,
+          signature: block.signature,
+        });
+      else if (block.type === 'redacted_thinking')
+        message.thinking_blocks!.push({ type: 'redacted_thinking', data: block.data });
+      else if (block.type === 'tool_use')
+        calls.push({
+          id: block.id,
+          name: block.name,
+          arguments: JSON.stringify(block.input ?? {}),
+          origin: 'completion',
+        });
+    }
+    if (calls.length) message.tool_calls = calls;
+    const usage = emptyUsage();
+    usage.prompt_tokens = response.usage.input_tokens;
+    usage.completion_tokens = response.usage.output_tokens;
+    usage.cache_read_tokens = response.usage.cache_read_input_tokens ?? 0;
+    usage.cache_write_tokens = response.usage.cache_creation_input_tokens ?? 0;
+    return {
+      id: response.id,
+      model: response.model,
+      message,
+      finishReason: response.stop_reason ?? null,
+      usage,
+    };
+  }
+}

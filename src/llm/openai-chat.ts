@@ -1,0 +1,125 @@
+// OpenAI chat completions with tools, for OpenAI and every compatible server (vLLM, Ollama, LiteLLM
+// proxy, …). Parallel tool calls come back as several tool_calls in one message.
+import OpenAI from 'openai';
+import type { Adapter, LLMConfig, LlmMessage, LlmRequest, TokenUsage } from './types.js';
+
+type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+export function textOf(message: LlmMessage): string {
+  return (message.content ?? []).map((c) => ('text' in c ? c.text : '')).join('');
+}
+
+function toChat(message: LlmMessage): ChatMessage {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: textOf(message) };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.tool_call_id ?? '', content: textOf(message) };
+    case 'assistant': {
+      const out: OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam = {
+        role: 'assistant',
+        content: textOf(message) || null,
+      };
+      if (message.tool_calls?.length) {
+        out.tool_calls = message.tool_calls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.name, arguments: c.arguments },
+        }));
+      }
+      return out;
+    }
+    default: {
+      const parts: OpenAI.Chat.Completions.ChatCompletionContentPart[] = [];
+      for (const c of message.content ?? []) {
+        if ('image_urls' in c)
+          for (const url of c.image_urls) parts.push({ type: 'image_url', image_url: { url } });
+        else parts.push({ type: 'text', text: c.text });
+      }
+      const onlyText = parts.every((p) => p.type === 'text');
+      return { role: 'user', content: onlyText ? textOf(message) : parts };
+    }
+  }
+}
+
+export function emptyUsage(): TokenUsage {
+  return {
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    reasoning_tokens: 0,
+    context_window: 0,
+    per_turn_token: 0,
+  };
+}
+
+export class OpenAIChatAdapter implements Adapter {
+  private readonly client: OpenAI;
+
+  constructor(
+    private readonly config: LLMConfig,
+    private readonly model: string,
+  ) {
+    this.client = new OpenAI({
+      apiKey: config.api_key ?? 'no-key',
+      baseURL: config.base_url ?? undefined,
+      maxRetries: 0,
+      timeout: (config.timeout ?? 300) * 1000,
+    });
+  }
+
+  async complete(request: LlmRequest, signal: AbortSignal | undefined) {
+    const c = this.config;
+    const response = await this.client.chat.completions.create(
+      {
+        model: this.model,
+        messages: request.messages.map(toChat),
+        ...(request.tools.length
+          ? {
+              tools: request.tools.map((t) => ({
+                type: 'function' as const,
+                function: { name: t.name, description: t.description, parameters: t.parameters },
+              })),
+            }
+          : {}),
+        ...(c.temperature != null ? { temperature: c.temperature } : {}),
+        ...(c.top_p != null ? { top_p: c.top_p } : {}),
+        ...(c.max_output_tokens != null ? { max_completion_tokens: c.max_output_tokens } : {}),
+        ...(c.reasoning_effort ? { reasoning_effort: c.reasoning_effort as OpenAI.ReasoningEffort } : {}),
+      },
+      { signal },
+    );
+    const choice = response.choices[0];
+    const m = choice?.message as
+      | (OpenAI.Chat.Completions.ChatCompletionMessage & { reasoning_content?: string | null })
+      | undefined;
+    const usage = emptyUsage();
+    usage.prompt_tokens = response.usage?.prompt_tokens ?? 0;
+    usage.completion_tokens = response.usage?.completion_tokens ?? 0;
+    usage.cache_read_tokens = response.usage?.prompt_tokens_details?.cached_tokens ?? 0;
+    usage.reasoning_tokens = response.usage?.completion_tokens_details?.reasoning_tokens ?? 0;
+    const message: LlmMessage = {
+      role: 'assistant',
+      content: m?.content ? [{ type: 'text', text: m.content, cache_prompt: false }] : [],
+      thinking_blocks: [],
+    };
+    const toolCalls = (m?.tool_calls ?? []).filter((t) => t.type === 'function');
+    if (toolCalls.length) {
+      message.tool_calls = toolCalls.map((t) => ({
+        id: t.id,
+        name: t.function.name,
+        arguments: t.function.arguments,
+        origin: 'completion' as const,
+      }));
+    }
+    if (m?.reasoning_content) message.reasoning_content = m.reasoning_content;
+    return {
+      id: response.id,
+      model: response.model ?? this.model,
+      message,
+      finishReason: choice?.finish_reason ?? null,
+      usage,
+    };
+  }
+}

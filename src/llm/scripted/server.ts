@@ -1,0 +1,267 @@
+// A scripted LLM endpoint on 127.0.0.1 for tests, demos and benchmarks. It speaks OpenAI chat
+// completions (/v1/chat/completions), OpenAI Responses (/v1/responses) and Anthropic Messages
+// (/v1/messages), so the real provider SDKs talk to it over HTTP. It replays a script: each request
+// takes the next step. Scripts are keyed by API key, so concurrent conversations each get their own;
+// unknown keys use the default script. Every request is recorded for assertions.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+export interface ScriptedToolCall {
+  name: string;
+  /** An object (sent as JSON) or the raw argument text (to test malformed JSON). */
+  arguments: Record<string, unknown> | string;
+  id?: string;
+}
+
+export interface ScriptStep {
+  text?: string;
+  toolCalls?: ScriptedToolCall[];
+  /** Chat completions `reasoning_content`. */
+  reasoning?: string;
+  /** Anthropic thinking blocks. */
+  thinking?: { thinking: string; signature: string }[];
+  redactedThinking?: string[];
+  /** Responses API reasoning item. */
+  reasoningItem?: { id?: string; summary: string[]; encrypted_content?: string };
+  /** Answer with this HTTP error instead. */
+  error?: { status: number; message?: string };
+  /** Wait before answering. */
+  delayMs?: number;
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
+}
+
+export interface RecordedRequest {
+  api: 'chat' | 'responses' | 'messages';
+  key: string | null;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+}
+
+export type Script = ScriptStep[] | ((request: RecordedRequest, index: number) => ScriptStep);
+
+const EXHAUSTED: ScriptStep = { text: 'The scripted LLM has no more steps.' };
+
+export class ScriptedLLM {
+  readonly requests: RecordedRequest[] = [];
+  private readonly scripts = new Map<string, { script: Script; next: number }>();
+  private fallback: { script: Script; next: number } = { script: [], next: 0 };
+  private server: Server | null = null;
+  private counter = 0;
+  url = '';
+
+  /** The script for requests made with this API key. */
+  script(key: string, script: Script): this {
+    this.scripts.set(key, { script, next: 0 });
+    return this;
+  }
+
+  /** The script for requests whose key has no script of its own. */
+  setDefault(script: Script): this {
+    this.fallback = { script, next: 0 };
+    return this;
+  }
+
+  /** Requests made with a key. */
+  requestsFor(key: string): RecordedRequest[] {
+    return this.requests.filter((r) => r.key === key);
+  }
+
+  async start(port = 0): Promise<string> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    const address = this.server.address();
+    this.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
+    return this.url;
+  }
+
+  /** Base URL for OpenAI-style clients (…/v1). Anthropic's SDK wants the bare url. */
+  get openaiBaseUrl(): string {
+    return `${this.url}/v1`;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private nextStep(request: RecordedRequest): ScriptStep {
+    const entry = (request.key !== null && this.scripts.get(request.key)) || this.fallback;
+    const index = entry.next++;
+    if (typeof entry.script === 'function') return entry.script(request, index);
+    return entry.script[index] ?? EXHAUSTED;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '').split('?')[0]!.replace(/\/+$/, '');
+    if (req.method === 'GET' && path.endsWith('/models'))
+      return json(res, 200, { object: 'list', data: [{ id: 'scripted', object: 'model' }] });
+    const api = path.endsWith('/chat/completions')
+      ? 'chat'
+      : path.endsWith('/responses')
+        ? 'responses'
+        : path.endsWith('/messages')
+          ? 'messages'
+          : null;
+    if (req.method !== 'POST' || api === null)
+      return json(res, 404, { error: { message: `no route ${req.method} ${path}` } });
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+    } catch {
+      return json(res, 400, { error: { message: 'invalid JSON' } });
+    }
+    const auth = req.headers.authorization;
+    const key =
+      (typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice(7) : null) ??
+      (req.headers['x-api-key'] as string | undefined) ??
+      null;
+    const request: RecordedRequest = { api, key, headers: req.headers, body };
+    this.requests.push(request);
+    const step = this.nextStep(request);
+    if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
+    if (step.error) {
+      const message = step.error.message ?? `scripted error ${step.error.status}`;
+      const errorBody =
+        api === 'messages'
+          ? { type: 'error', error: { type: 'api_error', message } }
+          : { error: { message, type: 'scripted', code: null } };
+      return json(res, step.error.status, errorBody);
+    }
+    const n = ++this.counter;
+    const model = typeof body.model === 'string' ? body.model : 'scripted';
+    const calls = (step.toolCalls ?? []).map((c, i) => ({
+      id: c.id ?? `call_${n}_${i}`,
+      name: c.name,
+      arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+    }));
+    const usage = {
+      prompt: step.usage?.prompt_tokens ?? 100,
+      completion: step.usage?.completion_tokens ?? 20,
+    };
+    if (api === 'chat') return json(res, 200, chatResponse(n, model, step, calls, usage));
+    if (api === 'responses') return json(res, 200, responsesResponse(n, model, step, calls, usage));
+    return json(res, 200, messagesResponse(n, model, step, calls, usage));
+  }
+}
+
+type Call = { id: string; name: string; arguments: string };
+type Usage = { prompt: number; completion: number };
+
+function chatResponse(n: number, model: string, step: ScriptStep, calls: Call[], usage: Usage) {
+  return {
+    id: `chatcmpl-scripted-${n}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: step.text ?? null,
+          ...(step.reasoning ? { reasoning_content: step.reasoning } : {}),
+          ...(calls.length
+            ? {
+                tool_calls: calls.map((c) => ({
+                  id: c.id,
+                  type: 'function',
+                  function: { name: c.name, arguments: c.arguments },
+                })),
+              }
+            : {}),
+        },
+        finish_reason: calls.length ? 'tool_calls' : 'stop',
+      },
+    ],
+    usage: {
+      prompt_tokens: usage.prompt,
+      completion_tokens: usage.completion,
+      total_tokens: usage.prompt + usage.completion,
+    },
+  };
+}
+
+function responsesResponse(n: number, model: string, step: ScriptStep, calls: Call[], usage: Usage) {
+  const output: unknown[] = [];
+  if (step.reasoningItem) {
+    output.push({
+      type: 'reasoning',
+      id: step.reasoningItem.id ?? `rs_scripted_${n}`,
+      summary: step.reasoningItem.summary.map((text) => ({ type: 'summary_text', text })),
+      encrypted_content: step.reasoningItem.encrypted_content ?? null,
+      status: 'completed',
+    });
+  }
+  if (step.text) {
+    output.push({
+      type: 'message',
+      id: `msg_scripted_${n}`,
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: step.text, annotations: [] }],
+    });
+  }
+  for (const c of calls)
+    output.push({
+      type: 'function_call',
+      id: `fc_${c.id}`,
+      call_id: c.id,
+      name: c.name,
+      arguments: c.arguments,
+      status: 'completed',
+    });
+  return {
+    id: `resp_scripted_${n}`,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    model,
+    status: 'completed',
+    output,
+    usage: {
+      input_tokens: usage.prompt,
+      output_tokens: usage.completion,
+      total_tokens: usage.prompt + usage.completion,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: step.reasoningItem ? 5 : 0 },
+    },
+  };
+}
+
+function messagesResponse(n: number, model: string, step: ScriptStep, calls: Call[], usage: Usage) {
+  const content: unknown[] = [];
+  for (const t of step.thinking ?? [])
+    content.push({ type: 'thinking', thinking: t.thinking, signature: t.signature });
+  for (const data of step.redactedThinking ?? []) content.push({ type: 'redacted_thinking', data });
+  if (step.text) content.push({ type: 'text', text: step.text });
+  for (const c of calls)
+    content.push({ type: 'tool_use', id: c.id, name: c.name, input: parseOr(c.arguments, {}) });
+  return {
+    id: `msg_scripted_${n}`,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: calls.length ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: usage.prompt, output_tokens: usage.completion },
+  };
+}
+
+function parseOr(text: string, fallback: unknown): unknown {
+  try {
+    return JSON.parse(text || '{}');
+  } catch {
+    return fallback;
+  }
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}

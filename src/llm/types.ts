@@ -1,0 +1,76 @@
+// The LLM port: one provider-neutral request and response, in OpenHands' Message shape (the events
+// catalogue's `Message`), so the agent never sees a provider's wire format.
+import type { Static } from 'typebox';
+import type { Message, MessageToolCall } from '../events/index.js';
+
+export type LlmMessage = Static<typeof Message>;
+export type LlmToolCall = Static<typeof MessageToolCall>;
+
+export interface LlmTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface LlmRequest {
+  messages: LlmMessage[];
+  tools: LlmTool[];
+}
+
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  context_window: number;
+  per_turn_token: number;
+}
+
+export interface LlmResponse {
+  /** The provider's response id (becomes `llm_response_id`). */
+  id: string;
+  model: string;
+  /** The assistant message: text content, tool calls, reasoning. */
+  message: LlmMessage;
+  finishReason: string | null;
+  usage: TokenUsage;
+  /** USD, from the price table; 0 for unknown models. */
+  cost: number;
+  latencyMs: number;
+}
+
+/** The LLM block of an agent, as OpenHands' clients send it. */
+export interface LLMConfig {
+  model: string;
+  api_key?: string | null;
+  base_url?: string | null;
+  usage_id?: string;
+  num_retries?: number;
+  retry_min_wait?: number;
+  retry_max_wait?: number;
+  retry_multiplier?: number;
+  timeout?: number | null;
+  temperature?: number | null;
+  top_p?: number | null;
+  max_output_tokens?: number | null;
+  reasoning_effort?: string | null;
+  /** Force (true) or forbid (false) the OpenAI Responses API; by default reasoning models use it. */
+  use_responses_api?: boolean | null;
+}
+
+export interface LLM {
+  readonly config: LLMConfig;
+  readonly metrics: import('./metrics.js').Metrics;
+  /** One completion, with retries on 429/5xx/connection errors; throws an LLMError subclass. */
+  complete(request: LlmRequest, signal?: AbortSignal): Promise<LlmResponse>;
+}
+
+/** One adapter: a provider's wire format over its official SDK, without retries. */
+export interface Adapter {
+  complete(
+    request: LlmRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<Omit<LlmResponse, 'cost' | 'latencyMs'>>;
+}
