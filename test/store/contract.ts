@@ -1,0 +1,245 @@
+// The store contract, written against the ports only: every adapter (SQLite now, PostgreSQL later)
+// runs this same suite.
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type ConversationRecord,
+  type Store,
+  UnknownConversationError,
+  UnknownCursorError,
+} from '../../src/store/index.js';
+
+export function conversation(overrides: Partial<ConversationRecord> = {}): ConversationRecord {
+  return {
+    id: randomUUID(),
+    ownerId: 'owner-1',
+    title: null,
+    tags: {},
+    executionStatus: 'idle',
+    state: { note: 'x' },
+    createdAt: '2026-11-22T10:00:00.000Z',
+    updatedAt: '2026-11-22T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+let clock = 0;
+export function event(kind = 'PauseEvent', extra: Record<string, unknown> = {}) {
+  clock++;
+  return {
+    id: randomUUID(),
+    timestamp: `2026-11-22T10:00:00.${String(clock).padStart(6, '0')}`,
+    source: 'user',
+    kind,
+    ...extra,
+  };
+}
+
+export function message(text: string, source = 'user') {
+  return event('MessageEvent', {
+    source,
+    llm_message: { role: 'user', content: [{ type: 'text', text }] },
+    extended_content: [],
+  });
+}
+
+export function storeContract(
+  name: string,
+  open: () => Promise<Store>,
+  reopen?: (store: Store) => Promise<Store>,
+) {
+  describe(`store contract: ${name}`, () => {
+    let store: Store;
+    let conv: ConversationRecord;
+    beforeEach(async () => {
+      store = await open();
+      conv = conversation();
+      await store.conversations.create(conv);
+    });
+    afterEach(() => store.close());
+
+    it('assigns per-conversation sequence numbers, gap-free across batches and conversations', async () => {
+      const other = conversation();
+      await store.conversations.create(other);
+      const a = await store.events.append(conv.id, [event(), event()]);
+      await store.events.append(other.id, [event()]);
+      const b = await store.events.append(conv.id, [event()]);
+      expect([...a, ...b].map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect(await store.events.lastSeq(conv.id)).toBe(3);
+      expect(await store.events.lastSeq(other.id)).toBe(1);
+    });
+
+    it('keeps sequence numbers unique under concurrent appends', async () => {
+      await Promise.all(Array.from({ length: 50 }, () => store.events.append(conv.id, [event(), event()])));
+      const all = await store.events.after(conv.id, 0, 1000);
+      expect(all.map((e) => e.seq)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    });
+
+    it('appends a batch atomically: a duplicate id fails the whole batch', async () => {
+      const first = event();
+      await store.events.append(conv.id, [first]);
+      await expect(store.events.append(conv.id, [event(), first], { title: 'never' })).rejects.toThrow();
+      expect(await store.events.lastSeq(conv.id)).toBe(1);
+      expect((await store.conversations.get(conv.id))?.title).toBeNull();
+    });
+
+    it('applies the conversation update in the same transaction as the append', async () => {
+      await store.events.append(conv.id, [event()], {
+        executionStatus: 'running',
+        title: 'T',
+        state: { a: 1 },
+      });
+      const record = await store.conversations.get(conv.id);
+      expect(record).toMatchObject({ executionStatus: 'running', title: 'T', state: { a: 1 } });
+    });
+
+    it('refuses to append to an unknown conversation', async () => {
+      await expect(store.events.append(randomUUID(), [event()])).rejects.toBeInstanceOf(
+        UnknownConversationError,
+      );
+    });
+
+    it('stores the event JSON as given and gets many by id in order, null for missing or foreign', async () => {
+      const other = conversation();
+      await store.conversations.create(other);
+      const [foreign] = await store.events.append(other.id, [event()]);
+      const events = [event(), message('hi'), event()];
+      await store.events.append(conv.id, events);
+      const got = await store.events.getMany(conv.id, [
+        events[2]!.id,
+        'missing',
+        events[0]!.id,
+        foreign!.id,
+        events[2]!.id,
+      ]);
+      expect(got.map((e) => e && JSON.parse(e.json))).toEqual([events[2], null, events[0], null, events[2]]);
+      expect(await store.events.getMany(conv.id, [])).toEqual([]);
+      expect((await store.events.get(conv.id, events[1]!.id))?.kind).toBe('MessageEvent');
+      expect(await store.events.get(conv.id, 'missing')).toBeNull();
+    });
+
+    it('pages by cursor: limit 2 over 5 events gives 2, 2, 1 then null, both orders', async () => {
+      const events = Array.from({ length: 5 }, () => event());
+      await store.events.append(conv.id, events);
+      for (const order of ['asc', 'desc'] as const) {
+        const seen: string[] = [];
+        const sizes: number[] = [];
+        let pageId: string | undefined;
+        do {
+          const page = await store.events.search(conv.id, { limit: 2, order, pageId });
+          sizes.push(page.items.length);
+          seen.push(...page.items.map((e) => e.id));
+          pageId = page.nextPageId ?? undefined;
+        } while (pageId);
+        expect(sizes).toEqual([2, 2, 1]);
+        const ids = events.map((e) => e.id);
+        expect(seen).toEqual(order === 'asc' ? ids : ids.reverse());
+      }
+    });
+
+    it('rejects an unknown cursor instead of restarting', async () => {
+      await store.events.append(conv.id, [event()]);
+      await expect(
+        store.events.search(conv.id, { limit: 10, order: 'asc', pageId: 'nope' }),
+      ).rejects.toBeInstanceOf(UnknownCursorError);
+    });
+
+    it('filters by kind, source, body and timestamps, in search and count', async () => {
+      const hello = message('Hello World');
+      const agent = message('agent speaks', 'agent');
+      const pause = event('PauseEvent');
+      await store.events.append(conv.id, [hello, agent, pause]);
+      const ids = async (filter: object) =>
+        (await store.events.search(conv.id, { limit: 10, order: 'asc', ...filter })).items.map((e) => e.id);
+      expect(await ids({ kind: 'MessageEvent' })).toEqual([hello.id, agent.id]);
+      expect(await ids({ source: 'agent' })).toEqual([agent.id]);
+      expect(await ids({ body: 'hello world' })).toEqual([hello.id]);
+      expect(await ids({ body: 'WORLD' })).toEqual([hello.id]);
+      expect(await ids({ timestampGte: agent.timestamp })).toEqual([agent.id, pause.id]);
+      expect(await ids({ timestampLt: agent.timestamp })).toEqual([hello.id]);
+      expect(await store.events.count(conv.id, { kind: 'MessageEvent' })).toBe(2);
+      expect(await store.events.count(conv.id, {})).toBe(3);
+      expect(await store.events.count(conv.id, { body: 'nothing like it' })).toBe(0);
+    });
+
+    it('replays events after a sequence number', async () => {
+      await store.events.append(
+        conv.id,
+        Array.from({ length: 5 }, () => event()),
+      );
+      expect((await store.events.after(conv.id, 2, 2)).map((e) => e.seq)).toEqual([3, 4]);
+      expect(await store.events.after(conv.id, 5, 10)).toEqual([]);
+    });
+
+    it('reads, updates, lists, counts and deletes conversations (with their events)', async () => {
+      const later = conversation({
+        createdAt: '2026-11-22T11:00:00.000Z',
+        updatedAt: '2026-11-22T09:00:00.000Z',
+        executionStatus: 'finished',
+      });
+      const foreign = conversation({ ownerId: 'owner-2' });
+      await store.conversations.create(later);
+      await store.conversations.create(foreign);
+      expect(
+        (await store.conversations.getMany([later.id, 'nope', conv.id])).map((c) => c?.id ?? null),
+      ).toEqual([later.id, null, conv.id]);
+
+      const page = await store.conversations.search({
+        ownerId: 'owner-1',
+        limit: 1,
+        sort: 'CREATED_AT_DESC',
+      });
+      expect(page.items.map((c) => c.id)).toEqual([later.id]);
+      const next = await store.conversations.search({
+        ownerId: 'owner-1',
+        limit: 1,
+        sort: 'CREATED_AT_DESC',
+        pageId: page.nextPageId!,
+      });
+      expect(next.items.map((c) => c.id)).toEqual([conv.id]);
+      expect(next.nextPageId).toBeNull();
+      const byUpdate = await store.conversations.search({
+        ownerId: 'owner-1',
+        limit: 10,
+        sort: 'UPDATED_AT',
+      });
+      expect(byUpdate.items.map((c) => c.id)).toEqual([later.id, conv.id]);
+      await expect(
+        store.conversations.search({ ownerId: 'owner-1', limit: 1, sort: 'CREATED_AT', pageId: foreign.id }),
+      ).rejects.toBeInstanceOf(UnknownCursorError);
+      expect(await store.conversations.count({ ownerId: 'owner-1' })).toBe(2);
+      expect(await store.conversations.count({ executionStatus: 'finished' })).toBe(1);
+
+      await store.conversations.update(conv.id, { title: 'renamed', tags: { a: 'b' } });
+      expect(await store.conversations.get(conv.id)).toMatchObject({ title: 'renamed', tags: { a: 'b' } });
+
+      await store.events.append(conv.id, [event()]);
+      expect(await store.conversations.delete(conv.id)).toBe(true);
+      expect(await store.conversations.delete(conv.id)).toBe(false);
+      expect(await store.conversations.get(conv.id)).toBeNull();
+      expect(await store.events.lastSeq(conv.id)).toBe(0);
+      expect(await store.events.after(conv.id, 0, 10)).toEqual([]);
+    });
+
+    it('stores settings documents per user', async () => {
+      expect(await store.settings.get('u1')).toBeNull();
+      await store.settings.put('u1', '{"a":1}');
+      await store.settings.put('u1', '{"a":2}');
+      await store.settings.put('u2', '{"b":1}');
+      expect(await store.settings.get('u1')).toBe('{"a":2}');
+      expect(await store.settings.get('u2')).toBe('{"b":1}');
+    });
+
+    if (reopen) {
+      it('keeps everything across close and reopen', async () => {
+        const e = event();
+        await store.events.append(conv.id, [e]);
+        await store.settings.put('u1', 'doc');
+        store = await reopen(store);
+        expect((await store.events.get(conv.id, e.id))?.json).toBe(JSON.stringify(e));
+        expect(await store.settings.get('u1')).toBe('doc');
+        expect((await store.events.append(conv.id, [event()]))[0]?.seq).toBe(2);
+      });
+    }
+  });
+}
