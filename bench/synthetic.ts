@@ -1,5 +1,5 @@
 // Synthetic but realistic wire events for benchmarks.
-import { randomUUID } from 'node:crypto';
+import { newEventId } from '../src/events/index.js';
 import type { ConversationRecord } from '../src/store/index.js';
 
 export function conversationRecord(id: string, ownerId = 'local'): ConversationRecord {
@@ -18,7 +18,7 @@ export function conversationRecord(id: string, ownerId = 'local'): ConversationR
 
 /** Alternates agent actions, observations and messages, about 600 bytes each like a real terminal step. */
 export function syntheticEvent(i: number) {
-  const id = randomUUID();
+  const id = newEventId();
   const timestamp = new Date(Date.UTC(2026, 10, 22, 0, 0, 0, 0) + i).toISOString().replace('Z', '000');
   if (i % 3 === 0) {
     return {
@@ -65,7 +65,7 @@ export function syntheticEvent(i: number) {
         },
         kind: 'TerminalObservation',
       },
-      action_id: randomUUID(),
+      action_id: newEventId(),
       kind: 'ObservationEvent',
     };
   }

@@ -1,7 +1,7 @@
 // Reads of a conversation's events for REST: batch get, cursor search, count, get one.
 // Answers are built from the stored JSON text, never parsed and re-serialized.
 import { resolveEventKind } from '../events/index.js';
-import type { EventFilter, EventSearch, Store, StoredEvent } from '../store/index.js';
+import type { EventFilter, EventJson, EventSearch, Store } from '../store/index.js';
 import { ConversationNotFoundError } from './errors.js';
 
 export interface EventQuery {
@@ -12,12 +12,35 @@ export interface EventQuery {
   timestampLt?: string;
 }
 
+/** Owners never change, so the ownership check of hot reads is cached (bounded). */
+const OWNER_CACHE_SIZE = 10_000;
+
 export class EventQueries {
+  private readonly owners = new Map<string, string>();
+
   constructor(private readonly store: Store) {}
 
   private async owned(userId: string, conversationId: string): Promise<void> {
-    const record = await this.store.conversations.get(conversationId);
-    if (!record || record.ownerId !== userId) throw new ConversationNotFoundError(conversationId);
+    let owner = this.owners.get(conversationId);
+    if (owner === undefined) {
+      owner = (await this.store.conversations.get(conversationId))?.ownerId;
+      if (owner !== undefined) {
+        if (this.owners.size >= OWNER_CACHE_SIZE) this.owners.clear();
+        this.owners.set(conversationId, owner);
+      }
+    } else if (!(await this.exists(conversationId))) {
+      this.owners.delete(conversationId);
+      owner = undefined;
+    }
+    if (owner !== userId) throw new ConversationNotFoundError(conversationId);
+  }
+
+  /** A deleted conversation must not be served from the cache. */
+  private async exists(conversationId: string): Promise<boolean> {
+    return (
+      (await this.store.events.lastSeq(conversationId)) > 0 ||
+      (await this.store.conversations.get(conversationId)) !== null
+    );
   }
 
   /** A kind given as a short name or OpenHands' long path; an unknown kind matches nothing. */
@@ -71,7 +94,7 @@ export class EventQueries {
   }
 }
 
-function jsonArray(events: readonly (StoredEvent | null)[]): string {
+function jsonArray(events: readonly (EventJson | null)[]): string {
   let out = '[';
   for (let i = 0; i < events.length; i++) {
     if (i > 0) out += ',';

@@ -22,6 +22,9 @@ export interface StoredEvent {
   json: string;
 }
 
+/** The part of a stored event that batch reads return. */
+export type EventJson = Pick<StoredEvent, 'seq' | 'id' | 'json'>;
+
 export interface EventFilter {
   /** Exact event kind (the short name, e.g. `MessageEvent`). */
   kind?: string;
@@ -117,8 +120,11 @@ export interface EventStore {
     events: readonly StorableEvent[],
     update?: ConversationPatch,
   ): Promise<StoredEvent[]>;
-  /** One query; the result has one entry per id, in order, null where the id is not in this conversation. */
-  getMany(conversationId: string, ids: readonly string[]): Promise<(StoredEvent | null)[]>;
+  /**
+   * One query; the result has one entry per id, in order, null where the id is not in this
+   * conversation. Only the members a batch read needs, since this is a hot path.
+   */
+  getMany(conversationId: string, ids: readonly string[]): Promise<(EventJson | null)[]>;
   get(conversationId: string, id: string): Promise<StoredEvent | null>;
   /** Cursor pages in O(page). Throws UnknownCursorError for a page id that is not an event of the conversation. */
   search(conversationId: string, query: EventSearch): Promise<EventPage>;

@@ -70,9 +70,13 @@ suite('actions', ACTION_CASES, (v) => parse(Action, v) as ReturnType<typeof pars
 
 describe('catalogue coverage', () => {
   it('has a test case for each of the 14 event kinds and 28 action kinds', () => {
-    expect(EVENT_VARIANTS.map((v) => v.title).sort()).toEqual(EVENT_CASES.map((c) => c.kind).sort());
+    expect(EVENT_VARIANTS.map((v) => (v as { title?: string }).title).sort()).toEqual(
+      EVENT_CASES.map((c) => c.kind).sort(),
+    );
     expect(EVENT_VARIANTS).toHaveLength(14);
-    expect(ACTION_VARIANTS.map((v) => v.title).sort()).toEqual(ACTION_CASES.map((c) => c.kind).sort());
+    expect(ACTION_VARIANTS.map((v) => (v as { title?: string }).title).sort()).toEqual(
+      ACTION_CASES.map((c) => c.kind).sort(),
+    );
     expect(ACTION_VARIANTS).toHaveLength(28);
     expect(OBSERVATION_VARIANTS).toHaveLength(14);
     expect(TOOL_DEFINITION_VARIANTS).toHaveLength(28);

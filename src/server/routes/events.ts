@@ -30,17 +30,26 @@ const BatchQuery = Type.Object({
 /** The request body as documented in OpenAPI (added to the GET operation by the OpenAPI transform). */
 export const BatchEventIdsBody = Type.Array(Type.String(), { $id: 'BatchEventIds', title: 'Event Ids' });
 
-async function readBody(raw: IncomingMessage): Promise<string | null> {
+function readBody(raw: IncomingMessage): Promise<string | null> {
   const length = raw.headers['content-length'];
-  if (length === '0' || (length === undefined && raw.headers['transfer-encoding'] === undefined)) return null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of raw) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'Request body too large');
-    chunks.push(chunk as Buffer);
-  }
-  return size === 0 ? null : Buffer.concat(chunks).toString('utf8');
+  if (length === '0' || (length === undefined && raw.headers['transfer-encoding'] === undefined))
+    return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    raw.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        raw.removeAllListeners('data');
+        raw.resume();
+        reject(new HttpError(413, 'Request body too large'));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    raw.once('end', () => resolve(size === 0 ? null : Buffer.concat(chunks).toString('utf8')));
+    raw.once('error', reject);
+  });
 }
 
 /** Validates the body as a JSON array of strings; FastAPI-shaped issues otherwise. */

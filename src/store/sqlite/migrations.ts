@@ -21,8 +21,7 @@ export const MIGRATIONS: Migration[] = [
         execution_status TEXT NOT NULL,
         state TEXT NOT NULL DEFAULT '{}',
         created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        last_seq INTEGER NOT NULL DEFAULT 0
+        updated_at TEXT NOT NULL
       );
       CREATE INDEX conversations_owner_created ON conversations (owner_id, created_at, id);
       CREATE INDEX conversations_owner_updated ON conversations (owner_id, updated_at, id);

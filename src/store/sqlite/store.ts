@@ -9,6 +9,7 @@ import {
   type ConversationSearch,
   type ConversationStore,
   type EventFilter,
+  type EventJson,
   type EventPage,
   type EventSearch,
   type EventStore,
@@ -82,7 +83,7 @@ class StatementCache {
 class SqliteEvents implements EventStore {
   private readonly lastSeqOf: Database.Statement;
   private readonly insert: Database.Statement;
-  private readonly setLastSeq: Database.Statement;
+  private readonly lastSeqs = new Map<string, number>();
   private readonly byIds: Database.Statement;
   private readonly byId: Database.Statement;
   private readonly seqOfId: Database.Statement;
@@ -98,14 +99,20 @@ class SqliteEvents implements EventStore {
     private readonly statements: StatementCache,
     patchConversation: (id: string, patch: ConversationPatch) => void,
   ) {
-    this.lastSeqOf = db.prepare('SELECT last_seq FROM conversations WHERE id = ?').pluck();
+    this.lastSeqOf = db
+      .prepare(
+        'SELECT (SELECT max(seq) FROM events WHERE conversation_id = c.id) FROM conversations c WHERE c.id = ?',
+      )
+      .pluck();
     this.insert = db.prepare(
       'INSERT INTO events (conversation_id, seq, id, kind, source, timestamp, body, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    this.setLastSeq = db.prepare('UPDATE conversations SET last_seq = ? WHERE id = ?');
-    this.byIds = db.prepare(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_id = ? AND id IN (SELECT value FROM json_each(?))`,
-    );
+    // CROSS JOIN keeps json_each as the outer loop: one index lookup per requested id.
+    this.byIds = db
+      .prepare(
+        'SELECT e.id, e.seq, e.json FROM json_each(?) AS j CROSS JOIN events AS e ON e.conversation_id = ? AND e.id = j.value',
+      )
+      .raw();
     this.byId = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_id = ? AND id = ?`);
     this.seqOfId = db.prepare('SELECT seq FROM events WHERE conversation_id = ? AND id = ?').pluck();
     this.afterSeq = db.prepare(
@@ -113,8 +120,7 @@ class SqliteEvents implements EventStore {
     );
     this.appendTx = db.transaction(
       (conversationId: string, events: readonly StorableEvent[], update?: ConversationPatch) => {
-        const last = this.lastSeqOf.get(conversationId) as number | undefined;
-        if (last === undefined) throw new UnknownConversationError(conversationId);
+        const last = this.currentSeq(conversationId);
         const stored: StoredEvent[] = new Array(events.length);
         let seq = last;
         for (let i = 0; i < events.length; i++) {
@@ -134,11 +140,24 @@ class SqliteEvents implements EventStore {
           );
           stored[i] = { seq, id: event.id, kind: event.kind, source, timestamp: event.timestamp, json };
         }
-        if (events.length > 0) this.setLastSeq.run(seq, conversationId);
         if (update) patchConversation(conversationId, update);
         return stored;
       },
     );
+  }
+
+  /** The conversation's last sequence number: cached, since this process is the file's only writer. */
+  private currentSeq(conversationId: string): number {
+    const cached = this.lastSeqs.get(conversationId);
+    if (cached !== undefined) return cached;
+    const row = this.lastSeqOf.get(conversationId) as number | null | undefined;
+    if (row === undefined) throw new UnknownConversationError(conversationId);
+    return row ?? 0;
+  }
+
+  /** Forgets a deleted conversation's sequence number. */
+  forget(conversationId: string): void {
+    this.lastSeqs.delete(conversationId);
   }
 
   async append(
@@ -146,14 +165,18 @@ class SqliteEvents implements EventStore {
     events: readonly StorableEvent[],
     update?: ConversationPatch,
   ): Promise<StoredEvent[]> {
-    return this.appendTx(conversationId, events, update);
+    const stored = this.appendTx(conversationId, events, update);
+    // Only a committed batch moves the cached sequence number.
+    const last = stored[stored.length - 1];
+    if (last) this.lastSeqs.set(conversationId, last.seq);
+    return stored;
   }
 
-  async getMany(conversationId: string, ids: readonly string[]): Promise<(StoredEvent | null)[]> {
+  async getMany(conversationId: string, ids: readonly string[]): Promise<(EventJson | null)[]> {
     if (ids.length === 0) return [];
-    const rows = this.byIds.all(conversationId, JSON.stringify(ids)) as StoredEvent[];
-    const found = new Map<string, StoredEvent>();
-    for (const row of rows) found.set(row.id, row);
+    const rows = this.byIds.all(JSON.stringify(ids), conversationId) as [string, number, string][];
+    const found = new Map<string, EventJson>();
+    for (const [id, seq, json] of rows) found.set(id, { id, seq, json });
     return ids.map((id) => found.get(id) ?? null);
   }
 
@@ -205,7 +228,12 @@ class SqliteEvents implements EventStore {
   }
 
   async lastSeq(conversationId: string): Promise<number> {
-    return (this.lastSeqOf.get(conversationId) as number | undefined) ?? 0;
+    try {
+      return this.currentSeq(conversationId);
+    } catch (error) {
+      if (error instanceof UnknownConversationError) return 0;
+      throw error;
+    }
   }
 }
 
@@ -217,6 +245,8 @@ const SORTS: Record<ConversationSearch['sort'], { column: string; asc: boolean }
 };
 
 class SqliteConversations implements ConversationStore {
+  /** Called after a delete, so the events side drops what it cached about the conversation. */
+  onDelete: (id: string) => void = () => {};
   private readonly insert: Database.Statement;
   private readonly byId: Database.Statement;
   private readonly byIds: Database.Statement;
@@ -276,7 +306,9 @@ class SqliteConversations implements ConversationStore {
   }
 
   async delete(id: string): Promise<boolean> {
-    return this.remove.run(id).changes > 0;
+    const removed = this.remove.run(id).changes > 0;
+    this.onDelete(id);
+    return removed;
   }
 
   private where(query: Pick<ConversationSearch, 'ownerId' | 'executionStatus'>): Where {
@@ -341,10 +373,15 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // A 64 MB page cache (grown only as used) keeps a large conversation's index pages in memory, and
+  // rarer checkpoints (every ~40 MB of WAL) make appends cheaper.
+  db.pragma('cache_size = -65536');
+  db.pragma('wal_autocheckpoint = 10000');
   migrate(db);
   const statements = new StatementCache(db);
   const conversations = new SqliteConversations(db, statements);
   const events = new SqliteEvents(db, statements, (id, patch) => conversations.patch(id, patch));
+  conversations.onDelete = (id) => events.forget(id);
   const settings = new SqliteSettings(db);
   return {
     conversations,
