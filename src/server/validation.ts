@@ -42,6 +42,17 @@ export function installValidation(app: FastifyInstance): void {
   });
   // Output is what we built: plain JSON, no schema-driven stripping or coercion.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // An empty JSON body is no body (FastAPI's reading, which OpenHands clients rely on for POST /run).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(Object.assign(new Error((error as Error).message), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }), undefined);
+    }
+  });
 }
 
 function isFastifyValidation(error: unknown): error is FastifyError & { validation: unknown[] } {
