@@ -1,0 +1,279 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  backoffSeconds,
+  createLLM,
+  LLMAuthenticationError,
+  LLMBadRequestError,
+  type LLMConfig,
+  LLMRateLimitError,
+  type LlmMessage,
+  route,
+} from '../../src/llm/index.js';
+import { ScriptedLLM } from '../support/scripted-llm.js';
+
+const llm = new ScriptedLLM();
+beforeAll(() => llm.start());
+afterAll(() => llm.stop());
+
+const tools = [
+  {
+    name: 'terminal',
+    description: 'run',
+    parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+  },
+];
+const user = (text: string): LlmMessage => ({
+  role: 'user',
+  content: [{ type: 'text', text, cache_prompt: false }],
+});
+const system: LlmMessage = {
+  role: 'system',
+  content: [{ type: 'text', text: 'be brief', cache_prompt: false }],
+};
+let n = 0;
+const config = (model: string, extra: Partial<LLMConfig> = {}): LLMConfig => {
+  n += 1;
+  const anthropic = model.startsWith('anthropic/');
+  return {
+    model,
+    api_key: `key-${n}`,
+    base_url: anthropic ? llm.url : llm.openaiBaseUrl,
+    num_retries: 0,
+    ...extra,
+  };
+};
+
+describe('model routing', () => {
+  it('routes LiteLLM-style model strings', () => {
+    expect(route({ model: 'openai/gpt-4o' })).toMatchObject({ api: 'chat', model: 'gpt-4o' });
+    expect(route({ model: 'gpt-5-mini' })).toMatchObject({ api: 'responses' });
+    expect(route({ model: 'openai/gpt-5', use_responses_api: false })).toMatchObject({ api: 'chat' });
+    expect(route({ model: 'anthropic/claude-sonnet-4' })).toMatchObject({
+      api: 'messages',
+      model: 'claude-sonnet-4',
+    });
+    expect(route({ model: 'claude-3-5-haiku' })).toMatchObject({ api: 'messages' });
+    expect(route({ model: 'litellm_proxy/my-model', base_url: 'http://127.0.0.1:1' })).toMatchObject({
+      provider: 'compatible',
+      api: 'chat',
+      model: 'my-model',
+    });
+    expect(() => route({ model: 'litellm_proxy/my-model' })).toThrow(LLMBadRequestError);
+  });
+
+  it('backs off exponentially within [min, max]', () => {
+    const c = { model: 'x', retry_min_wait: 1, retry_max_wait: 10, retry_multiplier: 2 };
+    expect([1, 2, 3, 4, 5].map((a) => backoffSeconds(a, c))).toEqual([2, 4, 8, 10, 10]);
+  });
+});
+
+describe('OpenAI chat completions', () => {
+  it('returns text with usage, cost and latency, and sends the tools', async () => {
+    const c = config('openai/gpt-4o');
+    llm.script(c.api_key!, [{ text: 'hello', usage: { prompt_tokens: 1000, completion_tokens: 100 } }]);
+    const model = createLLM(c);
+    const response = await model.complete({ messages: [system, user('hi')], tools });
+    expect(response.message.content).toEqual([{ type: 'text', text: 'hello', cache_prompt: false }]);
+    expect(response.usage).toMatchObject({ prompt_tokens: 1000, completion_tokens: 100 });
+    expect(response.cost).toBeCloseTo((1000 * 2.5 + 100 * 10) / 1e6);
+    expect(response.latencyMs).toBeGreaterThan(0);
+    const sent = llm.requestsFor(c.api_key!)[0]!.body as { tools: unknown[]; messages: { role: string }[] };
+    expect(sent.tools).toHaveLength(1);
+    expect(sent.messages.map((m) => m.role)).toEqual(['system', 'user']);
+    const stats = model.metrics.snapshot() as {
+      usage_to_metrics: Record<string, { accumulated_cost: number }>;
+    };
+    expect(stats.usage_to_metrics.default?.accumulated_cost).toBeCloseTo(response.cost);
+  });
+
+  it('returns parallel tool calls and sends results back as tool messages', async () => {
+    const c = config('openai/gpt-4o');
+    llm.script(c.api_key!, [
+      {
+        toolCalls: [
+          { name: 'terminal', arguments: { command: 'ls' } },
+          { name: 'terminal', arguments: { command: 'pwd' } },
+        ],
+        reasoning: 'two at once',
+      },
+      { text: 'done' },
+    ]);
+    const model = createLLM(c);
+    const first = await model.complete({ messages: [user('go')], tools });
+    expect(first.message.tool_calls?.map((t) => JSON.parse(t.arguments).command)).toEqual(['ls', 'pwd']);
+    expect(first.message.tool_calls?.every((t) => t.origin === 'completion')).toBe(true);
+    expect(first.message.reasoning_content).toBe('two at once');
+    const toolMessages: LlmMessage[] = first.message.tool_calls!.map((t) => ({
+      role: 'tool',
+      tool_call_id: t.id,
+      name: t.name,
+      content: [{ type: 'text', text: 'out', cache_prompt: false }],
+    }));
+    await model.complete({ messages: [user('go'), first.message, ...toolMessages], tools });
+    const sent = llm.requestsFor(c.api_key!)[1]!.body as {
+      messages: { role: string; tool_call_id?: string; tool_calls?: unknown[] }[];
+    };
+    expect(sent.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
+    expect(sent.messages[1]!.tool_calls).toHaveLength(2);
+  });
+
+  it('retries a 429 and then succeeds', async () => {
+    const c = config('openai/gpt-4o', {
+      num_retries: 2,
+      retry_min_wait: 0.01,
+      retry_max_wait: 0.02,
+      retry_multiplier: 0.01,
+    });
+    llm.script(c.api_key!, [{ error: { status: 429 } }, { error: { status: 503 } }, { text: 'third time' }]);
+    const response = await createLLM(c).complete({ messages: [user('x')], tools: [] });
+    expect(response.message.content?.[0]).toMatchObject({ text: 'third time' });
+    expect(llm.requestsFor(c.api_key!)).toHaveLength(3);
+  });
+
+  it('gives up with LLMRateLimitError when retries are exhausted', async () => {
+    const c = config('openai/gpt-4o', {
+      num_retries: 1,
+      retry_min_wait: 0.01,
+      retry_max_wait: 0.01,
+      retry_multiplier: 0.01,
+    });
+    llm.script(c.api_key!, [{ error: { status: 429 } }, { error: { status: 429 } }]);
+    await expect(createLLM(c).complete({ messages: [user('x')], tools: [] })).rejects.toBeInstanceOf(
+      LLMRateLimitError,
+    );
+  });
+
+  it('fails at once with LLMAuthenticationError on a wrong key, without the key in the message', async () => {
+    const c = config('openai/gpt-4o', { num_retries: 3 });
+    llm.script(c.api_key!, [{ error: { status: 401, message: `bad key ${c.api_key}` } }]);
+    const error = await createLLM(c)
+      .complete({ messages: [user('x')], tools: [] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LLMAuthenticationError);
+    expect((error as Error).name).toBe('LLMAuthenticationError');
+    expect((error as Error).message).not.toContain(c.api_key);
+    expect(llm.requestsFor(c.api_key!)).toHaveLength(1);
+  });
+
+  it('stops when aborted', async () => {
+    const c = config('openai/gpt-4o');
+    llm.script(c.api_key!, [{ delayMs: 2000, text: 'late' }]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('interrupted')), 50);
+    await expect(
+      createLLM(c).complete({ messages: [user('x')], tools: [] }, controller.signal),
+    ).rejects.toThrow();
+  });
+});
+
+describe('OpenAI Responses', () => {
+  it('returns reasoning items and tool calls, and passes the reasoning back', async () => {
+    const c = config('openai/gpt-5');
+    llm.script(c.api_key!, [
+      {
+        reasoningItem: { id: 'rs_1', summary: ['thought about it'], encrypted_content: 'opaque' },
+        toolCalls: [{ name: 'terminal', arguments: { command: 'ls' } }],
+      },
+      { text: 'finished' },
+    ]);
+    const model = createLLM(c);
+    const first = await model.complete({ messages: [system, user('go')], tools });
+    expect(first.message.responses_reasoning_item).toMatchObject({
+      id: 'rs_1',
+      summary: ['thought about it'],
+      encrypted_content: 'opaque',
+    });
+    expect(first.message.tool_calls?.[0]).toMatchObject({ name: 'terminal', origin: 'responses' });
+    expect(first.usage.reasoning_tokens).toBe(5);
+    const call = first.message.tool_calls![0]!;
+    await model.complete({
+      messages: [
+        system,
+        user('go'),
+        first.message,
+        {
+          role: 'tool',
+          tool_call_id: call.id,
+          name: 'terminal',
+          content: [{ type: 'text', text: 'a b', cache_prompt: false }],
+        },
+      ],
+      tools,
+    });
+    const sent = llm.requestsFor(c.api_key!)[1]!;
+    expect(sent.api).toBe('responses');
+    const input = sent.body.input as {
+      type?: string;
+      id?: string;
+      encrypted_content?: string;
+      call_id?: string;
+    }[];
+    expect(input.find((i) => i.type === 'reasoning')).toMatchObject({
+      id: 'rs_1',
+      encrypted_content: 'opaque',
+    });
+    expect(input.find((i) => i.type === 'function_call_output')).toMatchObject({ call_id: call.id });
+    expect(sent.body.instructions).toBe('be brief');
+  });
+});
+
+describe('Anthropic Messages', () => {
+  it('returns thinking and redacted thinking with signatures, and sends them back on the next turn', async () => {
+    const c = config('anthropic/claude-sonnet-4');
+    llm.script(c.api_key!, [
+      {
+        thinking: [{ thinking: 'let me think', signature: 'sig-123' }],
+        redactedThinking: ['REDACTED=='],
+        toolCalls: [{ name: 'terminal', arguments: { command: 'ls' } }],
+      },
+      { text: 'done' },
+    ]);
+    const model = createLLM(c);
+    const first = await model.complete({ messages: [system, user('go')], tools });
+    expect(first.message.thinking_blocks).toEqual([
+      { type: 'thinking', thinking: 'let me think', signature: 'sig-123' },
+      { type: 'redacted_thinking', data: 'REDACTED==' },
+    ]);
+    const call = first.message.tool_calls![0]!;
+    expect(JSON.parse(call.arguments)).toEqual({ command: 'ls' });
+    await model.complete({
+      messages: [
+        system,
+        user('go'),
+        first.message,
+        {
+          role: 'tool',
+          tool_call_id: call.id,
+          name: 'terminal',
+          content: [{ type: 'text', text: 'out', cache_prompt: false }],
+        },
+      ],
+      tools,
+    });
+    const sent = llm.requestsFor(c.api_key!)[1]!;
+    expect(sent.api).toBe('messages');
+    expect(sent.body.system).toBe('be brief');
+    const turns = sent.body.messages as {
+      role: string;
+      content: { type: string; signature?: string; tool_use_id?: string }[];
+    }[];
+    expect(turns.map((t) => t.role)).toEqual(['user', 'assistant', 'user']);
+    expect(turns[1]!.content.map((b) => b.type)).toEqual(['thinking', 'redacted_thinking', 'tool_use']);
+    expect(turns[1]!.content[0]!.signature).toBe('sig-123');
+    expect(turns[2]!.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: call.id });
+    expect(
+      String(
+        llm.requestsFor(c.api_key!)[0]!.headers.authorization ??
+          llm.requestsFor(c.api_key!)[0]!.headers['x-api-key'],
+      ),
+    ).toContain(c.api_key!);
+  });
+
+  it('maps a 401 to LLMAuthenticationError', async () => {
+    const c = config('anthropic/claude-sonnet-4');
+    llm.script(c.api_key!, [{ error: { status: 401 } }]);
+    await expect(createLLM(c).complete({ messages: [user('x')], tools: [] })).rejects.toBeInstanceOf(
+      LLMAuthenticationError,
+    );
+  });
+});
