@@ -53,7 +53,13 @@ export const BrowserSwitchTabAction = action('BrowserSwitchTabAction', { tab_id:
 export const BrowserTypeAction = action('BrowserTypeAction', { index: ElementIndex, text: Type.String() });
 
 const editorMembers = {
-  command: Type.Union(['view', 'create', 'str_replace', 'insert', 'undo_edit'].map((c) => Type.Literal(c))),
+  command: Type.Union([
+    Type.Literal('view'),
+    Type.Literal('create'),
+    Type.Literal('str_replace'),
+    Type.Literal('insert'),
+    Type.Literal('undo_edit'),
+  ]),
   path: Type.String(),
   file_text: Type.Optional(Nullable(Type.String())),
   old_str: Type.Optional(Nullable(Type.String())),

@@ -50,7 +50,13 @@ export function installValidation(app: FastifyInstance): void {
     try {
       done(null, JSON.parse(text));
     } catch (error) {
-      done(Object.assign(new Error((error as Error).message), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }), undefined);
+      done(
+        Object.assign(new Error((error as Error).message), {
+          code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+          statusCode: 400,
+        }),
+        undefined,
+      );
     }
   });
 }

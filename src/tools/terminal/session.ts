@@ -1,7 +1,7 @@
 // A persistent bash in a real pseudo-terminal. Completion is detected by the prompt: PS1 prints a
 // JSON marker with the exit code and working directory, so a command is done exactly when its
 // prompt arrives (no polling). Echo is off, so the output is only what the command printed.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { type IPty, spawn } from '@lydell/node-pty';
@@ -191,14 +191,48 @@ export class TerminalSession {
     this.pty = null;
     if (!pty || this.exited) return;
     const gone = new Promise<void>((resolve) => pty.onExit(() => resolve()));
-    try {
-      // The whole process group: the shell and whatever it started.
-      process.kill(-pty.pid, 'SIGKILL');
-    } catch {
-      pty.kill('SIGKILL');
+    // The shell and everything it started, background jobs (own process groups) included.
+    for (const pid of [pty.pid, ...descendants(pty.pid)]) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
     await Promise.race([gone, new Promise((r) => setTimeout(r, 2000))]);
   }
+}
+
+/** Every descendant of a process, from /proc (Linux); empty where /proc is not available. */
+function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(entry));
+      children.set(ppid, list);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
 }
 
 /** The server's environment without its own secrets. */

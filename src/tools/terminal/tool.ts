@@ -53,7 +53,7 @@ export function truncate(text: string, limit: number, saveDir?: string): string 
     writeFileSync(file, text);
     note += `<NOTE>The full output is saved at ${file}.</NOTE>`;
   }
-  const half = Math.floor((limit - note.length) / 2);
+  const half = Math.floor((limit - note.length - 2) / 2);
   return `${text.slice(0, half)}\n${note}\n${text.slice(text.length - half)}`;
 }
 
