@@ -1,6 +1,7 @@
 // The `agentd` command.
 import { Command } from 'commander';
 import { ConfigError } from './config.js';
+import { demo } from './demo.js';
 import { serve } from './serve.js';
 
 const program = new Command();
@@ -18,6 +19,13 @@ program
   .option('--no-auth', 'serve without a session key (loopback only)')
   .action(async (opts: { host?: string; port?: string; dataDir?: string; auth: boolean }) => {
     await serve(opts);
+  });
+
+program
+  .command('demo')
+  .description('run a whole scripted conversation on loopback (no LLM account needed) and print its events')
+  .action(async () => {
+    await demo();
   });
 
 program.parseAsync().catch((error: unknown) => {

@@ -162,6 +162,43 @@ describe('a conversation that runs an agent', () => {
   });
 });
 
+describe('the LLM from stored settings', () => {
+  it("runs with the caller's settings when the request has no agent, and refuses clearly without them", async () => {
+    const res = await api(server, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({ workspace: { working_dir: tempDir('agentd-ws-') } }),
+    });
+    expect(res.status).toBe(422);
+    expect(JSON.stringify(await res.json())).toContain('POST /api/settings');
+
+    const key = 'sk-from-settings';
+    llm.script(key, [{ text: 'configured from settings' }]);
+    await api(server, '/api/settings', {
+      method: 'POST',
+      body: JSON.stringify({
+        llm_model: 'openai/from-settings',
+        llm_api_key: key,
+        llm_base_url: llm.openaiBaseUrl,
+      }),
+    });
+    const started = await api(server, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({
+        workspace: { working_dir: tempDir('agentd-ws-') },
+        initial_message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      }),
+    });
+    expect(started.status).toBe(201);
+    const created = (await started.json()) as {
+      id: string;
+      agent: { llm: { model: string; api_key: string } };
+    };
+    expect(created.agent.llm).toMatchObject({ model: 'openai/from-settings', api_key: '**********' });
+    await waitForStatus(server, created.id, ['finished']);
+    expect(llm.requestsFor(key)).toHaveLength(1);
+  });
+});
+
 describe('error paths', () => {
   it('answers an unknown tool, bad JSON and invalid arguments with AgentErrorEvents and goes on', async () => {
     const { id } = await startConversation(server, llm, [

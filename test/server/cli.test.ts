@@ -94,6 +94,14 @@ describe('agentd serve (the real binary)', () => {
     expect(res.stderr).toContain('Invalid port');
   });
 
+  it('agentd demo runs a whole scripted conversation to the end', () => {
+    const res = spawnSync(process.execPath, ['dist/cli.js', 'demo'], { encoding: 'utf8', timeout: 60_000 });
+    expect(res.status).toBe(0);
+    expect(res.stdout).toContain('agent calls terminal');
+    expect(res.stdout).toContain('hello from agentd');
+    expect(res.stdout).toContain('status → finished');
+  });
+
   it('runs `npm start` from a clean clone of the committed tree', async () => {
     const clone = newDir();
     execFileSync('git', ['clone', '--quiet', '--local', process.cwd(), clone]);
