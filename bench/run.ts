@@ -1,5 +1,6 @@
 // `npm run bench`: runs every benchmark and prints one table (progress goes to stderr).
 
+import { benchAgent } from './agent.bench.js';
 import { benchBatchGet } from './http.bench.js';
 import { printTable } from './lib.js';
 import { benchFanOut, benchReplay } from './socket.bench.js';
@@ -10,6 +11,7 @@ const benches: [string, () => Promise<void>][] = [
   ['store', benchAppend],
   ['http', benchBatchGet],
   ['start', benchColdStart],
+  ['agent', benchAgent],
   ['replay', benchReplay],
   ['fanout', benchFanOut],
   ['idle', benchIdleMemory],

@@ -1,6 +1,7 @@
 // Anthropic Messages: system prompt apart, tool results as user turns, and thinking / redacted
 // thinking blocks (with signatures) passed back on later turns as the API requires.
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { anthropicClient } from './clients.js';
 import { emptyUsage, textOf } from './openai-chat.js';
 import type { Adapter, LLMConfig, LlmMessage, LlmRequest } from './types.js';
 
@@ -69,24 +70,18 @@ function toTurns(messages: LlmMessage[]): { system: string; turns: Turn[] } {
 }
 
 export class AnthropicAdapter implements Adapter {
-  private readonly client: Anthropic;
+  private client: Promise<Anthropic> | null = null;
 
   constructor(
     private readonly config: LLMConfig,
     private readonly model: string,
-  ) {
-    this.client = new Anthropic({
-      apiKey: config.api_key ?? 'no-key',
-      baseURL: config.base_url ?? undefined,
-      maxRetries: 0,
-      timeout: (config.timeout ?? 300) * 1000,
-    });
-  }
+  ) {}
 
   async complete(request: LlmRequest, signal: AbortSignal | undefined) {
     const { system, turns } = toTurns(request.messages);
     const c = this.config;
-    const response = await this.client.messages.create(
+    const client = await (this.client ??= anthropicClient(this.config));
+    const response = await client.messages.create(
       {
         model: this.model,
         max_tokens: c.max_output_tokens ?? 8192,

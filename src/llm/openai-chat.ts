@@ -1,6 +1,7 @@
 // OpenAI chat completions with tools, for OpenAI and every compatible server (vLLM, Ollama, LiteLLM
 // proxy, …). Parallel tool calls come back as several tool_calls in one message.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { openaiClient } from './clients.js';
 import type { Adapter, LLMConfig, LlmMessage, LlmRequest, TokenUsage } from './types.js';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -55,23 +56,17 @@ export function emptyUsage(): TokenUsage {
 }
 
 export class OpenAIChatAdapter implements Adapter {
-  private readonly client: OpenAI;
+  private client: Promise<OpenAI> | null = null;
 
   constructor(
     private readonly config: LLMConfig,
     private readonly model: string,
-  ) {
-    this.client = new OpenAI({
-      apiKey: config.api_key ?? 'no-key',
-      baseURL: config.base_url ?? undefined,
-      maxRetries: 0,
-      timeout: (config.timeout ?? 300) * 1000,
-    });
-  }
+  ) {}
 
   async complete(request: LlmRequest, signal: AbortSignal | undefined) {
     const c = this.config;
-    const response = await this.client.chat.completions.create(
+    const client = await (this.client ??= openaiClient(this.config));
+    const response = await client.chat.completions.create(
       {
         model: this.model,
         messages: request.messages.map(toChat),

@@ -1,7 +1,8 @@
 // OpenAI Responses API, used by reasoning models: reasoning items come back as
 // `responses_reasoning_item` (with encrypted content, passed back on later turns since nothing is
 // stored server-side), tool calls have origin `responses`, tool results are function_call_output items.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { openaiClient } from './clients.js';
 import { emptyUsage, textOf } from './openai-chat.js';
 import type { Adapter, LLMConfig, LlmMessage, LlmRequest } from './types.js';
 
@@ -52,24 +53,18 @@ function toInput(messages: LlmMessage[]): { instructions: string; input: InputIt
 }
 
 export class OpenAIResponsesAdapter implements Adapter {
-  private readonly client: OpenAI;
+  private client: Promise<OpenAI> | null = null;
 
   constructor(
     private readonly config: LLMConfig,
     private readonly model: string,
-  ) {
-    this.client = new OpenAI({
-      apiKey: config.api_key ?? 'no-key',
-      baseURL: config.base_url ?? undefined,
-      maxRetries: 0,
-      timeout: (config.timeout ?? 300) * 1000,
-    });
-  }
+  ) {}
 
   async complete(request: LlmRequest, signal: AbortSignal | undefined) {
     const { instructions, input } = toInput(request.messages);
     const c = this.config;
-    const response = await this.client.responses.create(
+    const client = await (this.client ??= openaiClient(this.config));
+    const response = await client.responses.create(
       {
         model: this.model,
         input,

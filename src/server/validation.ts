@@ -1,6 +1,7 @@
 // Request validation and error mapping. Bodies are validated strictly (no coercion, unknown members
 // kept so that additionalProperties:false rejects them); query strings and path parameters are
 // coerced from text, as FastAPI does. Every validation failure becomes a FastAPI-shaped 422.
+import type { ValidateFunction } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ConversationNotFoundError,
@@ -38,7 +39,16 @@ export function installValidation(app: FastifyInstance): void {
       shared = true;
     }
     const ajv = httpPart === 'body' ? strict : coercing;
-    return ajv.compile(schema as object);
+    // Compiled on the route's first request, not at start-up: cold start stays short.
+    let compiled: ValidateFunction | null = null;
+    const validate = (data: unknown) => {
+      compiled ??= ajv.compile(schema as object);
+      const ok = compiled(data);
+      validate.errors = compiled.errors;
+      return ok;
+    };
+    validate.errors = null as ValidateFunction['errors'];
+    return validate;
   });
   // Output is what we built: plain JSON, no schema-driven stripping or coercion.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

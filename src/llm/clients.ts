@@ -1,0 +1,22 @@
+// The provider SDKs, loaded on first use: importing them costs ~350 ms and ~20 MB, which a server
+// that never calls an LLM (or not yet) should not pay at start-up.
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
+import type { LLMConfig } from './types.js';
+
+const options = (config: LLMConfig) => ({
+  apiKey: config.api_key ?? 'no-key',
+  baseURL: config.base_url ?? undefined,
+  maxRetries: 0, // retries are ours (llm.ts), with OpenHands' backoff
+  timeout: (config.timeout ?? 300) * 1000,
+});
+
+export async function openaiClient(config: LLMConfig): Promise<OpenAI> {
+  const { default: OpenAIClient } = await import('openai');
+  return new OpenAIClient(options(config));
+}
+
+export async function anthropicClient(config: LLMConfig): Promise<Anthropic> {
+  const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
+  return new AnthropicClient(options(config));
+}
