@@ -1,12 +1,10 @@
 // Batch get of 100 ids from a conversation of 100k events, through HTTP, against a bare Fastify
 // route that returns the same bytes, measured in the same run; then the server's memory.
-import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
-import { userIdForSessionKey } from '../src/settings/index.js';
 import { getWithBody } from '../test/support/http.js';
 import { startServer } from '../test/support/server.js';
 import { mb, ms, percentile, record, sample } from './lib.js';
-import { conversationRecord, syntheticEvent } from './synthetic.js';
+import { benchConversation, syntheticEvent } from './synthetic.js';
 
 const EVENTS = 100_000;
 const BATCH = 100;
@@ -14,8 +12,7 @@ const REQUESTS = 2_000;
 
 export async function benchBatchGet(): Promise<void> {
   const server = await startServer();
-  const conversation = randomUUID();
-  await server.store.conversations.create(conversationRecord(conversation, userIdForSessionKey(server.key)));
+  const conversation = await benchConversation(server);
   const ids: string[] = [];
   for (let b = 0; b < EVENTS / 1000; b++) {
     const events = Array.from({ length: 1000 }, (_, i) => syntheticEvent(b * 1000 + i));

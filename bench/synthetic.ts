@@ -1,6 +1,20 @@
 // Synthetic but realistic wire events for benchmarks.
 import { newEventId } from '../src/events/index.js';
+import { userIdForSessionKey } from '../src/settings/index.js';
 import type { ConversationRecord } from '../src/store/index.js';
+import { type TestServer, tempDir } from '../test/support/server.js';
+
+/** A real conversation (through the service), owned by the server's first key; returns its id. */
+export async function benchConversation(server: TestServer): Promise<string> {
+  const { info } = await server.conversations.start(userIdForSessionKey(server.key), {
+    agent: {
+      kind: 'Agent',
+      llm: { model: 'openai/bench', api_key: 'sk-bench', base_url: 'http://127.0.0.1:9/v1' },
+    },
+    workspace: { working_dir: tempDir('agentd-bench-ws-') },
+  });
+  return info.id;
+}
 
 export function conversationRecord(id: string, ownerId = 'local'): ConversationRecord {
   const now = new Date().toISOString();

@@ -80,7 +80,8 @@ export class AnthropicAdapter implements Adapter {
   async complete(request: LlmRequest, signal: AbortSignal | undefined) {
     const { system, turns } = toTurns(request.messages);
     const c = this.config;
-    const client = await (this.client ??= anthropicClient(this.config));
+    if (!this.client) this.client = anthropicClient(this.config);
+    const client = await this.client;
     const response = await client.messages.create(
       {
         model: this.model,

@@ -65,7 +65,8 @@ export class OpenAIChatAdapter implements Adapter {
 
   async complete(request: LlmRequest, signal: AbortSignal | undefined) {
     const c = this.config;
-    const client = await (this.client ??= openaiClient(this.config));
+    if (!this.client) this.client = openaiClient(this.config);
+    const client = await this.client;
     const response = await client.chat.completions.create(
       {
         model: this.model,

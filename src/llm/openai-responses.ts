@@ -63,7 +63,8 @@ export class OpenAIResponsesAdapter implements Adapter {
   async complete(request: LlmRequest, signal: AbortSignal | undefined) {
     const { instructions, input } = toInput(request.messages);
     const c = this.config;
-    const client = await (this.client ??= openaiClient(this.config));
+    if (!this.client) this.client = openaiClient(this.config);
+    const client = await this.client;
     const response = await client.responses.create(
       {
         model: this.model,

@@ -128,6 +128,26 @@ function messageFromFrame(
   return 'Field required: content (a string or a list of content items)';
 }
 
+/**
+ * Encoded frames, shared by every subscriber of a message: fan-out to N sockets encodes once.
+ * Keyed by the bus message, so an envelope frame and a plain frame are cached apart.
+ */
+const plainFrames = new WeakMap<BusMessage, Buffer>();
+const envelopeFrames = new WeakMap<BusMessage, Buffer>();
+
+function encodedFrame(message: BusMessage, envelope: boolean): Buffer {
+  const cache = envelope ? envelopeFrames : plainFrames;
+  let frame = cache.get(message);
+  if (!frame) {
+    const text = envelope
+      ? `{"seq":${message.seq === null ? 'null' : message.seq},"event":${message.json}}`
+      : message.json;
+    frame = Buffer.from(text, 'utf8');
+    cache.set(message, frame);
+  }
+  return frame;
+}
+
 export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app, options) => {
   const maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
   const maxSubscribers = options.maxSubscribers ?? 1024;
@@ -165,8 +185,6 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
 
       const resend = resendOf(query);
       const envelope = resend.mode === 'after_seq';
-      const frame = (m: BusMessage) =>
-        envelope ? `{"seq":${m.seq === null ? 'null' : m.seq},"event":${m.json}}` : m.json;
       const subscription = subscribe({
         bus: options.bus,
         store: options.store,
@@ -176,7 +194,7 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
         deliver: (m) => {
           if (socket.readyState !== socket.OPEN) return true;
           if (socket.bufferedAmount > maxBuffered) return false;
-          socket.send(frame(m));
+          socket.send(encodedFrame(m, envelope), { binary: false });
           return true;
         },
         ready: async () => {
