@@ -91,8 +91,12 @@ export const SecretSource = Type.Union([
   ),
 ]);
 
-const TagKey = '^[a-z0-9]+$';
-export const Tags = Type.Record(Type.String({ pattern: TagKey }), Type.String({ maxLength: 256 }));
+/** Tag keys are lower-case letters and digits (OpenHands); other keys are rejected, not ignored. */
+export const Tags = Type.Unsafe<Record<string, string>>({
+  type: 'object',
+  patternProperties: { '^[a-z0-9]+$': { type: 'string', maxLength: 256 } },
+  additionalProperties: false,
+});
 
 export const StartConversationRequest = Type.Object(
   {
