@@ -4,9 +4,10 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openSqliteStore } from '../src/store/index.js';
+import { conversationRecord } from '../test/support/records.js';
 import { tempDir } from '../test/support/server.js';
 import { record } from './lib.js';
-import { conversationRecord, syntheticEvent } from './synthetic.js';
+import { syntheticEvent } from './synthetic.js';
 
 export async function benchAppend(): Promise<void> {
   const dir = tempDir('agentd-bench-');
@@ -14,7 +15,7 @@ export async function benchAppend(): Promise<void> {
   try {
     for (const batch of [1, 100]) {
       const conversation = randomUUID();
-      await store.conversations.create(conversationRecord(conversation));
+      await store.conversations.create(conversationRecord({ id: conversation }));
       const total = batch === 1 ? 20_000 : 100_000;
       const batches = Array.from({ length: total / batch }, (_, b) =>
         Array.from({ length: batch }, (_, i) => syntheticEvent(b * batch + i)),

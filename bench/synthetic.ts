@@ -1,7 +1,6 @@
 // Synthetic but realistic wire events for benchmarks.
 import { newEventId } from '../src/events/index.js';
 import { userIdForSessionKey } from '../src/settings/index.js';
-import type { ConversationRecord } from '../src/store/index.js';
 import { type TestServer, tempDir } from '../test/support/server.js';
 
 /** A real conversation (through the service), owned by the server's first key; returns its id. */
@@ -14,20 +13,6 @@ export async function benchConversation(server: TestServer): Promise<string> {
     workspace: { working_dir: tempDir('agentd-bench-ws-') },
   });
   return info.id;
-}
-
-export function conversationRecord(id: string, ownerId = 'local'): ConversationRecord {
-  const now = new Date().toISOString();
-  return {
-    id,
-    ownerId,
-    title: null,
-    tags: {},
-    executionStatus: 'idle',
-    state: {},
-    createdAt: now,
-    updatedAt: now,
-  };
 }
 
 /** Alternates agent actions, observations and messages, about 600 bytes each like a real terminal step. */

@@ -2,7 +2,8 @@
 // thinking blocks (with signatures) passed back on later turns as the API requires.
 import type Anthropic from '@anthropic-ai/sdk';
 import { anthropicClient } from './clients.js';
-import { emptyUsage, textOf } from './openai-chat.js';
+import { emptyUsage } from './metrics.js';
+import { textOf } from './openai-chat.js';
 import type { Adapter, LLMConfig, LlmMessage, LlmRequest } from './types.js';
 
 type Block = Anthropic.Messages.ContentBlockParam;

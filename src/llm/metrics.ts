@@ -1,5 +1,5 @@
 // Usage and cost per usage id, in OpenHands' `stats` snapshot form.
-import type { LlmResponse } from './types.js';
+import type { LlmResponse, TokenUsage } from './types.js';
 
 /** USD per million tokens (input, output) for a few well-known models; others cost 0. */
 const PRICES: [RegExp, number, number][] = [
@@ -21,9 +21,8 @@ export function costOf(model: string, promptTokens: number, completionTokens: nu
   return (promptTokens * price[1] + completionTokens * price[2]) / 1_000_000;
 }
 
-export class Metrics {
-  accumulatedCost = 0;
-  readonly tokens = {
+export function emptyUsage(): TokenUsage {
+  return {
     prompt_tokens: 0,
     completion_tokens: 0,
     cache_read_tokens: 0,
@@ -32,6 +31,11 @@ export class Metrics {
     context_window: 0,
     per_turn_token: 0,
   };
+}
+
+export class Metrics {
+  accumulatedCost = 0;
+  readonly tokens = emptyUsage();
   lastResponseId = '';
   readonly latencies: number[] = [];
 

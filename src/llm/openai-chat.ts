@@ -2,7 +2,8 @@
 // proxy, …). Parallel tool calls come back as several tool_calls in one message.
 import type OpenAI from 'openai';
 import { openaiClient } from './clients.js';
-import type { Adapter, LLMConfig, LlmMessage, LlmRequest, TokenUsage } from './types.js';
+import { emptyUsage } from './metrics.js';
+import type { Adapter, LLMConfig, LlmMessage, LlmRequest } from './types.js';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -41,18 +42,6 @@ function toChat(message: LlmMessage): ChatMessage {
       return { role: 'user', content: onlyText ? textOf(message) : parts };
     }
   }
-}
-
-export function emptyUsage(): TokenUsage {
-  return {
-    prompt_tokens: 0,
-    completion_tokens: 0,
-    cache_read_tokens: 0,
-    cache_write_tokens: 0,
-    reasoning_tokens: 0,
-    context_window: 0,
-    per_turn_token: 0,
-  };
 }
 
 export class OpenAIChatAdapter implements Adapter {

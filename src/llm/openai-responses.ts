@@ -3,7 +3,8 @@
 // stored server-side), tool calls have origin `responses`, tool results are function_call_output items.
 import type OpenAI from 'openai';
 import { openaiClient } from './clients.js';
-import { emptyUsage, textOf } from './openai-chat.js';
+import { emptyUsage } from './metrics.js';
+import { textOf } from './openai-chat.js';
 import type { Adapter, LLMConfig, LlmMessage, LlmRequest } from './types.js';
 
 type InputItem = OpenAI.Responses.ResponseInputItem;

@@ -1,23 +1,14 @@
 // Builders for conversations and events used by the server tests (plain wire JSON).
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../src/store/index.js';
+import { conversationRecord } from '../support/records.js';
 
 export async function createConversation(
   store: Store,
   ownerId: string,
   id: string = randomUUID(),
 ): Promise<string> {
-  const now = new Date().toISOString();
-  await store.conversations.create({
-    id,
-    ownerId,
-    title: null,
-    tags: {},
-    executionStatus: 'idle',
-    state: {},
-    createdAt: now,
-    updatedAt: now,
-  });
+  await store.conversations.create(conversationRecord({ id, ownerId }));
   return id;
 }
 

@@ -8,19 +8,16 @@ import {
   UnknownConversationError,
   UnknownCursorError,
 } from '../../src/store/index.js';
+import { conversationRecord } from '../support/records.js';
 
 export function conversation(overrides: Partial<ConversationRecord> = {}): ConversationRecord {
-  return {
-    id: randomUUID(),
+  return conversationRecord({
     ownerId: 'owner-1',
-    title: null,
-    tags: {},
-    executionStatus: 'idle',
     state: { note: 'x' },
     createdAt: '2026-11-22T10:00:00.000Z',
     updatedAt: '2026-11-22T10:00:00.000Z',
     ...overrides,
-  };
+  });
 }
 
 let clock = 0;
