@@ -13,8 +13,10 @@ export const MIGRATIONS: Migration[] = [
     version: 1,
     name: 'conversations, events, settings',
     sql: `
+      -- key: a small integer the events refer to (smaller, faster indexes than the 36-character id).
       CREATE TABLE conversations (
-        id TEXT PRIMARY KEY,
+        key INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
         owner_id TEXT NOT NULL,
         title TEXT,
         tags TEXT NOT NULL DEFAULT '{}',
@@ -28,17 +30,17 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX conversations_status ON conversations (execution_status);
 
       CREATE TABLE events (
-        conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+        conversation_key INTEGER NOT NULL REFERENCES conversations (key) ON DELETE CASCADE,
         seq INTEGER NOT NULL,
         id TEXT NOT NULL,
         kind TEXT NOT NULL,
         source TEXT,
         timestamp TEXT NOT NULL,
         body TEXT,
-        json TEXT NOT NULL,
-        PRIMARY KEY (conversation_id, seq)
-      ) WITHOUT ROWID;
-      CREATE UNIQUE INDEX events_id ON events (conversation_id, id);
+        json TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX events_seq ON events (conversation_key, seq);
+      CREATE UNIQUE INDEX events_id ON events (conversation_key, id);
 
       CREATE TABLE settings (
         user_id TEXT PRIMARY KEY,

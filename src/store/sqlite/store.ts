@@ -84,6 +84,9 @@ class SqliteEvents implements EventStore {
   private readonly lastSeqOf: Database.Statement;
   private readonly insert: Database.Statement;
   private readonly lastSeqs = new Map<string, number>();
+  /** Conversation id → its integer key; ids and keys never change, so this is a plain cache. */
+  private readonly keys = new Map<string, number>();
+  private readonly keyOf: Database.Statement;
   private readonly byIds: Database.Statement;
   private readonly byId: Database.Statement;
   private readonly seqOfId: Database.Statement;
@@ -99,28 +102,26 @@ class SqliteEvents implements EventStore {
     private readonly statements: StatementCache,
     patchConversation: (id: string, patch: ConversationPatch) => void,
   ) {
-    this.lastSeqOf = db
-      .prepare(
-        'SELECT (SELECT max(seq) FROM events WHERE conversation_id = c.id) FROM conversations c WHERE c.id = ?',
-      )
-      .pluck();
+    this.lastSeqOf = db.prepare('SELECT max(seq) FROM events WHERE conversation_key = ?').pluck();
     this.insert = db.prepare(
-      'INSERT INTO events (conversation_id, seq, id, kind, source, timestamp, body, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO events (conversation_key, seq, id, kind, source, timestamp, body, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     // CROSS JOIN keeps json_each as the outer loop: one index lookup per requested id.
     this.byIds = db
       .prepare(
-        'SELECT e.id, e.seq, e.json FROM json_each(?) AS j CROSS JOIN events AS e ON e.conversation_id = ? AND e.id = j.value',
+        'SELECT e.id, e.seq, e.json FROM json_each(?) AS j CROSS JOIN events AS e ON e.conversation_key = ? AND e.id = j.value',
       )
       .raw();
-    this.byId = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_id = ? AND id = ?`);
-    this.seqOfId = db.prepare('SELECT seq FROM events WHERE conversation_id = ? AND id = ?').pluck();
+    this.byId = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_key = ? AND id = ?`);
+    this.seqOfId = db.prepare('SELECT seq FROM events WHERE conversation_key = ? AND id = ?').pluck();
+    this.keyOf = db.prepare('SELECT key FROM conversations WHERE id = ?').pluck();
     this.afterSeq = db.prepare(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_key = ? AND seq > ? ORDER BY seq LIMIT ?`,
     );
     this.appendTx = db.transaction(
       (conversationId: string, events: readonly StorableEvent[], update?: ConversationPatch) => {
         const last = this.currentSeq(conversationId);
+        const key = this.key(conversationId)!;
         const stored: StoredEvent[] = new Array(events.length);
         let seq = last;
         for (let i = 0; i < events.length; i++) {
@@ -128,16 +129,7 @@ class SqliteEvents implements EventStore {
           seq += 1;
           const json = JSON.stringify(event);
           const source = event.source ?? null;
-          this.insert.run(
-            conversationId,
-            seq,
-            event.id,
-            event.kind,
-            source,
-            event.timestamp,
-            messageBody(event),
-            json,
-          );
+          this.insert.run(key, seq, event.id, event.kind, source, event.timestamp, messageBody(event), json);
           stored[i] = { seq, id: event.id, kind: event.kind, source, timestamp: event.timestamp, json };
         }
         if (update) patchConversation(conversationId, update);
@@ -146,18 +138,34 @@ class SqliteEvents implements EventStore {
     );
   }
 
+  /** The conversation's integer key, or undefined when the conversation does not exist. */
+  private key(conversationId: string): number | undefined {
+    let key = this.keys.get(conversationId);
+    if (key === undefined) {
+      key = this.keyOf.get(conversationId) as number | undefined;
+      if (key !== undefined) this.keys.set(conversationId, key);
+    }
+    return key;
+  }
+
+  /** For reads: a key that matches no event when the conversation does not exist. */
+  private readKey(conversationId: string): number {
+    return this.key(conversationId) ?? -1;
+  }
+
   /** The conversation's last sequence number: cached, since this process is the file's only writer. */
   private currentSeq(conversationId: string): number {
     const cached = this.lastSeqs.get(conversationId);
     if (cached !== undefined) return cached;
-    const row = this.lastSeqOf.get(conversationId) as number | null | undefined;
-    if (row === undefined) throw new UnknownConversationError(conversationId);
-    return row ?? 0;
+    const key = this.key(conversationId);
+    if (key === undefined) throw new UnknownConversationError(conversationId);
+    return (this.lastSeqOf.get(key) as number | null) ?? 0;
   }
 
-  /** Forgets a deleted conversation's sequence number. */
+  /** Forgets what was cached about a deleted conversation. */
   forget(conversationId: string): void {
     this.lastSeqs.delete(conversationId);
+    this.keys.delete(conversationId);
   }
 
   async append(
@@ -174,14 +182,18 @@ class SqliteEvents implements EventStore {
 
   async getMany(conversationId: string, ids: readonly string[]): Promise<(EventJson | null)[]> {
     if (ids.length === 0) return [];
-    const rows = this.byIds.all(JSON.stringify(ids), conversationId) as [string, number, string][];
+    const rows = this.byIds.all(JSON.stringify(ids), this.readKey(conversationId)) as [
+      string,
+      number,
+      string,
+    ][];
     const found = new Map<string, EventJson>();
     for (const [id, seq, json] of rows) found.set(id, { id, seq, json });
     return ids.map((id) => found.get(id) ?? null);
   }
 
   async get(conversationId: string, id: string): Promise<StoredEvent | null> {
-    return (this.byId.get(conversationId, id) as StoredEvent | undefined) ?? null;
+    return (this.byId.get(this.readKey(conversationId), id) as StoredEvent | undefined) ?? null;
   }
 
   private where(filter: EventFilter): Where {
@@ -199,32 +211,32 @@ class SqliteEvents implements EventStore {
     const asc = query.order === 'asc';
     let start: number = asc ? 0 : Number.MAX_SAFE_INTEGER;
     if (query.pageId !== undefined) {
-      const seq = this.seqOfId.get(conversationId, query.pageId) as number | undefined;
+      const seq = this.seqOfId.get(this.readKey(conversationId), query.pageId) as number | undefined;
       if (seq === undefined) throw new UnknownCursorError(query.pageId);
       start = seq;
     }
     const sql =
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_id = ? AND seq ${asc ? '>=' : '<='} ?` +
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_key = ? AND seq ${asc ? '>=' : '<='} ?` +
       clauses.map((c) => ` AND ${c}`).join('') +
       ` ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`;
     const rows = this.statements
       .get(sql)
-      .all(conversationId, start, ...params, query.limit + 1) as StoredEvent[];
+      .all(this.readKey(conversationId), start, ...params, query.limit + 1) as StoredEvent[];
     const next = rows.length > query.limit ? rows.pop()! : null;
     return { items: rows, nextPageId: next?.id ?? null };
   }
 
   async count(conversationId: string, filter: EventFilter): Promise<number> {
     const { clauses, params } = this.where(filter);
-    const sql = `SELECT count(*) FROM events WHERE conversation_id = ?${clauses.map((c) => ` AND ${c}`).join('')}`;
+    const sql = `SELECT count(*) FROM events WHERE conversation_key = ?${clauses.map((c) => ` AND ${c}`).join('')}`;
     return this.statements
       .get(sql)
       .pluck()
-      .get(conversationId, ...params) as number;
+      .get(this.readKey(conversationId), ...params) as number;
   }
 
   async after(conversationId: string, afterSeq: number, limit: number): Promise<StoredEvent[]> {
-    return this.afterSeq.all(conversationId, afterSeq, limit) as StoredEvent[];
+    return this.afterSeq.all(this.readKey(conversationId), afterSeq, limit) as StoredEvent[];
   }
 
   async lastSeq(conversationId: string): Promise<number> {
