@@ -1,6 +1,10 @@
 export { finishTool, thinkTool } from './builtins.js';
 export { llmParameters, toolDefinition } from './define.js';
 export { FileEditor, fileEditorTool } from './file-editor.js';
+export { planningFileEditorTool } from './files/planning.js';
+export { editTool, readFileTool, writeFileTool } from './files/read-write.js';
+export { globTool, grepTool, listDirectoryTool } from './files/search.js';
+export { PathError, resolveInWorkspace } from './paths.js';
 export { createTools, registeredToolNames, UnknownToolError } from './registry.js';
 export { taskTrackerTool } from './task-tracker.js';
 export { terminalTool, truncate } from './terminal/tool.js';

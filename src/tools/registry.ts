@@ -2,6 +2,9 @@
 // conversation gets its own instances, so its shell and editor history are its own.
 import { finishTool, thinkTool } from './builtins.js';
 import { fileEditorTool } from './file-editor.js';
+import { planningFileEditorTool } from './files/planning.js';
+import { editTool, readFileTool, writeFileTool } from './files/read-write.js';
+import { globTool, grepTool, listDirectoryTool } from './files/search.js';
 import { taskTrackerTool } from './task-tracker.js';
 import { terminalTool } from './terminal/tool.js';
 import type { Tool, ToolOptions } from './types.js';
@@ -10,6 +13,13 @@ const FACTORIES: Record<string, (options: ToolOptions) => Tool> = {
   terminal: (o) => terminalTool(o) as Tool,
   file_editor: () => fileEditorTool() as Tool,
   task_tracker: () => taskTrackerTool() as Tool,
+  read_file: (o) => readFileTool(o) as Tool,
+  write_file: (o) => writeFileTool(o) as Tool,
+  edit: (o) => editTool(o) as Tool,
+  list_directory: (o) => listDirectoryTool(o) as Tool,
+  glob: (o) => globTool(o) as Tool,
+  grep: (o) => grepTool(o) as Tool,
+  planning_file_editor: () => planningFileEditorTool() as Tool,
   finish: () => finishTool() as Tool,
   think: () => thinkTool() as Tool,
 };

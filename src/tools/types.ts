@@ -37,4 +37,6 @@ export interface Tool<A = unknown, O = unknown> {
 export interface ToolOptions {
   /** Terminal: seconds without new output before a command is reported as still running. */
   noChangeTimeoutSeconds?: number;
+  /** File tools: accept paths outside the conversation's working directory (default: refuse them). */
+  allowPathsOutsideWorkspace?: boolean;
 }

@@ -1,0 +1,140 @@
+// read_file, write_file and edit: the simple file tools (OpenHands' Gemini-style set).
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Static } from 'typebox';
+import { EditAction, ReadFileAction, WriteFileAction } from '../../events/index.js';
+import { resolveInWorkspace } from '../paths.js';
+import type { Tool, ToolOptions } from '../types.js';
+import { fileTool, ToolInputError } from './common.js';
+
+const MAX_LINES_PER_READ = 1000;
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+function readText(path: string): string {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) throw new ToolInputError(`File not found: ${path}`);
+  if (stat.isDirectory()) throw new ToolInputError(`${path} is a directory; use list_directory.`);
+  if (stat.size > MAX_FILE_BYTES) throw new ToolInputError(`${path} is larger than 10 MB.`);
+  const buffer = readFileSync(path);
+  if (buffer.subarray(0, 8000).includes(0)) throw new ToolInputError(`${path} is a binary file.`);
+  return buffer.toString('utf8');
+}
+
+function writeAtomic(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.agentd-${process.pid}.tmp`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, path);
+}
+
+export function readFileTool(options: ToolOptions = {}): Tool<Static<typeof ReadFileAction>> {
+  return fileTool({
+    name: 'read_file',
+    kind: 'ReadFileTool',
+    actionKind: 'ReadFileAction',
+    observationKind: 'ReadFileObservation',
+    actionSchema: ReadFileAction,
+    readOnly: true,
+    description:
+      'Read a text file with line numbers. `offset` is the first line to show (0-based) and `limit` the number of lines; at most 1000 lines are shown per call, so read long files in parts.',
+    errorMembers: (a) => ({ file_path: a.file_path }),
+    async run(action, ctx) {
+      const path = resolveInWorkspace(action.file_path, ctx, options);
+      const lines = readText(path).split('\n');
+      const start = Math.min(action.offset ?? 0, lines.length);
+      const count = Math.min(action.limit ?? MAX_LINES_PER_READ, MAX_LINES_PER_READ);
+      const shown = lines.slice(start, start + count);
+      const truncated = start + shown.length < lines.length;
+      const body = shown.map((line, i) => `${String(start + i + 1).padStart(6)}  ${line}`).join('\n');
+      const note = truncated
+        ? `\n[Showing lines ${start + 1}-${start + shown.length} of ${lines.length}; read on with offset ${start + shown.length}.]`
+        : '';
+      return {
+        members: {
+          file_path: path,
+          file_content: shown.join('\n'),
+          is_truncated: truncated,
+          lines_shown: [start + 1, start + shown.length],
+          total_lines: lines.length,
+        },
+        text: body + note,
+      };
+    },
+  });
+}
+
+export function writeFileTool(options: ToolOptions = {}): Tool<Static<typeof WriteFileAction>> {
+  return fileTool({
+    name: 'write_file',
+    kind: 'WriteFileTool',
+    actionKind: 'WriteFileAction',
+    observationKind: 'WriteFileObservation',
+    actionSchema: WriteFileAction,
+    readOnly: false,
+    description: 'Write `content` to a file, creating it (and its folders) or replacing what it held.',
+    async run(action, ctx) {
+      const path = resolveInWorkspace(action.file_path, ctx, options);
+      const old = existsSync(path) ? readText(path) : null;
+      writeAtomic(path, action.content);
+      return {
+        members: {
+          file_path: path,
+          is_new_file: old === null,
+          ...(old !== null ? { old_content: old } : {}),
+          new_content: action.content,
+        },
+        text: old === null ? `Created ${path}.` : `Overwrote ${path}.`,
+      };
+    },
+  });
+}
+
+function occurrences(haystack: string, needle: string): number {
+  let count = 0;
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length))
+    count++;
+  return count;
+}
+
+export function editTool(options: ToolOptions = {}): Tool<Static<typeof EditAction>> {
+  return fileTool({
+    name: 'edit',
+    kind: 'EditTool',
+    actionKind: 'EditAction',
+    observationKind: 'EditObservation',
+    actionSchema: EditAction,
+    readOnly: false,
+    description:
+      'Replace `old_string` with `new_string` in a file. The match is exact, whitespace included, and must occur exactly `expected_replacements` times (default 1). An empty `old_string` creates a new file holding `new_string`.',
+    async run(action, ctx) {
+      const path = resolveInWorkspace(action.file_path, ctx, options);
+      if (action.old_string === '') {
+        if (existsSync(path))
+          throw new ToolInputError(`Error: ${path} already exists; give the text to replace in old_string.`);
+        writeAtomic(path, action.new_string);
+        return {
+          members: { file_path: path, is_new_file: true, new_content: action.new_string },
+          text: `Created ${path}.`,
+        };
+      }
+      const old = readText(path);
+      const expected = action.expected_replacements ?? 1;
+      const found = occurrences(old, action.old_string);
+      if (found !== expected) {
+        throw new ToolInputError(`Error: Expected ${expected} occurrence(s) but found ${found} in ${path}.`);
+      }
+      const updated = old.split(action.old_string).join(action.new_string);
+      writeAtomic(path, updated);
+      return {
+        members: {
+          file_path: path,
+          is_new_file: false,
+          replacements_made: found,
+          old_content: old,
+          new_content: updated,
+        },
+        text: `Successfully edited ${path} (${found} replacement(s)).`,
+      };
+    },
+  });
+}

@@ -1,0 +1,184 @@
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, TOOL_DEFINITION_VARIANTS } from '../../src/events/index.js';
+import { createTools, type Tool, type ToolContext } from '../../src/tools/index.js';
+import { allEvents, startConversation, waitForStatus } from '../support/conversation.js';
+import { ScriptedLLM } from '../support/scripted-llm.js';
+import { startServer, type TestServer, tempDir } from '../support/server.js';
+
+type Obs = { kind: string; content: { text: string }[]; is_error: boolean } & Record<string, unknown>;
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function setup(options = {}) {
+  const workingDir = tempDir('agentd-files-');
+  dirs.push(workingDir);
+  const ctx: ToolContext = {
+    workingDir,
+    conversationId: 'c',
+    persistenceDir: join(workingDir, '.state'),
+    signal: new AbortController().signal,
+  };
+  const tools = new Map(
+    createTools(
+      ['read_file', 'write_file', 'edit', 'list_directory', 'glob', 'grep', 'planning_file_editor'],
+      options,
+    ).map((t) => [t.name, t]),
+  );
+  const call = (name: string, args: Record<string, unknown>) => {
+    const tool = tools.get(name) as Tool;
+    const action = parse(tool.actionSchema, { ...args, kind: tool.actionKind });
+    if (!action.ok) throw new Error(JSON.stringify(action.errors));
+    return tool.execute(action.value, ctx) as Promise<Obs>;
+  };
+  return { workingDir, call };
+}
+
+const text = (o: Obs) => o.content.map((c) => c.text).join('');
+
+describe('file tools', () => {
+  it('writes, reads with line numbers and paging, and edits with an exact count', async () => {
+    const { workingDir, call } = setup();
+    const written = await call('write_file', { file_path: 'a.txt', content: 'alpha\nbeta\nbeta\ngamma' });
+    expect(written).toMatchObject({
+      kind: 'WriteFileObservation',
+      is_new_file: true,
+      is_error: false,
+      file_path: join(workingDir, 'a.txt'),
+    });
+    const read = await call('read_file', { file_path: 'a.txt', offset: 1, limit: 2 });
+    expect(text(read)).toContain('     2  beta\n     3  beta');
+    expect(read).toMatchObject({ lines_shown: [2, 3], total_lines: 4, is_truncated: true });
+    const mismatch = await call('edit', { file_path: 'a.txt', old_string: 'beta', new_string: 'BETA' });
+    expect(mismatch.is_error).toBe(true);
+    expect(text(mismatch)).toBe(
+      `Error: Expected 1 occurrence(s) but found 2 in ${join(workingDir, 'a.txt')}.`,
+    );
+    const edited = await call('edit', {
+      file_path: 'a.txt',
+      old_string: 'beta',
+      new_string: 'BETA',
+      expected_replacements: 2,
+    });
+    expect(edited).toMatchObject({ replacements_made: 2, is_error: false });
+    expect(readFileSync(join(workingDir, 'a.txt'), 'utf8')).toBe('alpha\nBETA\nBETA\ngamma');
+    const created = await call('edit', { file_path: 'new.txt', old_string: '', new_string: 'fresh' });
+    expect(created).toMatchObject({ is_new_file: true });
+    expect((await call('read_file', { file_path: 'missing.txt' })).is_error).toBe(true);
+  });
+
+  it('confines paths to the workspace unless configured otherwise', async () => {
+    const { call } = setup();
+    const outside = await call('read_file', { file_path: '/etc/hostname' });
+    expect(outside.is_error).toBe(true);
+    expect(text(outside)).toContain('outside the workspace');
+    expect((await call('write_file', { file_path: '../escape.txt', content: 'x' })).is_error).toBe(true);
+    const open = setup({ allowPathsOutsideWorkspace: true });
+    expect((await open.call('read_file', { file_path: '/etc/hostname' })).is_error).toBe(false);
+  });
+
+  it('lists directories, finds files by glob (gitignore-aware) and by content', async () => {
+    const { workingDir, call } = setup();
+    mkdirSync(join(workingDir, 'src', 'deep'), { recursive: true });
+    mkdirSync(join(workingDir, 'build'));
+    writeFileSync(join(workingDir, '.gitignore'), 'build/\n');
+    writeFileSync(join(workingDir, 'src', 'old.ts'), 'export const answer = 42;\n');
+    writeFileSync(join(workingDir, 'src', 'deep', 'new.ts'), 'const question = "?";\n');
+    writeFileSync(join(workingDir, 'build', 'out.ts'), 'export const answer = 42;\n');
+    writeFileSync(join(workingDir, 'notes.md'), 'answer later\n');
+    utimesSync(join(workingDir, 'src', 'old.ts'), new Date(2020, 1, 1), new Date(2020, 1, 1));
+    // ripgrep honours .gitignore only inside a git repository
+    mkdirSync(join(workingDir, '.git'));
+
+    const listing = await call('list_directory', { recursive: true });
+    expect((listing.entries as { path: string }[]).map((e) => e.path)).toContain(
+      join(workingDir, 'src', 'deep'),
+    );
+    const glob = await call('glob', { pattern: '**/*.ts' });
+    expect(glob.files).toEqual([
+      join(workingDir, 'src', 'deep', 'new.ts'),
+      join(workingDir, 'src', 'old.ts'),
+    ]);
+    expect(text(await call('glob', { pattern: '*.rs' }))).toContain('No files found');
+    const grep = await call('grep', { pattern: 'answer\\s*=', include: '*.ts' });
+    expect(grep.matches).toEqual([join(workingDir, 'src', 'old.ts')]);
+    expect((await call('grep', { pattern: 'answer' })).matches).toHaveLength(2);
+    const bad = await call('grep', { pattern: '(unclosed' });
+    expect(bad.is_error).toBe(true);
+    expect(text(bad)).toContain('Invalid regex pattern');
+  });
+
+  it('lets the planning editor change only the plan file', async () => {
+    const { workingDir, call } = setup();
+    const plan = join(workingDir, '.agents_tmp', 'PLAN.md');
+    expect(text(await call('planning_file_editor', { command: 'view', path: plan }))).toContain('# Plan');
+    const edited = await call('planning_file_editor', {
+      command: 'str_replace',
+      path: plan,
+      old_str: '## Goal\n',
+      new_str: '## Goal\nShip it.\n',
+    });
+    expect(edited.is_error).toBe(false);
+    expect(readFileSync(plan, 'utf8')).toContain('Ship it.');
+    const refused = await call('planning_file_editor', {
+      command: 'create',
+      path: join(workingDir, 'other.md'),
+      file_text: 'x',
+    });
+    expect(refused.is_error).toBe(true);
+    expect(text(refused)).toContain("Operation 'create' is not allowed");
+  });
+
+  it('defines every tool with a ToolDefinition of the catalogue', () => {
+    for (const tool of createTools([
+      'read_file',
+      'write_file',
+      'edit',
+      'list_directory',
+      'glob',
+      'grep',
+      'planning_file_editor',
+    ])) {
+      expect(TOOL_DEFINITION_VARIANTS.map((v) => (v as { title?: string }).title)).toContain(
+        tool.definition.kind,
+      );
+    }
+  });
+});
+
+describe('file tools in a real conversation', () => {
+  let server: TestServer;
+  const llm = new ScriptedLLM();
+  beforeAll(async () => {
+    await llm.start();
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.close({ remove: true });
+    await llm.stop();
+  });
+
+  it('answers write_file, grep and an invalid call as the agent asked', async () => {
+    const { id } = await startConversation(
+      server,
+      llm,
+      [
+        { toolCalls: [{ name: 'write_file', arguments: { file_path: 'todo.txt', content: 'buy milk\n' } }] },
+        { toolCalls: [{ name: 'grep', arguments: { pattern: 'milk' } }] },
+        { toolCalls: [{ name: 'read_file', arguments: { offset: 3 } }] },
+        { toolCalls: [{ name: 'finish', arguments: { message: 'found it' } }] },
+      ],
+      { tools: ['write_file', 'grep', 'read_file'] },
+    );
+    await waitForStatus(server, id, ['finished']);
+    const events = await allEvents(server, id);
+    const observations = events.filter((e) => e.kind === 'ObservationEvent').map((e) => e.observation as Obs);
+    expect(observations[0]).toMatchObject({ kind: 'WriteFileObservation', is_new_file: true });
+    expect((observations[1]!.matches as string[])[0]).toMatch(/todo\.txt$/);
+    const error = events.find((e) => e.kind === 'AgentErrorEvent')!;
+    expect(error.error).toMatch(/Error validating tool 'read_file'.*file_path/);
+  });
+});
