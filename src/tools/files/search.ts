@@ -21,7 +21,10 @@ function ripgrep(): string | null {
   if (rg !== undefined) return rg;
   rg = null;
   for (const dir of (process.env.PATH ?? '').split(':')) {
-    if (dir && existsSync(join(dir, 'rg'))) return (rg = join(dir, 'rg'));
+    if (dir && existsSync(join(dir, 'rg'))) {
+      rg = join(dir, 'rg');
+      return rg;
+    }
   }
   try {
     const packaged = (createRequire(import.meta.url)('@vscode/ripgrep') as { rgPath: string }).rgPath;
