@@ -199,7 +199,7 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
         },
         ready: async () => {
           while (socket.readyState === socket.OPEN && socket.bufferedAmount > maxBuffered / 2) {
-            await new Promise((r) => setTimeout(r, 5));
+            await new Promise((r) => setTimeout(r, 1));
           }
         },
         onOverflow: () => socket.close(POLICY, 'Slow consumer: send buffer overflow'),
