@@ -24,6 +24,8 @@ export interface AgentSpec {
   toolConcurrencyLimit?: number;
   /** Keep the LLM's `security_risk` on actions (an LLM security analyzer is on). */
   securityAnalyzer?: boolean;
+  /** Things the agent should know about its setup (e.g. an MCP server that did not start). */
+  notes?: string[];
 }
 
 /** How a step ended. */
@@ -60,6 +62,7 @@ export class Agent {
   private readonly llmTools: LlmTool[];
   private readonly concurrency: number;
   private readonly keepRisk: boolean;
+  private readonly notes: string[];
   private view: MessageView;
   /** Per-tool chains, so calls to one tool (one shell) never overlap. */
   private readonly toolLocks = new Map<string, Promise<unknown>>();
@@ -70,10 +73,12 @@ export class Agent {
     this.llmTools = spec.tools.map((t) => ({
       name: t.name,
       description: t.definition.description,
-      parameters: llmParameters(t.actionSchema as Parameters<typeof llmParameters>[0], t.readOnly),
+      parameters:
+        t.parameters ?? llmParameters(t.actionSchema as Parameters<typeof llmParameters>[0], t.readOnly),
     }));
     this.concurrency = Math.max(1, spec.toolConcurrencyLimit ?? 1);
     this.keepRisk = spec.securityAnalyzer ?? false;
+    this.notes = spec.notes ?? [];
     this.view = new MessageView(this.tools);
   }
 
@@ -82,7 +87,9 @@ export class Agent {
       ...base('agent'),
       system_prompt: textContent(SYSTEM_PROMPT),
       tools: [...this.tools.values()].map((t) => t.definition),
-      dynamic_context: textContent(dynamicContext(workingDir)),
+      dynamic_context: textContent(
+        [dynamicContext(workingDir), ...this.notes.map((n) => `Note: ${n}`)].join('\n'),
+      ),
       kind: 'SystemPromptEvent',
     } as SystemPromptEvent;
   }
@@ -304,7 +311,10 @@ export class Agent {
         error: `Error validating tool '${name}': security_risk must be one of LOW, MEDIUM, HIGH (got ${JSON.stringify(risk)}).`,
       };
     }
-    const result = parse(tool.actionSchema, { ...members, kind: tool.actionKind });
+    const result = parse(
+      tool.actionSchema,
+      tool.buildAction ? tool.buildAction(members) : { ...members, kind: tool.actionKind },
+    );
     if (!result.ok) {
       const details = result.errors.map((e) => `${e.loc.join('.') || '(arguments)'}: ${e.msg}`).join('; ');
       return {

@@ -25,6 +25,8 @@ export class ConversationRuntime implements AgentHost {
     readonly tools: Tool[],
     private readonly log: EventLog,
     private readonly secrets: () => Record<string, string>,
+    /** Lets go of shared resources (MCP connections) when the runtime closes. */
+    private readonly release: () => Promise<void> = async () => {},
   ) {
     this.conversationId = record.id;
   }
@@ -127,5 +129,6 @@ export class ConversationRuntime implements AgentHost {
     this.cancelEviction();
     this.abort.abort(new Error('closed'));
     await Promise.allSettled(this.tools.map((t) => t.close?.()));
+    await this.release();
   }
 }

@@ -9,7 +9,7 @@ import { type AnyEvent, dashedUuid, newEventId, nowTimestamp, parseEvent } from 
 import { createLLM, type LLM } from '../llm/index.js';
 import type { SecretBox, SettingsService } from '../settings/index.js';
 import type { ConversationRecord, ConversationSearch, Store } from '../store/index.js';
-import { createTools, registeredToolNames } from '../tools/index.js';
+import { createTools, type McpPool, registeredToolNames } from '../tools/index.js';
 import {
   ConversationNotFoundError,
   ConversationRunningError,
@@ -38,6 +38,8 @@ export interface ConversationServiceOptions {
   idleTimeoutMs?: number;
   /** Overrides for tests and benchmarks (e.g. fast terminal timeouts). */
   toolOptions?: Record<string, unknown>;
+  /** Shared MCP connections; the user's mcp_config servers are connected for each runtime. */
+  mcp: McpPool;
 }
 
 const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
@@ -413,8 +415,20 @@ export class ConversationService {
     const state = stateOf(record);
     const events = await this.loadEvents(record.id);
     const llm = this.llmFor(state.agent);
-    const tools = createTools(toolNamesOf(state.agent), this.options.toolOptions ?? {});
-    const agent = new Agent({ llm, tools, toolConcurrencyLimit: state.agent.tool_concurrency_limit ?? 1 });
+    const builtIn = createTools(toolNamesOf(state.agent), this.options.toolOptions ?? {});
+    const settings = await this.options.settings.getEffective(record.ownerId);
+    const mcp = await this.options.mcp.acquire(
+      record.ownerId,
+      settings?.mcp_config,
+      new Set(builtIn.map((t) => t.name)),
+    );
+    const tools = [...builtIn, ...mcp.tools];
+    const agent = new Agent({
+      llm,
+      tools,
+      toolConcurrencyLimit: state.agent.tool_concurrency_limit ?? 1,
+      notes: mcp.warnings,
+    });
     const secrets = (): Record<string, string> => this.openSecrets(stateOf(runtime.record));
     const runtime: ConversationRuntime = new ConversationRuntime(
       record,
@@ -423,6 +437,7 @@ export class ConversationService {
       tools,
       this.options.log,
       secrets,
+      mcp.release,
     );
     this.runtimes.set(record.id, runtime);
     return runtime;

@@ -8,7 +8,7 @@ import { EventQueries } from '../conversation/event-queries.js';
 import { ConversationService } from '../conversation/service.js';
 import { loadSecretBox, SettingsService } from '../settings/index.js';
 import { openSqliteStore, type Store } from '../store/index.js';
-import { registeredToolNames } from '../tools/index.js';
+import { McpPool, registeredToolNames } from '../tools/index.js';
 import { type AppDeps, buildApp } from './app.js';
 
 export interface AgentdOptions {
@@ -29,6 +29,7 @@ export interface Agentd {
   bus: EventBus;
   log: EventLog;
   conversations: ConversationService;
+  mcp: McpPool;
   close(): Promise<void>;
 }
 
@@ -38,6 +39,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
   const secretBox = loadSecretBox({ dataDir: options.dataDir, env: options.env ?? process.env });
   const settings = new SettingsService(store.settings, secretBox);
   const log = new EventLog(store, bus);
+  const mcp = new McpPool();
   const conversations = new ConversationService({
     store,
     log,
@@ -46,6 +48,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     dataDir: options.dataDir,
     toolOptions: options.toolOptions,
     idleTimeoutMs: options.idleTimeoutMs,
+    mcp,
   });
   await conversations.recover();
   const app = await buildApp({
@@ -66,11 +69,13 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     bus,
     log,
     conversations,
+    mcp,
     async close() {
       if (closed) return;
       closed = true;
       await app.close();
       await conversations.close();
+      await mcp.close();
       await bus.close();
       await store.close();
     },

@@ -17,6 +17,7 @@ export interface ToolContext {
 }
 
 export type LlmContent = Static<typeof Content>;
+export type ToolDefinitionWire = Static<typeof ToolDefinition>;
 
 export interface Tool<A = unknown, O = unknown> {
   /** Registry name, e.g. `terminal`. */
@@ -25,10 +26,14 @@ export interface Tool<A = unknown, O = unknown> {
   readonly actionKind: string;
   /** The Action schema (validation and defaults of the call arguments). */
   readonly actionSchema: TSchema;
-  readonly definition: Static<typeof ToolDefinition>;
+  readonly definition: ToolDefinitionWire;
   /** Read-only tools take no `security_risk` argument. */
   readonly readOnly: boolean;
   execute(action: A, ctx: ToolContext): Promise<O>;
+  /** The LLM's argument schema, when it is not derived from the Action schema (MCP tools). */
+  readonly parameters?: Record<string, unknown>;
+  /** Turns the LLM's arguments into the Action; default: the arguments plus `kind`. */
+  buildAction?(args: Record<string, unknown>): unknown;
   /** What the LLM sees of an observation; default: its `content`. */
   toLlmContent?(observation: O): LlmContent[];
   close?(): Promise<void>;

@@ -1,0 +1,187 @@
+// Connections to the MCP servers of a user's mcp_config (stdio, SSE, streamable HTTP). A connection
+// is shared by the conversations of one user with the same server config, and closed when the last
+// of them lets go. A server that cannot start is reported as a warning and leaves the others usable.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool } from '../types.js';
+import { type McpToolInfo, mcpTool } from './tool.js';
+
+export interface McpServers {
+  stdio_servers?: { name: string; command: string; args?: string[]; env?: Record<string, string> }[] | null;
+  sse_servers?: { url: string; api_key?: string | null }[] | null;
+  shttp_servers?: { url: string; api_key?: string | null; timeout?: number }[] | null;
+}
+
+type Server =
+  | { type: 'stdio'; name: string; command: string; args: string[]; env: Record<string, string> }
+  | { type: 'sse' | 'shttp'; name: string; url: string; apiKey: string | null };
+
+interface Connection {
+  client: Client;
+  tools: McpToolInfo[];
+}
+
+interface Entry {
+  ready: Promise<Connection>;
+  refs: number;
+}
+
+export interface McpLease {
+  tools: Tool[];
+  /** Servers that could not be reached, with the reason. */
+  warnings: string[];
+  release(): Promise<void>;
+}
+
+const CONNECT_TIMEOUT_MS = 30_000;
+
+function serversOf(config: McpServers | null | undefined): Server[] {
+  if (!config) return [];
+  return [
+    ...(config.stdio_servers ?? []).map((s) => ({
+      type: 'stdio' as const,
+      name: s.name,
+      command: s.command,
+      args: s.args ?? [],
+      env: s.env ?? {},
+    })),
+    ...(config.sse_servers ?? []).map((s) => ({
+      type: 'sse' as const,
+      name: s.url,
+      url: s.url,
+      apiKey: s.api_key ?? null,
+    })),
+    ...(config.shttp_servers ?? []).map((s) => ({
+      type: 'shttp' as const,
+      name: s.url,
+      url: s.url,
+      apiKey: s.api_key ?? null,
+    })),
+  ];
+}
+
+async function connect(server: Server): Promise<Connection> {
+  const { Client: McpClient } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const client = new McpClient({ name: 'agentd', version: '0.1.0' });
+  let transport: Parameters<Client['connect']>[0];
+  if (server.type === 'stdio') {
+    const { StdioClientTransport, getDefaultEnvironment } = await import(
+      '@modelcontextprotocol/sdk/client/stdio.js'
+    );
+    transport = new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      env: { ...getDefaultEnvironment(), ...server.env },
+      stderr: 'ignore',
+    });
+  } else {
+    const headers: Record<string, string> = server.apiKey ? { Authorization: `Bearer ${server.apiKey}` } : {};
+    if (server.type === 'shttp') {
+      const { StreamableHTTPClientTransport } = await import(
+        '@modelcontextprotocol/sdk/client/streamableHttp.js'
+      );
+      transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
+    } else {
+      const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+      transport = new SSEClientTransport(new URL(server.url), { requestInit: { headers } });
+    }
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`)),
+      CONNECT_TIMEOUT_MS,
+    );
+  });
+  try {
+    await Promise.race([client.connect(transport), timeout]);
+    const listed = (await Promise.race([client.listTools(), timeout])) as { tools: McpToolInfo[] };
+    return { client, tools: listed.tools };
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class McpPool {
+  private readonly entries = new Map<string, Entry>();
+
+  /** Connects (or shares) the user's servers and returns their tools; release() when done. */
+  async acquire(
+    owner: string,
+    config: McpServers | null | undefined,
+    taken: ReadonlySet<string> = new Set(),
+  ): Promise<McpLease> {
+    const keys: string[] = [];
+    const tools: Tool[] = [];
+    const warnings: string[] = [];
+    const names = new Set(taken);
+    for (const server of serversOf(config)) {
+      const key = `${owner}\u0000${JSON.stringify(server)}`;
+      let entry = this.entries.get(key);
+      if (!entry) {
+        entry = { ready: connect(server), refs: 0 };
+        this.entries.set(key, entry);
+        const created = entry;
+        created.ready.then(
+          (c) => {
+            // A server that dies is forgotten, so the next conversation starts it again.
+            c.client.onclose = () => {
+              if (this.entries.get(key) === created) this.entries.delete(key);
+            };
+          },
+          () => this.entries.delete(key),
+        );
+      }
+      try {
+        const connection = await entry.ready;
+        entry.refs++;
+        keys.push(key);
+        for (const info of connection.tools) {
+          if (names.has(info.name)) {
+            warnings.push(`MCP server ${server.name}: tool ${info.name} skipped, the name is already taken`);
+            continue;
+          }
+          names.add(info.name);
+          tools.push(mcpTool(connection.client, info) as Tool);
+        }
+      } catch (error) {
+        warnings.push(`MCP server ${server.name} could not be started: ${(error as Error).message}`);
+      }
+    }
+    let released = false;
+    return {
+      tools,
+      warnings,
+      release: async () => {
+        if (released) return;
+        released = true;
+        await Promise.all(keys.map((key) => this.releaseOne(key)));
+      },
+    };
+  }
+
+  private async releaseOne(key: string): Promise<void> {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    entry.refs--;
+    if (entry.refs > 0) return;
+    this.entries.delete(key);
+    const connection = await entry.ready.catch(() => null);
+    await connection?.client.close().catch(() => undefined);
+  }
+
+  /** Open connections (for tests and diagnostics). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.entries.values()];
+    this.entries.clear();
+    await Promise.all(
+      all.map(async (e) => (await e.ready.catch(() => null))?.client.close().catch(() => undefined)),
+    );
+  }
+}

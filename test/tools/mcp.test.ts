@@ -1,0 +1,133 @@
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allEvents, type Ev, startConversation, waitForStatus } from '../support/conversation.js';
+// @ts-expect-error: a plain JS test helper
+import { mcpServer } from '../support/mcp-server.mjs';
+import { ScriptedLLM } from '../support/scripted-llm.js';
+import { api, startServer, type TestServer } from '../support/server.js';
+
+const stdioServer = {
+  name: 'calc',
+  command: process.execPath,
+  args: [join(process.cwd(), 'test/support/mcp-server.mjs'), 'stdio'],
+  env: {},
+};
+
+let server: TestServer;
+let http: Server;
+let httpUrl = '';
+const llm = new ScriptedLLM();
+
+beforeAll(async () => {
+  await llm.start();
+  server = await startServer();
+  http = createServer(async (req, res) => {
+    // Stateless streamable HTTP: a fresh server and transport per request.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await mcpServer().connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const address = http.address();
+  httpUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/mcp`;
+});
+afterAll(async () => {
+  await server.close({ remove: true });
+  await llm.stop();
+  http.closeAllConnections();
+  await new Promise((r) => http.close(r));
+});
+
+const saveMcpConfig = (config: object) =>
+  api(server, '/api/settings', { method: 'POST', body: JSON.stringify({ mcp_config: config }) });
+
+describe('MCP tools', () => {
+  it('connects the stdio server of the user settings, lists its tools, and calls them', async () => {
+    await saveMcpConfig({ stdio_servers: [stdioServer] });
+    const { id } = await startConversation(
+      server,
+      llm,
+      [
+        { toolCalls: [{ name: 'add', arguments: { a: 2, b: 40 } }] },
+        { toolCalls: [{ name: 'explode', arguments: {} }] },
+        { toolCalls: [{ name: 'finish', arguments: { message: 'the sum is 42' } }] },
+      ],
+      { tools: ['terminal'] },
+    );
+    await waitForStatus(server, id, ['finished']);
+    const events = await allEvents(server, id);
+    const tools = (
+      events[0] as Ev & { tools: { kind: string; title: string; mcp_tool?: { name: string } }[] }
+    ).tools;
+    expect(tools.filter((t) => t.kind === 'MCPToolDefinition').map((t) => t.mcp_tool?.name)).toEqual([
+      'add',
+      'explode',
+      'die',
+    ]);
+    const actions = events.filter((e) => e.kind === 'ActionEvent');
+    expect(actions[0]!.action).toEqual({ data: { a: 2, b: 40 }, kind: 'MCPToolAction' });
+    const observations = events.filter((e) => e.kind === 'ObservationEvent').map((e) => e.observation as Ev);
+    expect(observations[0]).toMatchObject({
+      kind: 'MCPToolObservation',
+      tool_name: 'add',
+      is_error: false,
+      content: [{ text: "[Tool 'add' executed.]" }, { text: '42' }],
+    });
+    expect(observations[1]).toMatchObject({ tool_name: 'explode', is_error: true });
+  });
+
+  it('shares one connection between conversations of a user and closes it when unused', async () => {
+    // Its own config (another env), so conversations of the other tests do not hold it.
+    await saveMcpConfig({ stdio_servers: [{ ...stdioServer, env: { SHARED: '1' } }] });
+    const before = server.mcp.size;
+    const a = await startConversation(server, llm, [{ text: 'a' }], { tools: ['terminal'] });
+    const b = await startConversation(server, llm, [{ text: 'b' }], { tools: ['terminal'] });
+    await waitForStatus(server, a.id, ['finished']);
+    await waitForStatus(server, b.id, ['finished']);
+    expect(server.mcp.size).toBe(before + 1);
+    for (const c of [a, b]) await api(server, `/api/conversations/${c.id}`, { method: 'DELETE' });
+    expect(server.mcp.size).toBe(before);
+  });
+
+  it('calls tools of a streamable HTTP server', async () => {
+    await saveMcpConfig({ shttp_servers: [{ url: httpUrl }] });
+    const { id } = await startConversation(
+      server,
+      llm,
+      [{ toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] }, { text: 'three' }],
+      {
+        tools: ['terminal'],
+      },
+    );
+    await waitForStatus(server, id, ['finished']);
+    const observation = (await allEvents(server, id)).find((e) => e.kind === 'ObservationEvent')!
+      .observation as Ev;
+    expect(observation).toMatchObject({ kind: 'MCPToolObservation', content: [{}, { text: '3' }] });
+  });
+
+  it('keeps the conversation going when a server fails to start or dies', async () => {
+    await saveMcpConfig({
+      stdio_servers: [{ name: 'broken', command: '/nonexistent/mcp-server', args: [] }, stdioServer],
+    });
+    const { id } = await startConversation(
+      server,
+      llm,
+      [
+        { toolCalls: [{ name: 'die', arguments: {} }] },
+        { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] },
+        { text: 'carried on' },
+      ],
+      { tools: ['terminal'] },
+    );
+    await waitForStatus(server, id, ['finished']);
+    const events = await allEvents(server, id);
+    const system = events[0] as Ev & { dynamic_context: { text: string } };
+    expect(system.dynamic_context.text).toContain('MCP server broken could not be started');
+    const errors = events.filter((e) => e.kind === 'AgentErrorEvent');
+    expect(errors.length).toBeGreaterThanOrEqual(1);
+    expect(errors.map((e) => e.tool_name)).toContain('die');
+    expect(events.some((e) => e.kind === 'MessageEvent' && e.source === 'agent')).toBe(true);
+  });
+});
