@@ -415,7 +415,11 @@ export class ConversationService {
     const state = stateOf(record);
     const events = await this.loadEvents(record.id);
     const llm = this.llmFor(state.agent);
-    const builtIn = createTools(toolNamesOf(state.agent), this.options.toolOptions ?? {});
+    const builtIn = createTools(
+      toolNamesOf(state.agent),
+      this.options.toolOptions ?? {},
+      state.persistence_dir,
+    );
     const settings = await this.options.settings.getEffective(record.ownerId);
     const mcp = await this.options.mcp.acquire(
       record.ownerId,

@@ -1,5 +1,8 @@
 // The tool registry: registry names (OpenHands': TerminalTool → terminal) to factories. Each
 // conversation gets its own instances, so its shell and editor history are its own.
+import { tmpdir } from 'node:os';
+import { BrowserSession } from './browser/session.js';
+import { BROWSER_TOOL_NAMES, browserTools } from './browser/tools.js';
 import { finishTool, thinkTool } from './builtins.js';
 import { fileEditorTool } from './file-editor.js';
 import { planningFileEditorTool } from './files/planning.js';
@@ -24,20 +27,45 @@ const FACTORIES: Record<string, (options: ToolOptions) => Tool> = {
   think: () => thinkTool() as Tool,
 };
 
+const BROWSER_NAMES = ['browser_tool_set', ...BROWSER_TOOL_NAMES];
+
 export function registeredToolNames(): string[] {
-  return Object.keys(FACTORIES);
+  return [...Object.keys(FACTORIES), ...BROWSER_NAMES];
 }
 
 export class UnknownToolError extends Error {
   override name = 'UnknownToolError';
 }
 
-/** New instances of the named tools, in order, without duplicates. */
-export function createTools(names: readonly string[], options: ToolOptions = {}): Tool[] {
-  return [...new Set(names)].map((name) => {
+/**
+ * New instances of the named tools, in order, without duplicates. The browser tools of one call share
+ * one browser, started on first use; its recordings go to `persistenceDir`.
+ */
+export function createTools(
+  names: readonly string[],
+  options: ToolOptions = {},
+  persistenceDir = tmpdir(),
+): Tool[] {
+  const unique = [...new Set(names)];
+  const browserNames = unique.filter((n) => BROWSER_NAMES.includes(n));
+  let session: BrowserSession | null = null;
+  const tools: Tool[] = [];
+  for (const name of unique) {
+    if (BROWSER_NAMES.includes(name)) {
+      if (name === browserNames[0]) {
+        tools.push(
+          ...browserTools(browserNames, () => {
+            session ??= new BrowserSession(persistenceDir);
+            return session;
+          }),
+        );
+      }
+      continue;
+    }
     const factory = FACTORIES[name];
     if (!factory)
       throw new UnknownToolError(`Unknown tool: ${name}. Registered: ${registeredToolNames().join(', ')}`);
-    return factory(options);
-  });
+    tools.push(factory(options));
+  }
+  return tools;
 }
