@@ -5,6 +5,20 @@ import type { LlmMessage } from '../llm/index.js';
 import type { LlmContent, Tool } from '../tools/index.js';
 
 const ERROR_PREFIX = '[An error occurred during execution.]\n';
+/** Longest text of one tool result the LLM sees (OpenHands' max_message_chars). */
+const MAX_MESSAGE_CHARS = 30_000;
+const CLIPPED =
+  '\n<response clipped><NOTE>Due to the max output limit, only part of the full response has been shown to you.</NOTE>\n';
+
+/** Keeps the head and the tail of a text that is too long for one message. */
+function bounded(content: LlmContent): LlmContent {
+  if (!('text' in content) || content.text.length <= MAX_MESSAGE_CHARS) return content;
+  const half = Math.floor((MAX_MESSAGE_CHARS - CLIPPED.length) / 2);
+  return {
+    ...content,
+    text: content.text.slice(0, half) + CLIPPED + content.text.slice(content.text.length - half),
+  };
+}
 
 type E = AnyEvent & Record<string, unknown>;
 const text = (t: string): LlmContent => ({ type: 'text', text: t, cache_prompt: false });
@@ -70,7 +84,9 @@ export class MessageView {
           observation: { content?: LlmContent[]; is_error?: boolean };
         };
         const tool = this.tools.get(e.tool_name);
-        const body = tool?.toLlmContent ? tool.toLlmContent(e.observation) : (e.observation.content ?? []);
+        const body = (
+          tool?.toLlmContent ? tool.toLlmContent(e.observation) : (e.observation.content ?? [])
+        ).map(bounded);
         const content = e.observation.is_error ? [text(ERROR_PREFIX), ...body] : body;
         this.push({ role: 'tool', tool_call_id: e.tool_call_id, name: e.tool_name, content });
         return;

@@ -79,6 +79,10 @@ export const EditAction = action('EditAction', {
 export const ListDirectoryAction = action('ListDirectoryAction', {
   dir_path: Type.Optional(Type.String({ default: '.' })),
   recursive: Type.Optional(Type.Boolean({ default: false })),
+  /** agentd: how many levels to descend when recursive (OpenHands: 2). */
+  depth: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+  /** agentd: glob patterns of names to leave out (e.g. `*.log`, `node_modules`). */
+  ignore: Type.Optional(Type.Array(Type.String())),
 });
 export const ReadFileAction = action('ReadFileAction', {
   file_path: Type.String(),

@@ -111,6 +111,22 @@ describe('file tools', () => {
     expect(text(bad)).toContain('Invalid regex pattern');
   });
 
+  it('lists to a chosen depth and leaves out ignored names', async () => {
+    const { workingDir, call } = setup();
+    mkdirSync(join(workingDir, 'a', 'b', 'c'), { recursive: true });
+    writeFileSync(join(workingDir, 'a', 'keep.txt'), '');
+    writeFileSync(join(workingDir, 'a', 'drop.log'), '');
+    const paths = async (args: Record<string, unknown>) =>
+      ((await call('list_directory', args)).entries as { path: string }[]).map((e) => e.path);
+    expect(await paths({})).toEqual([join(workingDir, 'a')]);
+    expect(await paths({ recursive: true, depth: 3 })).toContain(join(workingDir, 'a', 'b', 'c'));
+    expect(await paths({ recursive: true })).not.toContain(join(workingDir, 'a', 'b', 'c'));
+    const filtered = await paths({ recursive: true, ignore: ['*.log', 'b'] });
+    expect(filtered).toContain(join(workingDir, 'a', 'keep.txt'));
+    expect(filtered).not.toContain(join(workingDir, 'a', 'drop.log'));
+    expect(filtered).not.toContain(join(workingDir, 'a', 'b'));
+  });
+
   it('lets the planning editor change only the plan file', async () => {
     const { workingDir, call } = setup();
     const plan = join(workingDir, '.agents_tmp', 'PLAN.md');
@@ -159,6 +175,30 @@ describe('file tools in a real conversation', () => {
   afterAll(async () => {
     await server.close({ remove: true });
     await llm.stop();
+  });
+
+  it('bounds what the LLM sees of a long tool result', async () => {
+    const workingDir = tempDir('agentd-files-');
+    dirs.push(workingDir);
+    writeFileSync(
+      join(workingDir, 'big.txt'),
+      Array.from({ length: 1000 }, (_, i) => `line ${i} ${'x'.repeat(90)}`).join('\n'),
+    );
+    const { id, key } = await startConversation(
+      server,
+      llm,
+      [{ toolCalls: [{ name: 'read_file', arguments: { file_path: 'big.txt' } }] }, { text: 'read it' }],
+      {
+        tools: ['read_file'],
+        workingDir,
+      },
+    );
+    await waitForStatus(server, id, ['finished']);
+    const messages = llm.requestsFor(key)[1]!.body.messages as { role: string; content: string }[];
+    const tool = messages.find((m) => m.role === 'tool')!;
+    expect(tool.content.length).toBeLessThanOrEqual(30_000);
+    expect(tool.content).toContain('<response clipped>');
+    expect(tool.content).toContain('line 999');
   });
 
   it('answers write_file, grep and an invalid call as the agent asked', async () => {

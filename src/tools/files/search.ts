@@ -218,8 +218,11 @@ export function listDirectoryTool(options: ToolOptions = {}): Tool<Static<typeof
         modified_time: string;
       }[] = [];
       let total = 0;
+      const maxDepth = action.recursive ? (action.depth ?? 2) : 1;
+      const ignored = (action.ignore ?? []).map((p) => globToRegExp(p));
       const visit = (dir: string, depth: number) => {
         for (const name of readdirSync(dir).sort()) {
+          if (ignored.some((re) => re.test(name))) continue;
           const full = join(dir, name);
           const stat = statSync(full, { throwIfNoEntry: false });
           if (!stat) continue;
@@ -233,8 +236,7 @@ export function listDirectoryTool(options: ToolOptions = {}): Tool<Static<typeof
               modified_time: stat.mtime.toISOString(),
             });
           }
-          if (stat.isDirectory() && action.recursive && depth < 2 && !SKIPPED.has(name))
-            visit(full, depth + 1);
+          if (stat.isDirectory() && depth < maxDepth && !SKIPPED.has(name)) visit(full, depth + 1);
         }
       };
       visit(root, 1);
