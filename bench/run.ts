@@ -6,6 +6,7 @@ import { printTable } from './lib.js';
 import { benchFanOut, benchReplay } from './socket.bench.js';
 import { benchColdStart, benchIdleMemory } from './startup.bench.js';
 import { benchAppend } from './store.bench.js';
+import { benchBrowser, benchGrep } from './tools.bench.js';
 
 const benches: [string, () => Promise<void>][] = [
   ['store', benchAppend],
@@ -15,6 +16,8 @@ const benches: [string, () => Promise<void>][] = [
   ['replay', benchReplay],
   ['fanout', benchFanOut],
   ['idle', benchIdleMemory],
+  ['browser', benchBrowser],
+  ['grep', benchGrep],
 ];
 
 const only = process.argv.slice(2);
