@@ -67,6 +67,12 @@ describe('browser tools with real Chromium', () => {
         call('browser_click', { index: 2 }),
         call('browser_get_content'),
         call('browser_get_storage'),
+        call('browser_set_storage', {
+          storage_state: {
+            cookies: [{ name: 'planted', value: 'by-agent', domain: '127.0.0.1', path: '/' }],
+            origins: [],
+          },
+        }),
         call('browser_go_back'),
         call('browser_get_state'),
         call('browser_click', { index: 0, new_tab: true }),
@@ -93,18 +99,19 @@ describe('browser tools with real Chromium', () => {
     expect((obs[1]!.content as { type: string }[]).some((c) => c.type === 'image')).toBe(true);
     expect(texts(obs[4]!)).toContain('You searched for zebras');
     expect(texts(obs[5]!)).toContain('"seen"');
-    expect(texts(obs[6]!)).toContain(`${base}/`);
-    expect(texts(obs[8]!)).toContain('/next');
-    expect(texts(obs[9]!)).toContain('## Second page');
-    expect(texts(obs[9]!)).toContain('- one');
-    const tabs = texts(obs[10]!);
+    expect(texts(obs[6]!)).toContain('1 cookie(s)');
+    expect(texts(obs[7]!)).toContain(`${base}/`);
+    expect(texts(obs[9]!)).toContain('/next');
+    expect(texts(obs[10]!)).toContain('## Second page');
+    expect(texts(obs[10]!)).toContain('- one');
+    const tabs = texts(obs[11]!);
     expect(tabs.match(/^\* [a-z0-9]{4} /m)).toBeTruthy();
     expect(tabs.split('\n').filter((l) => /^[ *] [a-z0-9]{4} /.test(l))).toHaveLength(2);
-    expect(texts(obs[13]!)).toMatch(/Recording stopped: \d+ frame/);
-    const dir = /in (\S+)\.$/.exec(texts(obs[13]!))?.[1];
+    expect(texts(obs[14]!)).toMatch(/Recording stopped: \d+ frame/);
+    const dir = /in (\S+)\.$/.exec(texts(obs[14]!))?.[1];
     expect(dir && existsSync(dir) && readdirSync(dir).length).toBeGreaterThan(0);
-    expect(obs[14]!.is_error).toBe(true);
-    expect(texts(obs[14]!)).toContain('No element with index 99');
+    expect(obs[15]!.is_error).toBe(true);
+    expect(texts(obs[15]!)).toContain('No element with index 99');
     expect(await waitForStatus(server, id, ['finished'])).toBe('finished');
   });
 });

@@ -201,23 +201,51 @@ describe('file tools in a real conversation', () => {
     expect(tool.content).toContain('line 999');
   });
 
-  it('answers write_file, grep and an invalid call as the agent asked', async () => {
+  it('answers every file tool, and an invalid call, as the agent asked', async () => {
+    const names = [
+      'write_file',
+      'edit',
+      'read_file',
+      'list_directory',
+      'glob',
+      'grep',
+      'planning_file_editor',
+    ];
+    const call = (name: string, args: Record<string, unknown>) => ({
+      toolCalls: [{ name, arguments: args }],
+    });
     const { id } = await startConversation(
       server,
       llm,
       [
-        { toolCalls: [{ name: 'write_file', arguments: { file_path: 'todo.txt', content: 'buy milk\n' } }] },
-        { toolCalls: [{ name: 'grep', arguments: { pattern: 'milk' } }] },
-        { toolCalls: [{ name: 'read_file', arguments: { offset: 3 } }] },
-        { toolCalls: [{ name: 'finish', arguments: { message: 'found it' } }] },
+        call('write_file', { file_path: 'todo.txt', content: 'buy milk\n' }),
+        call('edit', { file_path: 'todo.txt', old_string: 'milk', new_string: 'oat milk' }),
+        call('read_file', { file_path: 'todo.txt' }),
+        call('list_directory', {}),
+        call('glob', { pattern: '*.txt' }),
+        call('grep', { pattern: 'oat' }),
+        call('planning_file_editor', { command: 'view', path: '.agents_tmp/PLAN.md' }),
+        call('read_file', { offset: 3 }),
+        call('finish', { message: 'found it' }),
       ],
-      { tools: ['write_file', 'grep', 'read_file'] },
+      { tools: names },
     );
     await waitForStatus(server, id, ['finished']);
     const events = await allEvents(server, id);
     const observations = events.filter((e) => e.kind === 'ObservationEvent').map((e) => e.observation as Obs);
-    expect(observations[0]).toMatchObject({ kind: 'WriteFileObservation', is_new_file: true });
-    expect((observations[1]!.matches as string[])[0]).toMatch(/todo\.txt$/);
+    expect(observations.map((o) => o.kind)).toEqual([
+      'WriteFileObservation',
+      'EditObservation',
+      'ReadFileObservation',
+      'ListDirectoryObservation',
+      'GlobObservation',
+      'GrepObservation',
+      'PlanningFileEditorObservation',
+      'FinishObservation',
+    ]);
+    expect(observations.slice(0, -1).every((o) => !o.is_error)).toBe(true);
+    expect(text(observations[2]!)).toContain('buy oat milk');
+    expect((observations[5]!.matches as string[])[0]).toMatch(/todo\.txt$/);
     const error = events.find((e) => e.kind === 'AgentErrorEvent')!;
     expect(error.error).toMatch(/Error validating tool 'read_file'.*file_path/);
   });
