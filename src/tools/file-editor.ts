@@ -1,19 +1,12 @@
 // file_editor: view, create, str_replace, insert and undo_edit on files given by absolute path, with
 // OpenHands' messages. Failures are observations with is_error (the agent reads and corrects them),
 // not exceptions.
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Static } from 'typebox';
 import { FileEditorAction } from '../events/index.js';
 import { toolDefinition } from './define.js';
+import { writeAtomic } from './files/atomic.js';
 import type { Tool, ToolContext } from './types.js';
 
 type Action = Static<typeof FileEditorAction>;
@@ -57,14 +50,6 @@ function readText(path: string): string {
   if (isBinary(buffer))
     throw new EditorError(`${path} is a binary file; the editor only handles text files.`);
   return buffer.toString('utf8');
-}
-
-/** Writes via a temporary file and a rename, so a crash never leaves half a file. */
-function writeAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.agentd-${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
 }
 
 function listDirectory(root: string): string {

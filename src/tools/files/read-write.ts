@@ -1,10 +1,10 @@
 // read_file, write_file and edit: the simple file tools (OpenHands' Gemini-style set).
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Static } from 'typebox';
 import { EditAction, ReadFileAction, WriteFileAction } from '../../events/index.js';
 import { resolveInWorkspace } from '../paths.js';
 import type { Tool, ToolOptions } from '../types.js';
+import { writeAtomic } from './atomic.js';
 import { fileTool, ToolInputError } from './common.js';
 
 const MAX_LINES_PER_READ = 1000;
@@ -18,13 +18,6 @@ function readText(path: string): string {
   const buffer = readFileSync(path);
   if (buffer.subarray(0, 8000).includes(0)) throw new ToolInputError(`${path} is a binary file.`);
   return buffer.toString('utf8');
-}
-
-function writeAtomic(path: string, content: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.agentd-${process.pid}.tmp`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, path);
 }
 
 export function readFileTool(options: ToolOptions = {}): Tool<Static<typeof ReadFileAction>> {
