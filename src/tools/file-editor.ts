@@ -7,7 +7,8 @@ import type { Static } from 'typebox';
 import { FileEditorAction } from '../events/index.js';
 import { toolDefinition } from './define.js';
 import { writeAtomic } from './files/atomic.js';
-import type { Tool, ToolContext } from './types.js';
+import { resolveInWorkspace } from './paths.js';
+import type { Tool, ToolContext, ToolOptions } from './types.js';
 
 type Action = Static<typeof FileEditorAction>;
 type Observation = {
@@ -97,6 +98,8 @@ export class FileEditor {
     this.history.set(path, list);
   }
 
+  constructor(private readonly options: ToolOptions = {}) {}
+
   run(action: Action, ctx: Pick<ToolContext, 'workingDir'>): Observation {
     const path = action.path;
     const ok = (text: string, extra: Partial<Observation> = {}): Observation => ({
@@ -113,6 +116,11 @@ export class FileEditor {
         throw new EditorError(
           `Invalid \`path\` parameter: ${path}. The path should be an absolute path, starting with \`/\`. Maybe you meant ${suggestion}?`,
         );
+      }
+      try {
+        resolveInWorkspace(path, ctx as ToolContext, this.options);
+      } catch (error) {
+        throw new EditorError((error as Error).message);
       }
       switch (action.command) {
         case 'view':
@@ -273,8 +281,8 @@ function missing(parameter: string, command: string): EditorError {
   return new EditorError(`Parameter \`${parameter}\` is required for command: ${command}.`);
 }
 
-export function fileEditorTool(): Tool<Action, Observation> {
-  const editor = new FileEditor();
+export function fileEditorTool(options: ToolOptions = {}): Tool<Action, Observation> {
+  const editor = new FileEditor(options);
   return {
     name: 'file_editor',
     actionKind: 'FileEditorAction',

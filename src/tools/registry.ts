@@ -14,7 +14,7 @@ import type { Tool, ToolOptions } from './types.js';
 
 const FACTORIES: Record<string, (options: ToolOptions) => Tool> = {
   terminal: (o) => terminalTool(o) as Tool,
-  file_editor: () => fileEditorTool() as Tool,
+  file_editor: (o) => fileEditorTool(o) as Tool,
   task_tracker: () => taskTrackerTool() as Tool,
   read_file: (o) => readFileTool(o) as Tool,
   write_file: (o) => writeFileTool(o) as Tool,
@@ -22,7 +22,7 @@ const FACTORIES: Record<string, (options: ToolOptions) => Tool> = {
   list_directory: (o) => listDirectoryTool(o) as Tool,
   glob: (o) => globTool(o) as Tool,
   grep: (o) => grepTool(o) as Tool,
-  planning_file_editor: () => planningFileEditorTool() as Tool,
+  planning_file_editor: (o) => planningFileEditorTool(o) as Tool,
   finish: () => finishTool() as Tool,
   think: () => thinkTool() as Tool,
 };

@@ -174,6 +174,18 @@ describe('file_editor', () => {
     expect(readFileSync(file, 'utf8')).toBe('dup\ndup\n');
   });
 
+  it('stays inside the workspace unless allowed to leave it', async () => {
+    const outside = await edit({ command: 'view', path: '/etc/hostname' });
+    expect(outside.is_error).toBe(true);
+    expect(textOf(outside)).toContain('outside the workspace');
+    const open = fileEditorTool({ allowPathsOutsideWorkspace: true });
+    const seen = (await open.execute(
+      { kind: 'FileEditorAction', command: 'view', path: '/etc/hostname' } as never,
+      ctx,
+    )) as Obs;
+    expect(seen.is_error).toBe(false);
+  });
+
   it('inserts after a line with bounds checked', async () => {
     writeFileSync(file, 'a\nb');
     await edit({ command: 'insert', path: file, insert_line: 1, new_str: 'between' });

@@ -6,14 +6,14 @@ import type { Static } from 'typebox';
 import { PlanningFileEditorAction } from '../../events/index.js';
 import { toolDefinition } from '../define.js';
 import { FileEditor } from '../file-editor.js';
-import type { Tool } from '../types.js';
+import type { Tool, ToolOptions } from '../types.js';
 
 type Action = Static<typeof PlanningFileEditorAction>;
 
 const PLAN_TEMPLATE = '# Plan\n\n## Goal\n\n## Steps\n\n## Notes\n';
 
-export function planningFileEditorTool(): Tool<Action> {
-  const editor = new FileEditor();
+export function planningFileEditorTool(options: ToolOptions = {}): Tool<Action> {
+  const editor = new FileEditor(options);
   return {
     name: 'planning_file_editor',
     actionKind: 'PlanningFileEditorAction',
