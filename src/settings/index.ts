@@ -1,4 +1,5 @@
 export { LOCAL_USER, userIdForSessionKey } from './identity.js';
+export { InvalidSettingsError, parseSettings } from './parse.js';
 export {
   CustomSecret,
   GETSettingsResponse,
@@ -9,5 +10,11 @@ export {
   SettingsStoredResponse,
   UserSecrets,
 } from './schemas.js';
-export { loadSecretBox, SecretBox, SecretKeyError } from './secret-box.js';
-export { SettingsService } from './service.js';
+export {
+  KEY_FILE_NAME,
+  type LoadSecretBoxOptions,
+  loadSecretBox,
+  SecretBox,
+  SecretKeyError,
+} from './secret-box.js';
+export { type EffectiveSettings, SettingsService } from './service.js';

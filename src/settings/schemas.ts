@@ -1,44 +1,66 @@
-// The Settings record (body of POST /api/settings) and the shape GET /api/settings answers.
-// Unknown members are accepted and dropped, as OpenHands' request model ignores them.
-import { type Static, Type } from 'typebox';
+// The Settings record (body of POST /api/settings) and the shape GET /api/settings answers, after
+// OpenHands' `Settings` / `GETSettingsModel`. Request objects accept unknown members, as pydantic's
+// default does; `parseSettings` drops them (at every depth) so they are neither stored nor echoed.
+import { type Static, type TSchema, Type } from 'typebox';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
-const Secret = Nullable(Type.String({ format: 'password' }));
+/** A nullable scalar as `type: [t, 'null']`: one clean validation error instead of an anyOf pair. */
+const NullableScalar = <T extends TSchema>(schema: T) =>
+  Type.Unsafe<Static<T> | null>({ ...schema, type: [(schema as unknown as { type: string }).type, 'null'] });
+
+/** A nullable object: a real union, so that TypeBox's Clean and Default descend into it. */
+const NullableObject = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const Str = () => NullableScalar(Type.String());
+/** A secret: sealed at rest, never returned in clear. */
+const Secret = () => NullableScalar(Type.String({ format: 'password' }));
 
 export const ProviderToken = Type.Object(
   {
-    token: Type.Optional(Nullable(Type.String({ format: 'password' }))),
-    host: Type.Optional(Nullable(Type.String())),
-    user_id: Type.Optional(Nullable(Type.String())),
+    token: Type.Optional(Secret()),
+    host: Type.Optional(Str()),
+    user_id: Type.Optional(Str()),
   },
-  { $id: 'ProviderToken' },
+  { $id: 'ProviderToken', description: 'A git provider token; a null or empty token keeps the stored one.' },
 );
+export type ProviderToken = Static<typeof ProviderToken>;
 
 export const CustomSecret = Type.Object(
   {
-    secret: Type.Optional(Nullable(Type.String({ format: 'password' }))),
-    description: Type.Optional(Nullable(Type.String())),
+    secret: Type.Optional(Secret()),
+    description: Type.Optional(Str()),
   },
-  { $id: 'CustomSecret' },
+  { $id: 'CustomSecret', description: 'A named secret; a null or empty value keeps the stored one.' },
 );
+export type CustomSecret = Static<typeof CustomSecret>;
 
 export const UserSecrets = Type.Object(
   {
-    provider_tokens: Type.Optional(Type.Record(Type.String(), ProviderToken)),
-    custom_secrets: Type.Optional(Type.Record(Type.String(), CustomSecret)),
+    provider_tokens: Type.Optional(
+      Type.Record(Type.String(), NullableObject(ProviderToken), {
+        description: 'By provider (github, gitlab, bitbucket, ...). A null entry removes the provider.',
+      }),
+    ),
+    custom_secrets: Type.Optional(
+      Type.Record(Type.String(), NullableObject(CustomSecret), {
+        description: 'By name. A null entry removes the secret.',
+      }),
+    ),
   },
-  { $id: 'UserSecrets' },
+  {
+    $id: 'UserSecrets',
+    description: 'Merged into the stored secrets: entries left out are kept (nothing is lost).',
+  },
 );
+export type UserSecrets = Static<typeof UserSecrets>;
 
-const RemoteServer = Type.Object({
+const remoteServer = {
   url: Type.String({ minLength: 1 }),
-  api_key: Type.Optional(Nullable(Type.String())),
-});
+  api_key: Type.Optional(Secret()),
+};
 
 export const MCPConfig = Type.Object(
   {
-    sse_servers: Type.Optional(Type.Array(RemoteServer, { default: [] })),
+    sse_servers: Type.Optional(Type.Array(Type.Object(remoteServer), { default: [] })),
     stdio_servers: Type.Optional(
       Type.Array(
         Type.Object({
@@ -52,66 +74,75 @@ export const MCPConfig = Type.Object(
     ),
     shttp_servers: Type.Optional(
       Type.Array(
-        Type.Object({
-          ...RemoteServer.properties,
-          timeout: Type.Optional(Type.Integer({ minimum: 1, default: 60 })),
-        }),
-        {
-          default: [],
-        },
+        Type.Object({ ...remoteServer, timeout: Type.Optional(Type.Integer({ minimum: 1, default: 60 })) }),
+        { default: [] },
       ),
     ),
   },
-  { $id: 'MCPConfig' },
+  {
+    $id: 'MCPConfig',
+    description:
+      'MCP servers. A server api_key is a secret: null in GET; a null or empty one keeps the stored key of the server with the same url.',
+  },
 );
+export type MCPConfig = Static<typeof MCPConfig>;
 
 /** Members and their defaults, per the spec's Settings table (plus OpenHands' condenser_max_size). */
 const settingsMembers = {
-  language: Type.Optional(Nullable(Type.String())),
-  agent: Type.Optional(Nullable(Type.String())),
-  max_iterations: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-  security_analyzer: Type.Optional(Nullable(Type.String())),
-  confirmation_mode: Type.Optional(Nullable(Type.Boolean())),
-  llm_model: Type.Optional(Nullable(Type.String())),
-  llm_api_key: Type.Optional(Secret),
-  llm_base_url: Type.Optional(Nullable(Type.String())),
-  remote_runtime_resource_factor: Type.Optional(Nullable(Type.Integer())),
+  language: Type.Optional(Str()),
+  agent: Type.Optional(Str()),
+  max_iterations: Type.Optional(NullableScalar(Type.Integer({ minimum: 1 }))),
+  security_analyzer: Type.Optional(Str()),
+  confirmation_mode: Type.Optional(NullableScalar(Type.Boolean())),
+  llm_model: Type.Optional(Str()),
+  llm_api_key: Type.Optional(Secret()),
+  llm_base_url: Type.Optional(Str()),
+  remote_runtime_resource_factor: Type.Optional(NullableScalar(Type.Integer())),
   secrets_store: Type.Optional(UserSecrets),
   enable_default_condenser: Type.Optional(Type.Boolean({ default: true })),
   enable_sound_notifications: Type.Optional(Type.Boolean({ default: false })),
   enable_proactive_conversation_starters: Type.Optional(Type.Boolean({ default: true })),
   enable_solvability_analysis: Type.Optional(Type.Boolean({ default: true })),
-  user_consents_to_analytics: Type.Optional(Nullable(Type.Boolean())),
-  sandbox_base_container_image: Type.Optional(Nullable(Type.String())),
-  sandbox_runtime_container_image: Type.Optional(Nullable(Type.String())),
-  mcp_config: Type.Optional(Nullable(MCPConfig)),
-  search_api_key: Type.Optional(Secret),
-  sandbox_api_key: Type.Optional(Secret),
-  max_budget_per_task: Type.Optional(Nullable(Type.Number())),
-  condenser_max_size: Type.Optional(Nullable(Type.Integer({ minimum: 20 }))),
-  email: Type.Optional(Nullable(Type.String())),
-  email_verified: Type.Optional(Nullable(Type.Boolean())),
-  git_user_name: Type.Optional(Nullable(Type.String())),
-  git_user_email: Type.Optional(Nullable(Type.String())),
+  user_consents_to_analytics: Type.Optional(NullableScalar(Type.Boolean())),
+  sandbox_base_container_image: Type.Optional(Str()),
+  sandbox_runtime_container_image: Type.Optional(Str()),
+  mcp_config: Type.Optional(NullableObject(MCPConfig)),
+  search_api_key: Type.Optional(Secret()),
+  sandbox_api_key: Type.Optional(Secret()),
+  max_budget_per_task: Type.Optional(NullableScalar(Type.Number())),
+  condenser_max_size: Type.Optional(NullableScalar(Type.Integer({ minimum: 20 }))),
+  email: Type.Optional(Str()),
+  email_verified: Type.Optional(NullableScalar(Type.Boolean())),
+  git_user_name: Type.Optional(Str()),
+  git_user_email: Type.Optional(Str()),
 };
 
 export const SETTINGS_KEYS = Object.keys(settingsMembers) as (keyof typeof settingsMembers)[];
 
+/** The POST body. Unknown members pass validation (OpenHands ignores them) and are dropped by the service. */
 export const SettingsSchema = Type.Object(settingsMembers, { $id: 'Settings', additionalProperties: true });
 export type Settings = Static<typeof SettingsSchema>;
+
+/** The same members, closed: what is stored and what TypeBox's Clean projects onto. */
+export const StoredSettingsShape = Type.Object(settingsMembers);
 
 export const GETSettingsResponse = Type.Object(
   {
     ...settingsMembers,
     llm_api_key_set: Type.Boolean(),
     search_api_key_set: Type.Boolean(),
-    provider_tokens_set: Nullable(Type.Record(Type.String(), Nullable(Type.String()))),
+    provider_tokens_set: Type.Union([Type.Record(Type.String(), Str()), Type.Null()]),
   },
-  { $id: 'GETSettingsResponse' },
+  {
+    $id: 'GETSettingsResponse',
+    description:
+      'The stored settings without any secret: llm_api_key, search_api_key and sandbox_api_key are null, secrets_store is {provider_tokens: {}}, MCP api keys are null.',
+  },
 );
 export type GETSettingsResponse = Static<typeof GETSettingsResponse>;
 
 export const SettingsStoredResponse = Type.Object(
-  { message: Type.String() },
+  { message: Type.String({ examples: ['Settings stored'] }) },
   { $id: 'SettingsStoredResponse' },
 );
+export type SettingsStoredResponse = Static<typeof SettingsStoredResponse>;

@@ -1,0 +1,110 @@
+// OpenHands' POST /api/settings semantics, on sealed documents: a new secret is sealed as it comes
+// in, a kept one is carried over sealed, so storing never needs to decrypt anything.
+//
+// - llm_model, llm_base_url, user_consents_to_analytics: null or absent keeps the stored value.
+// - llm_api_key: null or absent keeps; empty or whitespace-only clears (OpenHands stores "" and
+//   reads it back as null; its UI sends "" on purpose to remove a key).
+// - search_api_key, sandbox_api_key: null, absent, empty or whitespace-only keeps (OpenHands' UI
+//   sends "" for the search key on every save, so clearing on "" would lose it).
+// - secrets_store: merged entry by entry. An entry left out is kept, a null entry is removed, an
+//   entry whose token / secret is null or blank keeps the stored one (its other members are updated).
+// - mcp_config: replaced, except that a server api_key that is null or blank keeps the stored key
+//   of the server of the same kind with the same url (GET hides the keys, so a round trip keeps them).
+// - every other member is replaced wholesale: omitted ones take their default.
+import type { CustomSecret, MCPConfig, ProviderToken, Settings, UserSecrets } from './schemas.js';
+
+type Seal = (plaintext: string) => string;
+
+const isBlank = (value: string | null | undefined): value is null | undefined | '' =>
+  typeof value !== 'string' || value.trim() === '';
+
+/** The document to store: `incoming` is a parsed body (plaintext secrets), `stored` is sealed. */
+export function mergeSettings(stored: Settings | null, incoming: Settings, seal: Seal): Settings {
+  const next: Settings = { ...incoming };
+  next.llm_api_key =
+    incoming.llm_api_key === null || incoming.llm_api_key === undefined
+      ? (stored?.llm_api_key ?? null)
+      : isBlank(incoming.llm_api_key)
+        ? null
+        : seal(incoming.llm_api_key);
+  for (const key of ['search_api_key', 'sandbox_api_key'] as const) {
+    const value = incoming[key];
+    next[key] = isBlank(value) ? (stored?.[key] ?? null) : seal(value);
+  }
+  for (const key of ['llm_model', 'llm_base_url', 'user_consents_to_analytics'] as const) {
+    (next as Record<string, unknown>)[key] = incoming[key] ?? stored?.[key] ?? null;
+  }
+  next.secrets_store = mergeSecrets(stored?.secrets_store, incoming.secrets_store, seal);
+  next.mcp_config = incoming.mcp_config ? mergeMcpKeys(stored?.mcp_config, incoming.mcp_config, seal) : null;
+  return next;
+}
+
+function mergeSecrets(
+  stored: UserSecrets | undefined,
+  incoming: UserSecrets | undefined,
+  seal: Seal,
+): UserSecrets {
+  return {
+    provider_tokens: mergeEntries<ProviderToken>(
+      stored?.provider_tokens,
+      incoming?.provider_tokens,
+      'token',
+      seal,
+      // OpenHands keeps a provider that has a token or a user id.
+      (e) => Boolean(e.token || e.user_id),
+    ),
+    custom_secrets: mergeEntries<CustomSecret>(
+      stored?.custom_secrets,
+      incoming?.custom_secrets,
+      'secret',
+      seal,
+      (e) => Boolean(e.secret),
+    ),
+  };
+}
+
+function mergeEntries<E extends Record<string, string | null | undefined>>(
+  stored: Record<string, E | null> | undefined,
+  incoming: Record<string, E | null> | undefined,
+  valueKey: keyof E & string,
+  seal: Seal,
+  keep: (entry: E) => boolean,
+): Record<string, E> {
+  // A Map, not an object: entry names come from the client (`__proto__` must stay a plain name).
+  const out = new Map<string, E>();
+  for (const [name, entry] of Object.entries(stored ?? {})) if (entry) out.set(name, entry);
+  for (const [name, entry] of Object.entries(incoming ?? {})) {
+    if (entry === null) {
+      out.delete(name);
+      continue;
+    }
+    const previous = out.get(name);
+    const value = entry[valueKey];
+    const merged = {
+      ...previous,
+      ...entry,
+      [valueKey]: isBlank(value) ? (previous?.[valueKey] ?? null) : seal(value),
+    } as E;
+    if (keep(merged)) out.set(name, merged);
+    else out.delete(name);
+  }
+  return Object.fromEntries(out);
+}
+
+function mergeMcpKeys(stored: MCPConfig | null | undefined, incoming: MCPConfig, seal: Seal): MCPConfig {
+  const keyed = <S extends { url: string; api_key?: string | null }>(
+    servers: S[] | undefined,
+    previous: S[] | undefined,
+  ): S[] | undefined =>
+    servers?.map((server) => ({
+      ...server,
+      api_key: isBlank(server.api_key)
+        ? (previous?.find((p) => p.url === server.url)?.api_key ?? null)
+        : seal(server.api_key),
+    }));
+  return {
+    ...incoming,
+    sse_servers: keyed(incoming.sse_servers, stored?.sse_servers),
+    shttp_servers: keyed(incoming.shttp_servers, stored?.shttp_servers),
+  };
+}
