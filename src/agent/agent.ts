@@ -368,18 +368,33 @@ export function agentError(action: { tool_name: string; tool_call_id: string }, 
   } as AnyEvent;
 }
 
-/** ActionEvents with an executable action that nothing has answered yet, in order. */
+/**
+ * ActionEvents with an executable action that nothing has answered yet, in order. Only the latest
+ * batch of actions (one LLM response) can be unanswered: the agent calls the LLM again only once every
+ * action has an answer. So the scan goes backwards and stops at that batch: O(events since the last
+ * response), not O(history), on every step.
+ */
 export function pendingActions(events: readonly AnyEvent[]): ActionEventT[] {
   const answered = new Set<string>();
-  const actions: ActionEventT[] = [];
-  for (const e of events as (AnyEvent & { tool_call_id?: string })[]) {
-    if (e.kind === 'ActionEvent') actions.push(e as ActionEventT);
-    else if (
-      e.kind === 'ObservationEvent' ||
-      e.kind === 'AgentErrorEvent' ||
-      e.kind === 'UserRejectObservation'
-    )
+  const pending: ActionEventT[] = [];
+  let batch: string | undefined;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i] as AnyEvent & { tool_call_id?: string; source?: string };
+    if (e.kind === 'ObservationEvent' || e.kind === 'AgentErrorEvent' || e.kind === 'UserRejectObservation') {
       answered.add(e.tool_call_id!);
+    } else if (e.kind === 'ActionEvent') {
+      const action = e as ActionEventT;
+      batch ??= action.llm_response_id;
+      if (action.llm_response_id !== batch) break;
+      if (action.action != null && !answered.has(action.tool_call_id)) pending.unshift(action);
+    } else if (
+      batch !== undefined ||
+      e.kind === 'SystemPromptEvent' ||
+      (e.kind === 'MessageEvent' && e.source === 'agent')
+    ) {
+      // Past the latest batch, or an agent reply / the start: nothing older can be pending.
+      break;
+    }
   }
-  return actions.filter((a) => a.action != null && !answered.has(a.tool_call_id));
+  return pending;
 }

@@ -2,7 +2,7 @@ export { Agent, type AgentSpec, agentError, pendingActions, type StepOutcome } f
 export { needsConfirmation } from './confirmation.js';
 export type { AgentHost } from './host.js';
 export { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
-export { askAgent, type RunOptions, recoverAfterCrash, rejectPending, run } from './run.js';
+export { type RunOptions, recoverAfterCrash, rejectPending, run } from './run.js';
 export { ConfirmationPolicy, EXECUTION_STATUSES, ExecutionStatus, RiskThreshold } from './schemas.js';
 export { isStuck } from './stuck.js';
 export { MessageView } from './view.js';

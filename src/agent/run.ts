@@ -66,7 +66,3 @@ export async function rejectPending(host: AgentHost, reason: string): Promise<vo
 export function recoverAfterCrash(events: readonly AnyEvent[]): AnyEvent[] {
   return pendingActions(events).map((a) => agentError(a, RESTART));
 }
-
-export function askAgent(agent: Agent, events: readonly AnyEvent[], question: string): Promise<string> {
-  return agent.ask(events, question);
-}

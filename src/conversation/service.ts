@@ -4,7 +4,7 @@
 // published after each run ends and after pause and interrupt (OpenHands clients wait for them).
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent, askAgent, recoverAfterCrash, rejectPending, run } from '../agent/index.js';
+import { Agent, recoverAfterCrash, rejectPending, run } from '../agent/index.js';
 import { type AnyEvent, dashedUuid, newEventId, nowTimestamp, parseEvent } from '../events/index.js';
 import { createLLM, type LLM } from '../llm/index.js';
 import type { SecretBox, SettingsService } from '../settings/index.js';
@@ -323,7 +323,7 @@ export class ConversationService {
 
   async ask(userId: string, id: string, question: string): Promise<string> {
     const runtime = await this.runtime(userId, id);
-    return askAgent(runtime.agent, runtime.events(), question);
+    return runtime.agent.ask(runtime.events(), question);
   }
 
   async delete(userId: string, id: string): Promise<void> {
