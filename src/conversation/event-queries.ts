@@ -12,35 +12,12 @@ export interface EventQuery {
   timestampLt?: string;
 }
 
-/** Owners never change, so the ownership check of hot reads is cached (bounded). */
-const OWNER_CACHE_SIZE = 10_000;
-
 export class EventQueries {
-  private readonly owners = new Map<string, string>();
-
   constructor(private readonly store: Store) {}
 
   private async owned(userId: string, conversationId: string): Promise<void> {
-    let owner = this.owners.get(conversationId);
-    if (owner === undefined) {
-      owner = (await this.store.conversations.get(conversationId))?.ownerId;
-      if (owner !== undefined) {
-        if (this.owners.size >= OWNER_CACHE_SIZE) this.owners.clear();
-        this.owners.set(conversationId, owner);
-      }
-    } else if (!(await this.exists(conversationId))) {
-      this.owners.delete(conversationId);
-      owner = undefined;
-    }
-    if (owner !== userId) throw new ConversationNotFoundError(conversationId);
-  }
-
-  /** A deleted conversation must not be served from the cache. */
-  private async exists(conversationId: string): Promise<boolean> {
-    return (
-      (await this.store.events.lastSeq(conversationId)) > 0 ||
-      (await this.store.conversations.get(conversationId)) !== null
-    );
+    if ((await this.store.conversations.owner(conversationId)) !== userId)
+      throw new ConversationNotFoundError(conversationId);
   }
 
   /** A kind given as a short name or OpenHands' long path; an unknown kind matches nothing. */

@@ -102,6 +102,8 @@ export interface ConversationStore {
   create(record: ConversationRecord): Promise<void>;
   get(id: string): Promise<ConversationRecord | null>;
   getMany(ids: readonly string[]): Promise<(ConversationRecord | null)[]>;
+  /** The owner of a conversation, or null when it does not exist (cheap: hot reads check it). */
+  owner(id: string): Promise<string | null>;
   update(id: string, patch: ConversationPatch): Promise<void>;
   /** Deletes the conversation and all its events. Returns false when it did not exist. */
   delete(id: string): Promise<boolean>;

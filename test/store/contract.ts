@@ -205,6 +205,8 @@ export function storeContract(
         store.conversations.search({ ownerId: 'owner-1', limit: 1, sort: 'CREATED_AT', pageId: foreign.id }),
       ).rejects.toBeInstanceOf(UnknownCursorError);
       expect(await store.conversations.count({ ownerId: 'owner-1' })).toBe(2);
+      expect(await store.conversations.owner(foreign.id)).toBe('owner-2');
+      expect(await store.conversations.owner('nope')).toBeNull();
       expect(await store.conversations.count({ executionStatus: 'finished' })).toBe(1);
 
       await store.conversations.update(conv.id, { title: 'renamed', tags: { a: 'b' } });

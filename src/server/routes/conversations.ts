@@ -267,7 +267,9 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
   );
 };
 
+const UUID = new RegExp(UUID_PATTERN);
+
 /** Conversation page ids are emitted as 32 hex digits (OpenHands); accept them dashed too. */
 function dashedUuidOrRaw(pageId: string): string {
-  return /^[0-9a-fA-F]{32}$/.test(pageId) || /^[0-9a-fA-F-]{36}$/.test(pageId) ? dashedUuid(pageId) : pageId;
+  return UUID.test(pageId) ? dashedUuid(pageId) : pageId;
 }

@@ -263,6 +263,7 @@ class SqliteConversations implements ConversationStore {
   private readonly byId: Database.Statement;
   private readonly byIds: Database.Statement;
   private readonly remove: Database.Statement;
+  private readonly ownerOf: Database.Statement;
 
   constructor(
     db: Database.Database,
@@ -276,6 +277,7 @@ class SqliteConversations implements ConversationStore {
       `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id IN (SELECT value FROM json_each(?))`,
     );
     this.remove = db.prepare('DELETE FROM conversations WHERE id = ?');
+    this.ownerOf = db.prepare('SELECT owner_id FROM conversations WHERE id = ?').pluck();
   }
 
   async create(record: ConversationRecord): Promise<void> {
@@ -302,6 +304,10 @@ class SqliteConversations implements ConversationStore {
     for (const row of this.byIds.all(JSON.stringify(ids)) as ConversationRow[])
       found.set(row.id, toRecord(row));
     return ids.map((id) => found.get(id) ?? null);
+  }
+
+  async owner(id: string): Promise<string | null> {
+    return (this.ownerOf.get(id) as string | undefined) ?? null;
   }
 
   /** Synchronous, so the event append transaction can include it. */
