@@ -78,15 +78,31 @@ export interface ConversationRecord {
   state: Record<string, unknown>;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Set for a conversation that runs inside a sandbox (a V1 app conversation): this store holds its
+   * mirror (record and synced events), and only the sandbox's agent server runs it.
+   */
+  sandboxId?: string | null;
 }
 
 export type ConversationPatch = Partial<
   Pick<ConversationRecord, 'title' | 'tags' | 'executionStatus' | 'state' | 'updatedAt'>
 >;
 
-export interface ConversationSearch {
+export interface ConversationFilter {
   ownerId?: string;
   executionStatus?: string;
+  /** true: only sandboxed (app) conversations; false: only the ones this server runs itself. */
+  sandboxed?: boolean;
+  /** Case-insensitive substring of the title. */
+  titleContains?: string;
+  createdAtGte?: string;
+  createdAtLt?: string;
+  updatedAtGte?: string;
+  updatedAtLt?: string;
+}
+
+export interface ConversationSearch extends ConversationFilter {
   /** Id of the first conversation of the page (inclusive). */
   pageId?: string;
   limit: number;
@@ -108,7 +124,7 @@ export interface ConversationStore {
   /** Deletes the conversation and all its events. Returns false when it did not exist. */
   delete(id: string): Promise<boolean>;
   search(query: ConversationSearch): Promise<ConversationPage>;
-  count(query: Pick<ConversationSearch, 'ownerId' | 'executionStatus'>): Promise<number>;
+  count(filter: ConversationFilter): Promise<number>;
 }
 
 export interface EventStore {
@@ -135,7 +151,54 @@ export interface EventStore {
   after(conversationId: string, afterSeq: number, limit: number): Promise<StoredEvent[]>;
   /** The highest sequence number of the conversation, 0 when it has no events. */
   lastSeq(conversationId: string): Promise<number>;
+  /** Events by id across all of an owner's conversations (one entry per id, null where not found). */
+  getManyOfOwner(ownerId: string, ids: readonly string[]): Promise<(EventJson | null)[]>;
+  /**
+   * Cursor pages over all of an owner's conversations, ordered by (timestamp, id). The page id is
+   * the id of the page's first event. Costs a sort over the owner's matching events.
+   */
+  searchOfOwner(ownerId: string, query: EventSearch): Promise<EventPage>;
+  countOfOwner(ownerId: string, filter: EventFilter): Promise<number>;
 }
+
+/** A record kept as a JSON document, with the members the store indexes copied into columns. */
+export interface Document {
+  id: string;
+  ownerId: string;
+  /** A status or state name the store can filter on. */
+  status: string;
+  /** One secondary reference the store can filter on (e.g. a start task's conversation id). */
+  ref?: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DocumentFilter {
+  ownerId?: string;
+  /** Any of these statuses. */
+  status?: readonly string[];
+  ref?: string;
+  createdAtGte?: string;
+}
+
+export interface DocumentSearch extends DocumentFilter {
+  sort: ConversationSearch['sort'];
+  /** Id of the first document of the page (inclusive). */
+  pageId?: string;
+  limit: number;
+}
+
+/** Upsert, batch get and cursor search over one kind of document (sandboxes, start tasks). */
+export interface DocumentStore<T extends Document> {
+  put(document: T): Promise<void>;
+  get(id: string): Promise<T | null>;
+  getMany(ids: readonly string[]): Promise<(T | null)[]>;
+  delete(id: string): Promise<boolean>;
+  search(query: DocumentSearch): Promise<{ items: T[]; nextPageId: string | null }>;
+  count(filter: DocumentFilter): Promise<number>;
+}
+
+export type DocumentKind = 'sandboxes' | 'start_tasks';
 
 export interface SettingsStore {
   /** The stored settings document of a user (already encrypted where needed), or null. */
@@ -147,5 +210,7 @@ export interface Store {
   conversations: ConversationStore;
   events: EventStore;
   settings: SettingsStore;
+  /** Documents of the V1 control plane; their shapes belong to sandbox/ and app/. */
+  documents<T extends Document>(kind: DocumentKind): DocumentStore<T>;
   close(): Promise<void>;
 }

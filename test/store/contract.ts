@@ -229,6 +229,126 @@ export function storeContract(
       expect(await store.settings.get('u2')).toBe('{"b":1}');
     });
 
+    it('filters conversations by sandbox, title and dates', async () => {
+      const app = conversation({
+        title: 'Fix 100% of the_bugs',
+        sandboxId: 'sbx-1',
+        createdAt: '2026-11-22T11:00:00.000Z',
+        updatedAt: '2026-11-22T12:00:00.000Z',
+      });
+      await store.conversations.create(app);
+      expect((await store.conversations.get(app.id))?.sandboxId).toBe('sbx-1');
+      expect((await store.conversations.get(conv.id))?.sandboxId).toBeNull();
+      const search = (filter: Record<string, unknown>) =>
+        store.conversations
+          .search({ ownerId: 'owner-1', limit: 10, sort: 'CREATED_AT_DESC', ...filter })
+          .then((p) => p.items.map((r) => r.id));
+      expect(await search({ sandboxed: true })).toEqual([app.id]);
+      expect(await search({ sandboxed: false })).toEqual([conv.id]);
+      expect(await search({ titleContains: '100%' })).toEqual([app.id]);
+      expect(await search({ titleContains: 'the_b' })).toEqual([app.id]);
+      expect(await search({ titleContains: 'FIX' })).toEqual([app.id]);
+      expect(await search({ titleContains: '1000' })).toEqual([]);
+      expect(await search({ titleContains: '_' })).toEqual([app.id]);
+      expect(await search({ createdAtGte: '2026-11-22T11:00:00.000Z' })).toEqual([app.id]);
+      expect(await search({ createdAtLt: '2026-11-22T11:00:00.000Z' })).toEqual([conv.id]);
+      expect(await search({ updatedAtGte: '2026-11-22T12:00:00.000Z', sandboxed: true })).toEqual([app.id]);
+      expect(await search({ updatedAtLt: '2026-11-22T12:00:00.000Z' })).toEqual([conv.id]);
+      expect(await store.conversations.count({ ownerId: 'owner-1', sandboxed: true })).toBe(1);
+      expect(await store.conversations.count({ titleContains: 'bugs', createdAtGte: '2027' })).toBe(0);
+    });
+
+    it("reads events across an owner's conversations, in timestamp order, without skipping", async () => {
+      const other = conversation();
+      const foreign = conversation({ ownerId: 'owner-2' });
+      await store.conversations.create(other);
+      await store.conversations.create(foreign);
+      // Created (so timestamped) interleaved: a0, b0, a1, b1.
+      const a0 = event();
+      const b0 = event('MessageEvent');
+      const a = [a0, event()];
+      const b = [b0, event()];
+      await store.events.append(conv.id, [a[0]!]);
+      await store.events.append(other.id, [b[0]!]);
+      await store.events.append(conv.id, [a[1]!]);
+      await store.events.append(other.id, [b[1]!]);
+      const hidden = event();
+      await store.events.append(foreign.id, [hidden]);
+      const order = [a[0]!, b[0]!, a[1]!, b[1]!].map((e) => e.id);
+
+      const found = await store.events.getManyOfOwner('owner-1', [b[1]!.id, hidden.id, 'nope', a[0]!.id]);
+      expect(found.map((e) => e?.id ?? null)).toEqual([b[1]!.id, null, null, a[0]!.id]);
+      expect(JSON.parse(found[0]!.json)).toEqual(b[1]);
+
+      const ids: string[] = [];
+      let pageId: string | undefined;
+      do {
+        const page = await store.events.searchOfOwner('owner-1', { limit: 3, order: 'asc', pageId });
+        ids.push(...page.items.map((e) => e.id));
+        pageId = page.nextPageId ?? undefined;
+      } while (pageId);
+      expect(ids).toEqual(order);
+      const desc = await store.events.searchOfOwner('owner-1', { limit: 2, order: 'desc' });
+      expect(desc.items.map((e) => e.id)).toEqual([order[3], order[2]]);
+      const rest = await store.events.searchOfOwner('owner-1', {
+        limit: 2,
+        order: 'desc',
+        pageId: desc.nextPageId!,
+      });
+      expect(rest.items.map((e) => e.id)).toEqual([order[1], order[0]]);
+      expect(rest.nextPageId).toBeNull();
+      await expect(
+        store.events.searchOfOwner('owner-1', { limit: 2, order: 'asc', pageId: hidden.id }),
+      ).rejects.toBeInstanceOf(UnknownCursorError);
+      expect(await store.events.countOfOwner('owner-1', {})).toBe(4);
+      expect(await store.events.countOfOwner('owner-1', { kind: 'MessageEvent' })).toBe(1);
+      expect(await store.events.countOfOwner('owner-2', {})).toBe(1);
+    });
+
+    it('keeps documents: upsert, batch get, status and ref filters, cursor pages', async () => {
+      const docs = store.documents<{
+        id: string;
+        ownerId: string;
+        status: string;
+        ref?: string | null;
+        createdAt: string;
+        updatedAt: string;
+        note?: string;
+      }>('start_tasks');
+      const make = (i: number, ownerId = 'owner-1') => ({
+        id: randomUUID(),
+        ownerId,
+        status: i % 2 ? 'READY' : 'WORKING',
+        ref: i === 1 ? 'conv-1' : null,
+        createdAt: `2026-11-22T10:00:0${i}.000Z`,
+        updatedAt: `2026-11-22T10:00:0${i}.000Z`,
+      });
+      const all = [make(0), make(1), make(2), make(3), make(4, 'owner-2')];
+      for (const d of all) await docs.put(d);
+      await docs.put({ ...all[0]!, status: 'READY', note: 'changed', updatedAt: '2026-11-22T11:00:00.000Z' });
+      expect(await docs.get(all[0]!.id)).toMatchObject({ status: 'READY', note: 'changed' });
+      expect(await docs.getMany([all[2]!.id, 'nope', all[1]!.id])).toEqual([all[2], null, all[1]]);
+      expect(await docs.count({ ownerId: 'owner-1', status: ['READY'] })).toBe(3);
+      expect(await docs.count({ ref: 'conv-1' })).toBe(1);
+      expect(await docs.count({ createdAtGte: '2026-11-22T10:00:02.000Z' })).toBe(3);
+      const ids: string[] = [];
+      let pageId: string | undefined;
+      do {
+        const page = await docs.search({ ownerId: 'owner-1', sort: 'CREATED_AT_DESC', limit: 2, pageId });
+        ids.push(...page.items.map((d) => d.id));
+        pageId = page.nextPageId ?? undefined;
+      } while (pageId);
+      expect(ids).toEqual([all[3]!.id, all[2]!.id, all[1]!.id, all[0]!.id]);
+      const updated = await docs.search({ sort: 'UPDATED_AT_DESC', limit: 1 });
+      expect(updated.items[0]?.id).toBe(all[0]!.id);
+      await expect(
+        docs.search({ ownerId: 'owner-1', sort: 'CREATED_AT', limit: 1, pageId: all[4]!.id }),
+      ).rejects.toBeInstanceOf(UnknownCursorError);
+      expect(await docs.delete(all[0]!.id)).toBe(true);
+      expect(await docs.delete(all[0]!.id)).toBe(false);
+      expect(await store.documents('sandboxes').count({})).toBe(0);
+    });
+
     if (reopen) {
       it('keeps everything across close and reopen', async () => {
         const e = event();

@@ -48,6 +48,43 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'V1 control plane: sandboxed conversations, sandboxes, start tasks; event ids unique',
+    sql: `
+      ALTER TABLE conversations ADD COLUMN sandbox_id TEXT;
+      CREATE INDEX conversations_sandbox ON conversations (sandbox_id) WHERE sandbox_id IS NOT NULL;
+
+      -- Event ids are UUIDs, unique across conversations: one index serves lookups with and
+      -- without the conversation (the V1 /api/v1/events batch get has none).
+      DROP INDEX events_id;
+      CREATE UNIQUE INDEX events_id ON events (id);
+
+      CREATE TABLE sandboxes (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        ref TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        document TEXT NOT NULL
+      );
+      CREATE INDEX sandboxes_owner_created ON sandboxes (owner_id, created_at, id);
+      CREATE INDEX sandboxes_status ON sandboxes (status);
+
+      CREATE TABLE start_tasks (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        ref TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        document TEXT NOT NULL
+      );
+      CREATE INDEX start_tasks_owner_created ON start_tasks (owner_id, created_at, id);
+      CREATE INDEX start_tasks_ref ON start_tasks (ref) WHERE ref IS NOT NULL;
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {

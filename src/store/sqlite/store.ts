@@ -3,11 +3,15 @@
 // is a plain call wrapped in the async port.
 import Database from 'better-sqlite3';
 import {
+  type ConversationFilter,
   type ConversationPage,
   type ConversationPatch,
   type ConversationRecord,
   type ConversationSearch,
   type ConversationStore,
+  type Document,
+  type DocumentKind,
+  type DocumentStore,
   type EventFilter,
   type EventJson,
   type EventPage,
@@ -21,7 +25,9 @@ import {
   UnknownCursorError,
 } from '../types.js';
 import { messageBody } from './body.js';
+import { DocumentTable } from './documents.js';
 import { migrate } from './migrations.js';
+import { StatementCache, type Where, where, whereSql } from './sql.js';
 
 type ConversationRow = {
   id: string;
@@ -32,10 +38,12 @@ type ConversationRow = {
   state: string;
   created_at: string;
   updated_at: string;
+  sandbox_id: string | null;
 };
 
 const EVENT_COLUMNS = 'seq, id, kind, source, timestamp, json';
-const CONVERSATION_COLUMNS = 'id, owner_id, title, tags, execution_status, state, created_at, updated_at';
+const CONVERSATION_COLUMNS =
+  'id, owner_id, title, tags, execution_status, state, created_at, updated_at, sandbox_id';
 
 function toRecord(row: ConversationRow): ConversationRecord {
   return {
@@ -47,6 +55,7 @@ function toRecord(row: ConversationRow): ConversationRecord {
     state: JSON.parse(row.state) as Record<string, unknown>,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    sandboxId: row.sandbox_id,
   };
 }
 
@@ -58,27 +67,6 @@ const PATCH_COLUMNS: Record<keyof ConversationPatch, [string, (v: unknown) => un
   state: ['state', (v) => JSON.stringify(v)],
   updatedAt: ['updated_at', (v) => v],
 };
-
-type Where = { clauses: string[]; params: unknown[] };
-
-/** The clauses whose parameter is given, with their parameters in the same order. */
-function where(conditions: [string, unknown][]): Where {
-  const given = conditions.filter(([, value]) => value !== undefined);
-  return { clauses: given.map(([clause]) => clause), params: given.map(([, value]) => value) };
-}
-
-class StatementCache {
-  private readonly cache = new Map<string, Database.Statement>();
-  constructor(private readonly db: Database.Database) {}
-  get(sql: string): Database.Statement {
-    let stmt = this.cache.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      this.cache.set(sql, stmt);
-    }
-    return stmt;
-  }
-}
 
 class SqliteEvents implements EventStore {
   private readonly lastSeqOf: Database.Statement;
@@ -239,6 +227,55 @@ class SqliteEvents implements EventStore {
     return this.afterSeq.all(this.readKey(conversationId), afterSeq, limit) as StoredEvent[];
   }
 
+  async getManyOfOwner(ownerId: string, ids: readonly string[]): Promise<(EventJson | null)[]> {
+    if (ids.length === 0) return [];
+    const rows = this.statements
+      .get(
+        'SELECT e.id, e.seq, e.json FROM json_each(?) AS j CROSS JOIN events AS e ON e.id = j.value' +
+          ' JOIN conversations AS c ON c.key = e.conversation_key WHERE c.owner_id = ?',
+      )
+      .all(JSON.stringify(ids), ownerId) as EventJson[];
+    const found = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => found.get(id) ?? null);
+  }
+
+  async searchOfOwner(ownerId: string, query: EventSearch): Promise<EventPage> {
+    const { clauses, params } = this.where(query);
+    const asc = query.order === 'asc';
+    if (query.pageId !== undefined) {
+      const cursor = this.statements
+        .get(
+          'SELECT e.timestamp FROM events AS e JOIN conversations AS c ON c.key = e.conversation_key' +
+            ' WHERE e.id = ? AND c.owner_id = ?',
+        )
+        .pluck()
+        .get(query.pageId, ownerId) as string | undefined;
+      if (cursor === undefined) throw new UnknownCursorError(query.pageId);
+      clauses.push(`(timestamp, e.id) ${asc ? '>=' : '<='} (?, ?)`);
+      params.push(cursor, query.pageId);
+    }
+    const order = asc ? 'ASC' : 'DESC';
+    const sql =
+      'SELECT e.seq, e.id, e.kind, e.source, e.timestamp, e.json FROM events AS e' +
+      ' JOIN conversations AS c ON c.key = e.conversation_key' +
+      whereSql(['c.owner_id = ?', ...clauses]) +
+      ` ORDER BY timestamp ${order}, e.id ${order} LIMIT ?`;
+    const rows = this.statements.get(sql).all(ownerId, ...params, query.limit + 1) as StoredEvent[];
+    const next = rows.length > query.limit ? rows.pop()! : null;
+    return { items: rows, nextPageId: next?.id ?? null };
+  }
+
+  async countOfOwner(ownerId: string, filter: EventFilter): Promise<number> {
+    const { clauses, params } = this.where(filter);
+    const sql =
+      'SELECT count(*) FROM events AS e JOIN conversations AS c ON c.key = e.conversation_key' +
+      whereSql(['c.owner_id = ?', ...clauses]);
+    return this.statements
+      .get(sql)
+      .pluck()
+      .get(ownerId, ...params) as number;
+  }
+
   async lastSeq(conversationId: string): Promise<number> {
     try {
       return this.currentSeq(conversationId);
@@ -270,7 +307,7 @@ class SqliteConversations implements ConversationStore {
     private readonly statements: StatementCache,
   ) {
     this.insert = db.prepare(
-      `INSERT INTO conversations (${CONVERSATION_COLUMNS}) VALUES (@id, @owner_id, @title, @tags, @execution_status, @state, @created_at, @updated_at)`,
+      `INSERT INTO conversations (${CONVERSATION_COLUMNS}) VALUES (@id, @owner_id, @title, @tags, @execution_status, @state, @created_at, @updated_at, @sandbox_id)`,
     );
     this.byId = db.prepare(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ?`);
     this.byIds = db.prepare(
@@ -290,6 +327,7 @@ class SqliteConversations implements ConversationStore {
       state: JSON.stringify(record.state),
       created_at: record.createdAt,
       updated_at: record.updatedAt,
+      sandbox_id: record.sandboxId ?? null,
     });
   }
 
@@ -329,10 +367,20 @@ class SqliteConversations implements ConversationStore {
     return removed;
   }
 
-  private where(query: Pick<ConversationSearch, 'ownerId' | 'executionStatus'>): Where {
+  private where(filter: ConversationFilter): Where {
+    const sandboxed = filter.sandboxed === undefined ? undefined : filter.sandboxed ? 1 : 0;
     return where([
-      ['owner_id = ?', query.ownerId],
-      ['execution_status = ?', query.executionStatus],
+      ['owner_id = ?', filter.ownerId],
+      ['execution_status = ?', filter.executionStatus],
+      ['(sandbox_id IS NOT NULL) = ?', sandboxed],
+      [
+        "title LIKE ? ESCAPE '\\'",
+        filter.titleContains === undefined ? undefined : `%${escapeLike(filter.titleContains)}%`,
+      ],
+      ['created_at >= ?', filter.createdAtGte],
+      ['created_at < ?', filter.createdAtLt],
+      ['updated_at >= ?', filter.updatedAtGte],
+      ['updated_at < ?', filter.updatedAtLt],
     ]);
   }
 
@@ -348,22 +396,26 @@ class SqliteConversations implements ConversationStore {
     }
     const order = asc ? 'ASC' : 'DESC';
     const sql =
-      `SELECT ${CONVERSATION_COLUMNS} FROM conversations` +
-      (clauses.length ? ` WHERE ${clauses.join(' AND ')}` : '') +
+      `SELECT ${CONVERSATION_COLUMNS} FROM conversations${whereSql(clauses)}` +
       ` ORDER BY ${column} ${order}, id ${order} LIMIT ?`;
     const rows = this.statements.get(sql).all(...params, query.limit + 1) as ConversationRow[];
     const next = rows.length > query.limit ? rows.pop()! : null;
     return { items: rows.map(toRecord), nextPageId: next?.id ?? null };
   }
 
-  async count(query: Pick<ConversationSearch, 'ownerId' | 'executionStatus'>): Promise<number> {
-    const { clauses, params } = this.where(query);
-    const sql = `SELECT count(*) FROM conversations${clauses.length ? ` WHERE ${clauses.join(' AND ')}` : ''}`;
+  async count(filter: ConversationFilter): Promise<number> {
+    const { clauses, params } = this.where(filter);
+    const sql = `SELECT count(*) FROM conversations${whereSql(clauses)}`;
     return this.statements
       .get(sql)
       .pluck()
       .get(...params) as number;
   }
+}
+
+/** `%` and `_` in a LIKE pattern match themselves. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 class SqliteSettings implements SettingsStore {
@@ -401,10 +453,19 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const events = new SqliteEvents(db, statements, (id, patch) => conversations.patch(id, patch));
   conversations.onDelete = (id) => events.forget(id);
   const settings = new SqliteSettings(db);
+  const documents = new Map<DocumentKind, DocumentTable<Document>>();
   return {
     conversations,
     events,
     settings,
+    documents<T extends Document>(kind: DocumentKind): DocumentStore<T> {
+      let table = documents.get(kind);
+      if (!table) {
+        table = new DocumentTable(db, statements, kind);
+        documents.set(kind, table);
+      }
+      return table as unknown as DocumentStore<T>;
+    },
     async close() {
       if (db.open) db.close();
     },

@@ -1,0 +1,28 @@
+// Small helpers shared by the SQLite adapter's tables.
+import type Database from 'better-sqlite3';
+
+export type Where = { clauses: string[]; params: unknown[] };
+
+/** The clauses whose parameter is given, with their parameters in the same order. */
+export function where(conditions: [string, unknown][]): Where {
+  const given = conditions.filter(([, value]) => value !== undefined);
+  return { clauses: given.map(([clause]) => clause), params: given.map(([, value]) => value) };
+}
+
+export class StatementCache {
+  private readonly cache = new Map<string, Database.Statement>();
+  constructor(private readonly db: Database.Database) {}
+  get(sql: string): Database.Statement {
+    let stmt = this.cache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+}
+
+/** ` WHERE a AND b`, or nothing when there are no clauses. */
+export function whereSql(clauses: readonly string[]): string {
+  return clauses.length ? ` WHERE ${clauses.join(' AND ')}` : '';
+}
