@@ -5,6 +5,7 @@ export * from './events.js';
 export { dashedUuid, newEventId, normalizeTimestamp, nowTimestamp } from './ids.js';
 export { EVENT_KIND_PATHS, resolveEventKind } from './kinds.js';
 export * from './observations.js';
+export { Closed, Nullable } from './schema-helpers.js';
 export * from './tool-definitions.js';
 export {
   createAjv,

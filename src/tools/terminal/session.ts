@@ -1,10 +1,11 @@
 // A persistent bash in a real pseudo-terminal. Completion is detected by the prompt: PS1 prints a
 // JSON marker with the exit code and working directory, so a command is done exactly when its
 // prompt arrives (no polling). Echo is off, so the output is only what the command printed.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { type IPty, spawn } from '@lydell/node-pty';
+import { descendants } from '../../sandbox/process-tree.js';
 
 const START = '###PS1JSON###';
 const END = '###PS1END###';
@@ -201,38 +202,6 @@ export class TerminalSession {
     }
     await Promise.race([gone, new Promise((r) => setTimeout(r, 2000))]);
   }
-}
-
-/** Every descendant of a process, from /proc (Linux); empty where /proc is not available. */
-function descendants(root: number): number[] {
-  const children = new Map<number, number[]>();
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const list = children.get(ppid) ?? [];
-      list.push(Number(entry));
-      children.set(ppid, list);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const out: number[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
-      out.push(child);
-      queue.push(child);
-    }
-  }
-  return out;
 }
 
 /** The server's environment without its own secrets. */

@@ -1,0 +1,97 @@
+// Processes as Linux shows them in /proc: a process's descendants (ptys start new sessions, so a
+// process group does not hold them all), its state, and signals sent to a whole tree.
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** The fields of /proc/<pid>/stat after the command name: state, then ppid. */
+function statFields(pid: number | string): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** Every descendant of a process, parents before children; empty where /proc is not available. */
+export function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(entry);
+    if (!fields) continue; // the process ended while we looked
+    const ppid = Number(fields[1]);
+    const list = children.get(ppid) ?? [];
+    list.push(Number(entry));
+    children.set(ppid, list);
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+export type ProcessState = 'running' | 'stopped' | 'gone';
+
+/**
+ * The state of a process, `gone` also when it is a zombie or when its command line does not
+ * contain `marker` (the pid was reused by another program).
+ */
+export function processState(pid: number, marker?: string): ProcessState {
+  const fields = statFields(pid);
+  if (!fields || fields[0] === 'Z' || fields[0] === 'X') return 'gone';
+  if (marker !== undefined) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) return 'gone';
+    } catch {
+      return 'gone';
+    }
+  }
+  return fields[0] === 'T' || fields[0] === 't' ? 'stopped' : 'running';
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Stops a process and everything it started. The root first, so it starts nothing new; then the
+ * tree again until a pass finds no process it has not stopped yet (a child may fork meanwhile).
+ */
+export function stopTree(root: number): void {
+  signal(root, 'SIGSTOP');
+  const stopped = new Set<number>();
+  for (let pass = 0; pass < 10; pass++) {
+    const fresh = descendants(root).filter((pid) => !stopped.has(pid));
+    if (fresh.length === 0) return;
+    for (const pid of fresh) {
+      signal(pid, 'SIGSTOP');
+      stopped.add(pid);
+    }
+  }
+}
+
+/** Continues a stopped tree: the children first, so the root finds them running when it wakes. */
+export function continueTree(root: number): void {
+  for (const pid of descendants(root).reverse()) signal(pid, 'SIGCONT');
+  signal(root, 'SIGCONT');
+}
+
+/** Sends a signal to a process and all its descendants. */
+export function signalTree(root: number, name: NodeJS.Signals): void {
+  for (const pid of [root, ...descendants(root)]) signal(pid, name);
+}

@@ -1,0 +1,370 @@
+// The control plane's sandboxes: records in the store, processes through the provider. A sandbox's
+// status is what the store recorded, corrected by what the OS says (a process that is gone reads
+// MISSING, never a stale RUNNING). Starting returns at once in STARTING; `settled(id)` resolves when
+// the start ends. A MISSING or ERROR sandbox is started again by resume, with the same id, key and
+// folder, so its agent server finds its conversations where it left them.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SecretBox } from '../settings/index.js';
+import type { DocumentStore, Store } from '../store/index.js';
+import type { SandboxInfo, SandboxStatus } from './schemas.js';
+import { DEFAULT_SPEC_ID, type SandboxSpecs } from './specs.js';
+import {
+  type Launched,
+  SandboxError,
+  SandboxLimitError,
+  SandboxNotFoundError,
+  type SandboxProvider,
+  type SandboxRecord,
+} from './types.js';
+
+export interface SandboxServiceOptions {
+  store: Store;
+  provider: SandboxProvider;
+  specs: SandboxSpecs;
+  secretBox: SecretBox;
+  /** Sandboxes live in `<dataDir>/sandboxes/<id>/`. */
+  dataDir: string;
+  /** At most this many sandboxes STARTING or RUNNING at once (server-wide); default 10. */
+  maxRunning?: number;
+  /**
+   * Keep one sandbox of the default spec started ahead (a warm spare), so a start takes it
+   * instead of waiting for a process to boot; default true.
+   */
+  warmSpare?: boolean;
+}
+
+/** A sandbox started ahead of need, not yet anyone's: not in the store until taken. */
+interface Spare {
+  id: string;
+  key: string;
+  dir: string;
+  launching: Promise<Launched>;
+}
+
+/** Statuses that hold a place under the limit. */
+const ACTIVE: readonly SandboxStatus[] = ['STARTING', 'RUNNING'];
+/** Statuses under which a process should exist. */
+const LIVE: readonly SandboxStatus[] = ['STARTING', 'RUNNING', 'PAUSED'];
+
+export type SandboxListener = (record: SandboxRecord, change: 'status' | 'deleted') => void;
+
+export class SandboxService {
+  private readonly records: DocumentStore<SandboxRecord>;
+  private readonly maxRunning: number;
+  /** Starts in progress in this process, by sandbox id. */
+  private readonly starting = new Map<string, Promise<SandboxRecord>>();
+  /** Serializes limit checks with the writes that take a place under the limit. */
+  private admission: Promise<unknown> = Promise.resolve();
+  private readonly listeners: SandboxListener[] = [];
+  private spare: Spare | null = null;
+  private closing = false;
+
+  constructor(private readonly options: SandboxServiceOptions) {
+    this.records = options.store.documents<SandboxRecord>('sandboxes');
+    this.maxRunning = options.maxRunning ?? 10;
+  }
+
+  onChange(listener: SandboxListener): void {
+    this.listeners.push(listener);
+  }
+
+  // ---- reads -------------------------------------------------------------------------------------
+
+  /** The record as the OS confirms it; null when unknown or owned by someone else. */
+  async get(ownerId: string, id: string): Promise<SandboxRecord | null> {
+    const record = await this.records.get(id);
+    if (!record || record.ownerId !== ownerId) return null;
+    return this.checked(record);
+  }
+
+  async getMany(ownerId: string, ids: readonly string[]): Promise<(SandboxRecord | null)[]> {
+    const records = await this.records.getMany(ids);
+    return Promise.all(records.map((r) => (r && r.ownerId === ownerId ? this.checked(r) : null)));
+  }
+
+  async search(
+    ownerId: string,
+    query: { pageId?: string; limit: number },
+  ): Promise<{ items: SandboxRecord[]; nextPageId: string | null }> {
+    const page = await this.records.search({ ownerId, sort: 'CREATED_AT_DESC', ...query });
+    return { items: await Promise.all(page.items.map((r) => this.checked(r))), nextPageId: page.nextPageId };
+  }
+
+  info(record: SandboxRecord): SandboxInfo {
+    const running = record.status === 'RUNNING' && record.agentUrl !== null;
+    return {
+      id: record.id,
+      created_by_user_id: record.ownerId,
+      sandbox_spec_id: record.specId,
+      status: record.status,
+      session_api_key: running ? this.sessionKey(record) : null,
+      exposed_urls: running ? [{ name: 'AGENT_SERVER', url: record.agentUrl! }] : null,
+      created_at: record.createdAt,
+    };
+  }
+
+  /** The agent server's key in clear, for the control plane's own calls and for the owner. */
+  sessionKey(record: SandboxRecord): string {
+    return this.options.secretBox.decrypt(record.sessionKey, `sandbox:${record.id}`);
+  }
+
+  /** Resolves when a start in progress ends (at once when none is). */
+  async settled(ownerId: string, id: string): Promise<SandboxRecord> {
+    const pending = this.starting.get(id);
+    if (pending) await pending.catch(() => undefined);
+    const record = await this.get(ownerId, id);
+    if (!record) throw new SandboxNotFoundError(id);
+    return record;
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------------------
+
+  /** Creates a sandbox in STARTING and starts it in the background (or takes the warm spare). */
+  async start(ownerId: string, specId?: string | null): Promise<SandboxRecord> {
+    const spec = this.options.specs.get(specId);
+    const spare = spec.id === DEFAULT_SPEC_ID ? this.spare : null;
+    const { id, key, dir } = spare ?? newIdentity(this.options.dataDir);
+    const now = new Date().toISOString();
+    const record: SandboxRecord = {
+      id,
+      ownerId,
+      status: 'STARTING',
+      specId: spec.id,
+      sessionKey: this.options.secretBox.encrypt(key, `sandbox:${id}`),
+      dir,
+      agentUrl: null,
+      pid: null,
+      detail: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.admit(() => this.records.put(record));
+    if (spare) {
+      this.spare = null;
+      this.launch(record, this.claim(spare, record));
+      this.refillSpare();
+    } else {
+      this.launch(record);
+    }
+    return record;
+  }
+
+  /** Starts a new warm spare when enabled and none is there. */
+  refillSpare(): void {
+    if (this.options.warmSpare === false || this.closing || this.spare) return;
+    const identity = newIdentity(this.options.dataDir);
+    const launching = this.options.provider.launch({
+      ...identity,
+      spec: this.options.specs.get(DEFAULT_SPEC_ID),
+      sessionKey: identity.key,
+      spare: true,
+    });
+    const spare: Spare = { ...identity, launching };
+    this.spare = spare;
+    // A spare that failed is dropped; the next start boots its own process.
+    launching.catch(() => {
+      if (this.spare === spare) this.spare = null;
+      rmSync(identity.dir, { recursive: true, force: true });
+    });
+  }
+
+  /** The spare's process as the sandbox's: claimed when ready, or a fresh launch if it failed. */
+  private async claim(spare: Spare, record: SandboxRecord): Promise<Launched> {
+    try {
+      const launched = await spare.launching;
+      launched.claim?.();
+      return { pid: launched.pid, agentUrl: launched.agentUrl };
+    } catch {
+      return this.options.provider.launch(this.launchRequest(record));
+    }
+  }
+
+  async pause(ownerId: string, id: string): Promise<boolean> {
+    let record = await this.get(ownerId, id);
+    if (!record) return false;
+    if (record.status === 'STARTING') record = await this.settled(ownerId, id);
+    if (record.status !== 'RUNNING') return true;
+    this.options.provider.pause(record);
+    await this.save(record, { status: 'PAUSED' });
+    return true;
+  }
+
+  /** Continues a paused sandbox, or starts a MISSING or ERROR one again. */
+  async resume(ownerId: string, id: string): Promise<boolean> {
+    const record = await this.get(ownerId, id);
+    if (!record) return false;
+    if (record.status === 'RUNNING' || record.status === 'STARTING') return true;
+    if (record.status === 'PAUSED') {
+      await this.admit(async () => {
+        this.options.provider.resume(record);
+        await this.save(record, { status: 'RUNNING' });
+      });
+      return true;
+    }
+    const restarting = await this.admit(() => this.save(record, { status: 'STARTING', detail: null }));
+    this.launch(restarting);
+    return true;
+  }
+
+  async delete(ownerId: string, id: string): Promise<boolean> {
+    let record = await this.get(ownerId, id);
+    if (!record) return false;
+    if (record.status === 'STARTING') record = await this.settled(ownerId, id);
+    await this.options.provider.stop(record);
+    await this.records.delete(id);
+    rmSync(record.dir, { recursive: true, force: true });
+    this.emit(record, 'deleted');
+    return true;
+  }
+
+  /**
+   * After a restart: sandboxes whose process is gone read MISSING; live ones (the previous control
+   * plane crashed) are adopted as they are; one caught mid-start is stopped and reads MISSING.
+   */
+  async reconcile(): Promise<SandboxRecord[]> {
+    const live: SandboxRecord[] = [];
+    let pageId: string | undefined;
+    do {
+      const page = await this.records.search({ status: LIVE, sort: 'CREATED_AT', limit: 100, pageId });
+      for (const record of page.items) {
+        if (record.status === 'STARTING') {
+          await this.options.provider.stop(record);
+          await this.save(record, { status: 'MISSING', pid: null, agentUrl: null });
+          continue;
+        }
+        const checked = await this.checked(record);
+        if (checked.status !== 'MISSING') live.push(checked);
+      }
+      pageId = page.nextPageId ?? undefined;
+    } while (pageId);
+    await this.removeOrphanFolders();
+    return live;
+  }
+
+  /** Folders of spares a crashed control plane left behind (a spare exits when its parent is gone). */
+  private async removeOrphanFolders(): Promise<void> {
+    const root = join(this.options.dataDir, 'sandboxes');
+    let names: string[];
+    try {
+      names = readdirSync(root);
+    } catch {
+      return;
+    }
+    const records = await this.records.getMany(names);
+    names.forEach((name, i) => {
+      if (!records[i]) rmSync(join(root, name), { recursive: true, force: true });
+    });
+  }
+
+  /** Stops every sandbox process (graceful shutdown); they read MISSING until resumed. */
+  async close(): Promise<void> {
+    this.closing = true;
+    const spare = this.spare;
+    this.spare = null;
+    if (spare) {
+      const launched = await spare.launching.catch(() => null);
+      if (launched) await this.options.provider.stop(this.spareRecord(spare, launched));
+      rmSync(spare.dir, { recursive: true, force: true });
+    }
+    await Promise.allSettled([...this.starting.values()]);
+    let pageId: string | undefined;
+    do {
+      const page = await this.records.search({ status: LIVE, sort: 'CREATED_AT', limit: 100, pageId });
+      await Promise.all(page.items.map((r) => this.options.provider.stop(r)));
+      pageId = page.nextPageId ?? undefined;
+    } while (pageId);
+  }
+
+  /** Runs a shell command in a sandbox (the setup steps of an app conversation's start). */
+  exec(
+    record: SandboxRecord,
+    command: string,
+    options: { cwd: string; timeoutMs: number },
+  ): Promise<{ exitCode: number | null; output: string }> {
+    return this.options.provider.exec(record, command, options);
+  }
+
+  // ---- internals ---------------------------------------------------------------------------------
+
+  private launchRequest(record: SandboxRecord) {
+    return {
+      id: record.id,
+      dir: record.dir,
+      spec: this.options.specs.get(record.specId),
+      sessionKey: this.sessionKey(record),
+    };
+  }
+
+  /** A record for stopping a spare that never became a sandbox. */
+  private spareRecord(spare: Spare, launched: Launched): SandboxRecord {
+    const now = new Date().toISOString();
+    return {
+      id: spare.id,
+      ownerId: '',
+      status: 'RUNNING',
+      specId: DEFAULT_SPEC_ID,
+      sessionKey: '',
+      dir: spare.dir,
+      agentUrl: launched.agentUrl,
+      pid: launched.pid,
+      detail: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  private launch(record: SandboxRecord, launching?: Promise<Launched>): void {
+    const start = (async () => {
+      try {
+        const { pid, agentUrl } = await (launching ??
+          this.options.provider.launch(this.launchRequest(record)));
+        return await this.save(record, { status: 'RUNNING', pid, agentUrl, detail: null });
+      } catch (error) {
+        const detail =
+          error instanceof SandboxError ? error.message : `Sandbox failed to start: ${String(error)}`;
+        return this.save(record, { status: 'ERROR', pid: null, agentUrl: null, detail });
+      }
+    })();
+    this.starting.set(record.id, start);
+    void start.finally(() => this.starting.delete(record.id));
+  }
+
+  /** Runs `work` if a place under the limit is free, one admission at a time. */
+  private admit<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.admission.then(async () => {
+      const active = await this.records.count({ status: ACTIVE });
+      if (active >= this.maxRunning) throw new SandboxLimitError(this.maxRunning);
+      return work();
+    });
+    this.admission = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Corrects a record whose process is gone to MISSING (persisted). */
+  private async checked(record: SandboxRecord): Promise<SandboxRecord> {
+    if (!LIVE.includes(record.status) || this.starting.has(record.id)) return record;
+    if (this.options.provider.liveness(record) !== 'gone') return record;
+    return this.save(record, { status: 'MISSING', pid: null, agentUrl: null });
+  }
+
+  private async save(record: SandboxRecord, changes: Partial<SandboxRecord>): Promise<SandboxRecord> {
+    const next = { ...record, ...changes, updatedAt: new Date().toISOString() };
+    await this.records.put(next);
+    if (changes.status && changes.status !== record.status) this.emit(next, 'status');
+    return next;
+  }
+
+  private emit(record: SandboxRecord, change: 'status' | 'deleted'): void {
+    for (const listener of this.listeners) listener(record, change);
+  }
+}
+
+/** A new sandbox id (22 alphanumerics), session key and folder. */
+function newIdentity(dataDir: string): { id: string; key: string; dir: string } {
+  const id = randomBytes(24).toString('base64url').replace(/[-_]/g, '').slice(0, 22);
+  const dir = join(dataDir, 'sandboxes', id);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return { id, key: randomBytes(32).toString('base64url'), dir };
+}

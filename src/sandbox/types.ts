@@ -1,0 +1,89 @@
+// The sandbox domain: the record the control plane keeps per sandbox, the spec a sandbox starts
+// from, and the provider port every kind of sandbox (process now; docker, kubernetes later)
+// implements.
+import type { Document } from '../store/index.js';
+import type { SandboxSpecInfo, SandboxStatus } from './schemas.js';
+
+export type { SandboxSpecInfo, SandboxStatus };
+
+/** What the store keeps per sandbox (the `sandboxes` documents). */
+export interface SandboxRecord extends Document {
+  status: SandboxStatus;
+  specId: string;
+  /** The session key of the sandbox's agent server, sealed with the SecretBox. */
+  sessionKey: string;
+  /** The sandbox's folder: its workspace and the agent server's own data. */
+  dir: string;
+  /** The agent server's base URL while it runs (loopback for the process provider). */
+  agentUrl: string | null;
+  /** The agent server's process id, for providers that run processes on this machine. */
+  pid: number | null;
+  /** Why the sandbox is in ERROR. */
+  detail: string | null;
+}
+
+export interface LaunchRequest {
+  id: string;
+  dir: string;
+  spec: SandboxSpecInfo;
+  /** The agent server's session key, in clear (it goes into the child's environment only). */
+  sessionKey: string;
+  /** A warm spare: it ends by itself unless claimed before the control plane goes away. */
+  spare?: boolean;
+}
+
+export interface Launched {
+  pid: number;
+  agentUrl: string;
+  /** For a spare: makes it a sandbox of its own that outlives the control plane. */
+  claim?: () => void;
+}
+
+/** What the operating system says about a sandbox: independent of what the store last recorded. */
+export type Liveness = 'running' | 'paused' | 'gone';
+
+export interface SandboxProvider {
+  /** Starts the sandbox's agent server; resolves once its health check answers. */
+  launch(request: LaunchRequest): Promise<Launched>;
+  liveness(record: SandboxRecord): Liveness;
+  /** Suspends every process of the sandbox. */
+  pause(record: SandboxRecord): void;
+  resume(record: SandboxRecord): void;
+  /** Ends every process of the sandbox (the files stay). */
+  stop(record: SandboxRecord): Promise<void>;
+  /** Runs a shell command in the sandbox (setup steps of a start task). */
+  exec(
+    record: SandboxRecord,
+    command: string,
+    options: { cwd: string; timeoutMs: number },
+  ): Promise<{ exitCode: number | null; output: string }>;
+}
+
+export class SandboxNotFoundError extends Error {
+  override name = 'SandboxNotFoundError';
+  constructor(readonly sandboxId: string) {
+    super(`Sandbox not found: ${sandboxId}`);
+  }
+}
+
+export class SandboxSpecNotFoundError extends Error {
+  override name = 'SandboxSpecNotFoundError';
+  constructor(readonly specId: string) {
+    super(`Sandbox spec not found: ${specId}`);
+  }
+}
+
+/** The configured limit of running sandboxes is reached (429). */
+export class SandboxLimitError extends Error {
+  override name = 'SandboxLimitError';
+  constructor(readonly limit: number) {
+    super(
+      `Sandbox limit reached: ${limit} sandbox${limit === 1 ? ' is' : 'es are'} running. Pause or delete one, or raise the limit (--max-sandboxes / AGENTD_MAX_SANDBOXES).`,
+    );
+  }
+}
+
+/** A sandbox failed to start, or is in a state that cannot do what was asked. */
+export class SandboxError extends Error {
+  override name = 'SandboxError';
+}
