@@ -12,6 +12,7 @@ export interface ServerOptions {
   dataDir?: string;
   /** false when `--no-auth` was given. */
   auth?: boolean;
+  maxSandboxes?: number | string;
 }
 
 export interface ServerConfig {
@@ -22,6 +23,8 @@ export interface ServerConfig {
   sessionApiKeys: string[];
   /** Where the keys came from, for the start-up message. */
   keySource: 'environment' | 'generated' | 'data-dir' | 'none';
+  /** Sandboxes STARTING or RUNNING at once. */
+  maxSandboxes: number;
 }
 
 export class ConfigError extends Error {
@@ -57,6 +60,13 @@ export function sessionKeysFromEnv(env: Env): string[] {
   return [...new Set(keys.filter((k) => k.length > 0))];
 }
 
+function parseMaxSandboxes(value: number | string): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new ConfigError(`Invalid sandbox limit: ${value} (a whole number, at least 1)`);
+  return n;
+}
+
 function parsePort(value: number | string): number {
   const port = typeof value === 'number' ? value : Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Invalid port: ${value}`);
@@ -84,6 +94,7 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   const host = options.host ?? env.AGENTD_HOST ?? '127.0.0.1';
   const port = parsePort(options.port ?? env.AGENTD_PORT ?? 8000);
   const dataDir = resolve(options.dataDir ?? env.AGENTD_DATA_DIR ?? defaultDataDir(env));
+  const maxSandboxes = parseMaxSandboxes(options.maxSandboxes ?? env.AGENTD_MAX_SANDBOXES ?? 10);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 
   if (noAuth) {
@@ -92,10 +103,18 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
         `--no-auth serves on loopback only; refusing to bind ${host} without a session key`,
       );
     }
-    return { host, port, dataDir, sessionApiKeys: [], keySource: 'none' };
+    return { host, port, dataDir, sessionApiKeys: [], keySource: 'none', maxSandboxes };
   }
   const envKeys = sessionKeysFromEnv(env);
-  if (envKeys.length > 0) return { host, port, dataDir, sessionApiKeys: envKeys, keySource: 'environment' };
+  if (envKeys.length > 0)
+    return { host, port, dataDir, sessionApiKeys: envKeys, keySource: 'environment', maxSandboxes };
   const { key, generated } = dataDirKey(dataDir);
-  return { host, port, dataDir, sessionApiKeys: [key], keySource: generated ? 'generated' : 'data-dir' };
+  return {
+    host,
+    port,
+    dataDir,
+    sessionApiKeys: [key],
+    keySource: generated ? 'generated' : 'data-dir',
+    maxSandboxes,
+  };
 }

@@ -1,5 +1,6 @@
 // The `agentd` command.
 import { Command } from 'commander';
+import { agent } from './agent.js';
 import { ConfigError } from './config.js';
 import { demo } from './demo.js';
 import { serve } from './serve.js';
@@ -17,9 +18,43 @@ program
   .option('--port <port>', 'port to listen on, 0 for any free port (env AGENTD_PORT)', undefined)
   .option('--data-dir <dir>', 'data folder (env AGENTD_DATA_DIR; default ~/.local/share/agentd)', undefined)
   .option('--no-auth', 'serve without a session key (loopback only)')
-  .action(async (opts: { host?: string; port?: string; dataDir?: string; auth: boolean }) => {
-    await serve(opts);
-  });
+  .option(
+    '--max-sandboxes <n>',
+    'sandboxes starting or running at once (env AGENTD_MAX_SANDBOXES; default 10)',
+  )
+  .action(
+    async (opts: {
+      host?: string;
+      port?: string;
+      dataDir?: string;
+      auth: boolean;
+      maxSandboxes?: string;
+    }) => {
+      await serve(opts);
+    },
+  );
+
+program
+  .command('agent')
+  .description('serve the agent-server API only, as inside a sandbox (no V1 control plane)')
+  .option('--host <host>', 'address to bind (env AGENTD_HOST)', undefined)
+  .option('--port <port>', 'port to listen on; default 0, any free port (env AGENTD_PORT)', undefined)
+  .option('--data-dir <dir>', 'data folder (env AGENTD_DATA_DIR)', undefined)
+  .option('--no-auth', 'serve without a session key (loopback only)')
+  .option('--ready-fd <fd>', 'write one JSON line {port, pid} to this file descriptor once listening')
+  .option('--spare', 'a warm spare: exit if the ready pipe closes before the control plane claims it')
+  .action(
+    async (opts: {
+      host?: string;
+      port?: string;
+      dataDir?: string;
+      auth: boolean;
+      readyFd?: string;
+      spare?: boolean;
+    }) => {
+      await agent(opts);
+    },
+  );
 
 program
   .command('demo')
