@@ -24,3 +24,16 @@ export class InvalidConversationRequestError extends Error {
     super(message);
   }
 }
+
+/** The conversation runs inside a sandbox; this server only mirrors it (answered as a 409). */
+export class ConversationInSandboxError extends Error {
+  override name = 'ConversationInSandboxError';
+  constructor(
+    readonly conversationId: string,
+    readonly sandboxId: string,
+  ) {
+    super(
+      `Conversation ${conversationId} runs in sandbox ${sandboxId}: send this request to its conversation_url (GET /api/v1/app-conversations?ids=…)`,
+    );
+  }
+}

@@ -11,6 +11,7 @@ import type { SecretBox, SettingsService } from '../settings/index.js';
 import type { ConversationRecord, ConversationSearch, Store } from '../store/index.js';
 import { createTools, type McpPool, registeredToolNames } from '../tools/index.js';
 import {
+  ConversationInSandboxError,
   ConversationNotFoundError,
   ConversationRunningError,
   InvalidConversationRequestError,
@@ -24,7 +25,14 @@ import type {
   SendMessageRequest,
   StartConversationRequest,
 } from './schemas.js';
-import { type ConversationState, conversationInfo, fullState, stateOf, stateUpdateEvent } from './state.js';
+import {
+  type ConversationState,
+  conversationInfo,
+  fullState,
+  stateOf,
+  stateUpdateEvent,
+  titleFromText,
+} from './state.js';
 import { toolNamesOf } from './tools.js';
 
 export interface ConversationServiceOptions {
@@ -44,7 +52,6 @@ export interface ConversationServiceOptions {
 
 const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
 const DEFAULT_MAX_ITERATIONS = 500;
-const TITLE_LENGTH = 50;
 
 export class ConversationService {
   private readonly runtimes = new Map<string, ConversationRuntime>();
@@ -69,6 +76,7 @@ export class ConversationService {
     do {
       const page = await this.store.conversations.search({
         executionStatus: 'running',
+        sandboxed: false,
         limit: 100,
         sort: 'CREATED_AT',
         pageId,
@@ -97,6 +105,13 @@ export class ConversationService {
     const record = await this.store.conversations.get(id);
     if (!record || record.ownerId !== userId) throw new ConversationNotFoundError(id);
     return this.runtimes.get(id)?.record ?? record;
+  }
+
+  /** A conversation this server runs itself (not a sandboxed one it only mirrors). */
+  private async local(userId: string, id: string): Promise<ConversationRecord> {
+    const record = await this.get(userId, id);
+    if (record.sandboxId) throw new ConversationInSandboxError(id, record.sandboxId);
+    return record;
   }
 
   async info(userId: string, id: string): Promise<ConversationInfo> {
@@ -283,7 +298,7 @@ export class ConversationService {
   }
 
   async updateSecrets(userId: string, id: string, secrets: Record<string, unknown>): Promise<void> {
-    const record = await this.get(userId, id);
+    const record = await this.local(userId, id);
     const state = stateOf(record);
     const next = { ...state, secrets: { ...state.secrets, ...this.sealSecrets(secrets) } };
     await this.store.conversations.update(id, { state: next as unknown as Record<string, unknown> });
@@ -298,7 +313,7 @@ export class ConversationService {
     patch: { title?: string; tags?: Record<string, string> },
   ): Promise<boolean> {
     try {
-      await this.get(userId, id);
+      await this.local(userId, id);
     } catch (error) {
       if (error instanceof ConversationNotFoundError) return false;
       throw error;
@@ -327,7 +342,7 @@ export class ConversationService {
   }
 
   async delete(userId: string, id: string): Promise<void> {
-    const record = await this.get(userId, id);
+    const record = await this.local(userId, id);
     const runtime = this.runtimes.get(id);
     if (runtime) {
       runtime.interrupt();
@@ -400,7 +415,7 @@ export class ConversationService {
 
   /** The runtime of a conversation, built on first use (one build even under concurrent calls). */
   private async runtime(userId: string, id: string): Promise<ConversationRuntime> {
-    const record = await this.get(userId, id);
+    const record = await this.local(userId, id);
     const existing = this.runtimes.get(id);
     if (existing) return existing;
     let loading = this.loading.get(id);
@@ -526,13 +541,8 @@ export class ConversationService {
   }
 
   private async autotitle(runtime: ConversationRuntime, request: SendMessageRequest): Promise<void> {
-    const text = (request.content ?? [])
-      .map((c) => ('text' in c ? c.text : ''))
-      .join(' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-    if (!text) return;
-    const title = text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 3)}...` : text;
+    const title = titleFromText((request.content ?? []).map((c) => ('text' in c ? c.text : '')).join(' '));
+    if (!title) return;
     await this.store.conversations.update(runtime.conversationId, { title });
     runtime.record = { ...runtime.record, title };
   }

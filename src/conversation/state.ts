@@ -7,6 +7,15 @@ import type { AgentSpec, ConfirmationPolicy, ConversationInfo, ExecutionStatus }
 
 export const MASK = '**********';
 
+const TITLE_LENGTH = 50;
+
+/** A title from a message's text: whitespace collapsed, cut to 50 characters; null when blank. */
+export function titleFromText(text: string): string | null {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (!flat) return null;
+  return flat.length > TITLE_LENGTH ? `${flat.slice(0, TITLE_LENGTH - 3)}...` : flat;
+}
+
 export interface ConversationState {
   agent: AgentSpec;
   workspace: { working_dir: string; kind: 'LocalWorkspace' };
