@@ -1,9 +1,11 @@
 // Builds the Fastify application: validation and error mapping, auth, OpenAPI, and one plugin
 // per route family. The domain is reached only through the services passed in.
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppConversationService } from '../app/index.js';
 import type { EventBus } from '../bus/index.js';
-import type { EventQueries } from '../conversation/event-queries.js';
+import type { EventQueries, OwnerEventQueries } from '../conversation/event-queries.js';
 import type { ConversationService } from '../conversation/service.js';
+import type { SandboxService, SandboxSpecs } from '../sandbox/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
 import { installAuth } from './auth.js';
@@ -15,6 +17,9 @@ import { healthRoutes } from './routes/health.js';
 import { settingsRoutes } from './routes/settings.js';
 import { socketRoutes } from './routes/sockets.js';
 import { toolRoutes } from './routes/tools.js';
+import { appConversationRoutes } from './routes/v1/app-conversations.js';
+import { v1EventRoutes } from './routes/v1/events.js';
+import { sandboxRoutes } from './routes/v1/sandboxes.js';
 import { installErrorHandler, installValidation } from './validation.js';
 
 export interface AppDeps {
@@ -30,6 +35,15 @@ export interface AppDeps {
   toolNames: readonly string[];
   /** WebSocket tuning (tests and benchmarks). */
   sockets?: { maxBufferedBytes?: number; maxSubscribers?: number; authTimeoutMs?: number };
+  /** The V1 control plane (/api/v1); absent in an agent server inside a sandbox. */
+  controlPlane?: ControlPlaneDeps;
+}
+
+export interface ControlPlaneDeps {
+  sandboxes: SandboxService;
+  specs: SandboxSpecs;
+  apps: AppConversationService;
+  events: OwnerEventQueries;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -40,7 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installValidation(app);
   installErrorHandler(app);
   const sessionKeys = installAuth(app, deps.sessionApiKeys);
-  await installOpenApi(app);
+  await installOpenApi(app, deps.controlPlane !== undefined);
 
   await app.register(healthRoutes, { usableTools: deps.toolNames });
   await app.register(conversationRoutes, { conversations: deps.conversations });
@@ -54,5 +68,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     store: deps.store,
     ...deps.sockets,
   });
+  const v1 = deps.controlPlane;
+  if (v1) {
+    await app.register(v1EventRoutes, { events: v1.events });
+    await app.register(appConversationRoutes, { apps: v1.apps });
+    await app.register(sandboxRoutes, { sandboxes: v1.sandboxes, specs: v1.specs });
+  }
   return app;
 }

@@ -3,8 +3,11 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import type { TSchema } from 'typebox';
+import * as v1 from '../app/schemas.js';
 import * as conversation from '../conversation/schemas.js';
 import { EventUnionSchema } from '../events/index.js';
+import * as sandbox from '../sandbox/schemas.js';
 import { GETSettingsResponse, SettingsSchema, SettingsStoredResponse } from '../settings/index.js';
 import { BatchEventIdsBody } from './routes/events.js';
 
@@ -25,8 +28,8 @@ function addBatchGetBody(doc: OpenApiDoc): OpenApiDoc {
   return doc;
 }
 
-export async function installOpenApi(app: FastifyInstance): Promise<void> {
-  const shared = [
+export async function installOpenApi(app: FastifyInstance, controlPlane: boolean): Promise<void> {
+  const shared: TSchema[] = [
     EventUnionSchema,
     SettingsSchema,
     GETSettingsResponse,
@@ -49,6 +52,23 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     conversation.ConversationInfo,
     conversation.ConversationPage,
   ];
+  if (controlPlane) {
+    shared.push(
+      sandbox.SandboxStatus,
+      sandbox.ExposedUrl,
+      sandbox.SandboxInfo,
+      sandbox.SandboxPage,
+      sandbox.SandboxSpecInfo,
+      sandbox.SandboxSpecInfoPage,
+      v1.StartTaskStatus,
+      v1.AppConversationStartRequest,
+      v1.AppConversationStartTask,
+      v1.AppConversationStartTaskPage,
+      v1.MetricsSnapshot,
+      v1.AppConversation,
+      v1.AppConversationPage,
+    );
+  }
   for (const schema of shared) {
     app.addSchema(schema);
   }

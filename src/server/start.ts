@@ -2,14 +2,21 @@
 // recovers conversations a previous process left running. `agentd serve` and the tests use it.
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { AppConversationService } from '../app/index.js';
 import { type EventBus, MemoryBus } from '../bus/index.js';
 import { EventLog } from '../conversation/event-log.js';
-import { EventQueries } from '../conversation/event-queries.js';
+import { EventQueries, OwnerEventQueries } from '../conversation/event-queries.js';
 import { ConversationService } from '../conversation/service.js';
+import {
+  type ProcessProviderOptions,
+  ProcessSandboxProvider,
+  SandboxService,
+  SandboxSpecs,
+} from '../sandbox/index.js';
 import { loadSecretBox, SettingsService } from '../settings/index.js';
 import { openSqliteStore, type Store } from '../store/index.js';
 import { McpPool, registeredToolNames } from '../tools/index.js';
-import { type AppDeps, buildApp } from './app.js';
+import { type AppDeps, buildApp, type ControlPlaneDeps } from './app.js';
 
 export interface AgentdOptions {
   dataDir: string;
@@ -21,6 +28,20 @@ export interface AgentdOptions {
   /** Tool options (e.g. short terminal timeouts in tests). */
   toolOptions?: Record<string, unknown>;
   idleTimeoutMs?: number;
+  /**
+   * The V1 control plane (sandboxes, app conversations); on unless false. `agentd agent`, the
+   * server inside a sandbox, runs without it.
+   */
+  controlPlane?: false | ControlPlaneOptions;
+}
+
+export interface ControlPlaneOptions {
+  /** Sandboxes STARTING or RUNNING at once; default 10. */
+  maxSandboxes?: number;
+  /** Keep a sandbox booted ahead for the next start (default true). */
+  warmSpare?: boolean;
+  specs?: SandboxSpecs;
+  provider?: ProcessProviderOptions;
 }
 
 export interface Agentd {
@@ -30,6 +51,7 @@ export interface Agentd {
   log: EventLog;
   conversations: ConversationService;
   mcp: McpPool;
+  controlPlane: ControlPlaneDeps | null;
   close(): Promise<void>;
 }
 
@@ -51,6 +73,16 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     mcp,
   });
   await conversations.recover();
+  const controlPlane =
+    options.controlPlane === false
+      ? null
+      : await startControlPlane(options.controlPlane ?? {}, {
+          store,
+          log,
+          settings,
+          secretBox,
+          dataDir: options.dataDir,
+        });
   const app = await buildApp({
     sessionApiKeys: options.sessionApiKeys,
     store,
@@ -61,6 +93,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     logger: options.logger,
     toolNames: registeredToolNames(),
     sockets: options.sockets,
+    controlPlane: controlPlane ?? undefined,
   });
   let closed = false;
   return {
@@ -70,14 +103,41 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     log,
     conversations,
     mcp,
+    controlPlane,
     async close() {
       if (closed) return;
       closed = true;
       await app.close();
+      await controlPlane?.apps.close();
+      await controlPlane?.sandboxes.close();
       await conversations.close();
       await mcp.close();
       await bus.close();
       await store.close();
     },
   };
+}
+
+/** Sandboxes and app conversations; after a restart, reconciles sandboxes and resumes event syncs. */
+async function startControlPlane(
+  options: ControlPlaneOptions,
+  deps: Pick<ConstructorParameters<typeof AppConversationService>[0], 'store' | 'log' | 'settings'> & {
+    secretBox: ReturnType<typeof loadSecretBox>;
+    dataDir: string;
+  },
+): Promise<ControlPlaneDeps> {
+  const specs = options.specs ?? SandboxSpecs.fromEnv();
+  const sandboxes = new SandboxService({
+    store: deps.store,
+    provider: new ProcessSandboxProvider(options.provider),
+    specs,
+    secretBox: deps.secretBox,
+    dataDir: deps.dataDir,
+    maxRunning: options.maxSandboxes,
+    warmSpare: options.warmSpare,
+  });
+  const apps = new AppConversationService({ ...deps, sandboxes, specs });
+  await apps.recover(await sandboxes.reconcile());
+  sandboxes.refillSpare();
+  return { sandboxes, specs, apps, events: new OwnerEventQueries(deps.store, new EventQueries(deps.store)) };
 }

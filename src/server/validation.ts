@@ -4,11 +4,13 @@
 import type { ValidateFunction } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  ConversationInSandboxError,
   ConversationNotFoundError,
   ConversationRunningError,
   InvalidConversationRequestError,
 } from '../conversation/errors.js';
 import { createAjv, issuesFromAjv, type ValidationIssue } from '../events/index.js';
+import { SandboxLimitError, SandboxNotFoundError, SandboxSpecNotFoundError } from '../sandbox/index.js';
 import { UnknownConversationError, UnknownCursorError } from '../store/index.js';
 import { HttpError, RequestValidationError } from './errors.js';
 
@@ -94,7 +96,13 @@ function domainError(error: unknown): { status: number; detail: unknown } | null
   if (error instanceof ConversationNotFoundError || error instanceof UnknownConversationError) {
     return { status: 404, detail: error.message };
   }
-  if (error instanceof ConversationRunningError) return { status: 409, detail: error.message };
+  if (error instanceof ConversationRunningError || error instanceof ConversationInSandboxError) {
+    return { status: 409, detail: error.message };
+  }
+  if (error instanceof SandboxNotFoundError || error instanceof SandboxSpecNotFoundError) {
+    return { status: 404, detail: error.message };
+  }
+  if (error instanceof SandboxLimitError) return { status: 429, detail: error.message };
   if (error instanceof UnknownCursorError) return { status: 400, detail: error.message };
   if (error instanceof InvalidConversationRequestError) {
     return { status: 422, detail: [{ loc: error.loc, msg: error.message, type: 'value_error' }] };

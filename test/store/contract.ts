@@ -256,6 +256,12 @@ export function storeContract(
       expect(await search({ updatedAtLt: '2026-11-22T12:00:00.000Z' })).toEqual([conv.id]);
       expect(await store.conversations.count({ ownerId: 'owner-1', sandboxed: true })).toBe(1);
       expect(await store.conversations.count({ titleContains: 'bugs', createdAtGte: '2027' })).toBe(0);
+      const child = conversation({ sandboxId: 'sbx-1', parentId: app.id });
+      await store.conversations.create(child);
+      expect((await store.conversations.get(child.id))?.parentId).toBe(app.id);
+      expect(await search({ sandboxId: 'sbx-1', hasParent: false })).toEqual([app.id]);
+      expect(await search({ parentId: app.id })).toEqual([child.id]);
+      expect(await store.conversations.count({ sandboxId: 'sbx-1' })).toBe(2);
     });
 
     it("reads events across an owner's conversations, in timestamp order, without skipping", async () => {

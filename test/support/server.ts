@@ -22,7 +22,15 @@ export async function startServer(
   > = {},
 ): Promise<TestServer> {
   const { keys = ['test-key-1'], dataDir = tempDir(), ...rest } = options;
-  const agentd = await startAgentd({ dataDir, sessionApiKeys: keys, logger: false, env: {}, ...rest });
+  // No warm spare unless a test asks: each would be one more agentd process per test server.
+  const agentd = await startAgentd({
+    dataDir,
+    sessionApiKeys: keys,
+    logger: false,
+    env: {},
+    controlPlane: { warmSpare: false },
+    ...rest,
+  });
   await agentd.app.listen({ host: '127.0.0.1', port: 0 });
   const address = agentd.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
