@@ -83,6 +83,8 @@ export interface ConversationRecord {
    * mirror (record and synced events), and only the sandbox's agent server runs it.
    */
   sandboxId?: string | null;
+  /** The conversation this one was started from (V1 sub-conversations). */
+  parentId?: string | null;
 }
 
 export type ConversationPatch = Partial<
@@ -94,6 +96,10 @@ export interface ConversationFilter {
   executionStatus?: string;
   /** true: only sandboxed (app) conversations; false: only the ones this server runs itself. */
   sandboxed?: boolean;
+  sandboxId?: string;
+  /** false: only conversations without a parent. */
+  hasParent?: boolean;
+  parentId?: string;
   /** Case-insensitive substring of the title. */
   titleContains?: string;
   createdAtGte?: string;

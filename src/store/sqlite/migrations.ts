@@ -53,7 +53,9 @@ export const MIGRATIONS: Migration[] = [
     name: 'V1 control plane: sandboxed conversations, sandboxes, start tasks; event ids unique',
     sql: `
       ALTER TABLE conversations ADD COLUMN sandbox_id TEXT;
+      ALTER TABLE conversations ADD COLUMN parent_id TEXT;
       CREATE INDEX conversations_sandbox ON conversations (sandbox_id) WHERE sandbox_id IS NOT NULL;
+      CREATE INDEX conversations_parent ON conversations (parent_id) WHERE parent_id IS NOT NULL;
 
       -- Event ids are UUIDs, unique across conversations: one index serves lookups with and
       -- without the conversation (the V1 /api/v1/events batch get has none).

@@ -39,11 +39,12 @@ type ConversationRow = {
   created_at: string;
   updated_at: string;
   sandbox_id: string | null;
+  parent_id: string | null;
 };
 
 const EVENT_COLUMNS = 'seq, id, kind, source, timestamp, json';
 const CONVERSATION_COLUMNS =
-  'id, owner_id, title, tags, execution_status, state, created_at, updated_at, sandbox_id';
+  'id, owner_id, title, tags, execution_status, state, created_at, updated_at, sandbox_id, parent_id';
 
 function toRecord(row: ConversationRow): ConversationRecord {
   return {
@@ -56,6 +57,7 @@ function toRecord(row: ConversationRow): ConversationRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     sandboxId: row.sandbox_id,
+    parentId: row.parent_id,
   };
 }
 
@@ -307,7 +309,7 @@ class SqliteConversations implements ConversationStore {
     private readonly statements: StatementCache,
   ) {
     this.insert = db.prepare(
-      `INSERT INTO conversations (${CONVERSATION_COLUMNS}) VALUES (@id, @owner_id, @title, @tags, @execution_status, @state, @created_at, @updated_at, @sandbox_id)`,
+      `INSERT INTO conversations (${CONVERSATION_COLUMNS}) VALUES (@id, @owner_id, @title, @tags, @execution_status, @state, @created_at, @updated_at, @sandbox_id, @parent_id)`,
     );
     this.byId = db.prepare(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ?`);
     this.byIds = db.prepare(
@@ -328,6 +330,7 @@ class SqliteConversations implements ConversationStore {
       created_at: record.createdAt,
       updated_at: record.updatedAt,
       sandbox_id: record.sandboxId ?? null,
+      parent_id: record.parentId ?? null,
     });
   }
 
@@ -368,11 +371,14 @@ class SqliteConversations implements ConversationStore {
   }
 
   private where(filter: ConversationFilter): Where {
-    const sandboxed = filter.sandboxed === undefined ? undefined : filter.sandboxed ? 1 : 0;
+    const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
     return where([
       ['owner_id = ?', filter.ownerId],
       ['execution_status = ?', filter.executionStatus],
-      ['(sandbox_id IS NOT NULL) = ?', sandboxed],
+      ['(sandbox_id IS NOT NULL) = ?', flag(filter.sandboxed)],
+      ['sandbox_id = ?', filter.sandboxId],
+      ['(parent_id IS NOT NULL) = ?', flag(filter.hasParent)],
+      ['parent_id = ?', filter.parentId],
       [
         "title LIKE ? ESCAPE '\\'",
         filter.titleContains === undefined ? undefined : `%${escapeLike(filter.titleContains)}%`,
