@@ -10,9 +10,11 @@ import {
   type SystemPromptEvent,
   type TextContent,
 } from '../events/index.js';
+import type { HookRunner } from '../hooks/index.js';
 import type { LLM, LlmMessage, LlmResponse, LlmTool } from '../llm/index.js';
-import { llmParameters, type Tool, type ToolContext } from '../tools/index.js';
+import { llmParameters, type Tool } from '../tools/index.js';
 import { needsConfirmation } from './confirmation.js';
+import { hookExecutionEvents, rejection } from './hook-events.js';
 import type { AgentHost } from './host.js';
 import { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
 import { MessageView } from './view.js';
@@ -26,6 +28,8 @@ export interface AgentSpec {
   securityAnalyzer?: boolean;
   /** Things the agent should know about its setup (e.g. an MCP server that did not start). */
   notes?: string[];
+  /** The conversation's hooks (pre/post tool use, stop), if any are configured. */
+  hooks?: HookRunner | null;
 }
 
 /** How a step ended. */
@@ -63,6 +67,7 @@ export class Agent {
   private readonly concurrency: number;
   private readonly keepRisk: boolean;
   private readonly notes: string[];
+  readonly hooks: HookRunner | null;
   private view: MessageView;
   /** Per-tool chains, so calls to one tool (one shell) never overlap. */
   private readonly toolLocks = new Map<string, Promise<unknown>>();
@@ -79,6 +84,7 @@ export class Agent {
     this.concurrency = Math.max(1, spec.toolConcurrencyLimit ?? 1);
     this.keepRisk = spec.securityAnalyzer ?? false;
     this.notes = spec.notes ?? [];
+    this.hooks = spec.hooks ?? null;
     this.view = new MessageView(this.tools);
   }
 
@@ -185,10 +191,7 @@ export class Agent {
         const index = next++;
         const action = actions[index]!;
         const error = errors.get(action.id);
-        results[index] =
-          error !== undefined
-            ? agentError(action, error)
-            : await this.runOne(action, host.toolContext, host.signal);
+        results[index] = error !== undefined ? agentError(action, error) : await this.runOne(action, host);
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, actions.length) }, worker));
@@ -203,6 +206,7 @@ export class Agent {
     }
     const answers = results as AnyEvent[];
     await host.emit(answers);
+    await this.afterToolUse(host, actions, answers);
     if (
       actions.some(
         (a, i) =>
@@ -216,17 +220,75 @@ export class Agent {
     return 'continue';
   }
 
-  private async runOne(
-    event: ActionEventT,
-    ctx: ToolContext,
-    signal: AbortSignal,
-  ): Promise<AnyEvent | typeof INTERRUPTED> {
+  /**
+   * Pre-tool-use hooks see the action before it runs; a blocking hook turns it into a
+   * UserRejectObservation (rejection_source `hook`) with the hook's reason, and the tool never runs.
+   */
+  private async blockedByHook(event: ActionEventT, host: AgentHost): Promise<AnyEvent | null> {
+    if (!this.hooks?.has('pre_tool_use')) return null;
+    const { blocked, runs } = await this.hooks.preToolUse(
+      event.tool_name,
+      event.action as Record<string, unknown>,
+      host.signal,
+    );
+    await host.emit(hookExecutionEvents(runs, { actionId: event.id }));
+    return blocked === null ? null : rejection(event, blocked, 'hook');
+  }
+
+  /** Post-tool-use hooks, once the results are recorded; they inform, they cannot undo. */
+  private async afterToolUse(host: AgentHost, actions: ActionEventT[], answers: AnyEvent[]): Promise<void> {
+    if (!this.hooks?.has('post_tool_use')) return;
+    for (const [i, answer] of answers.entries()) {
+      if (answer.kind !== 'ObservationEvent') continue;
+      const action = actions[i]!;
+      const runs = await this.hooks.postToolUse(
+        action.tool_name,
+        action.action as Record<string, unknown>,
+        answer.observation as Record<string, unknown>,
+        host.signal,
+      );
+      await host.emit(hookExecutionEvents(runs, { actionId: action.id }));
+    }
+  }
+
+  /**
+   * Whether the agent may stop now. Stop hooks can refuse: their feedback goes to the agent as an
+   * environment message and the run goes on.
+   */
+  async mayStop(host: AgentHost): Promise<boolean> {
+    if (!this.hooks?.has('stop')) return true;
+    const { stop, feedback, runs } = await this.hooks.stop('agent_finished', host.signal);
+    await host.emit(hookExecutionEvents(runs));
+    if (stop || host.signal.aborted) return true;
+    if (feedback) {
+      await host.emit([
+        {
+          ...base('environment'),
+          llm_message: { role: 'user', content: [textContent(`[Stop hook feedback] ${feedback}`)] },
+          activated_skills: [],
+          extended_content: [],
+          kind: 'MessageEvent',
+        } as AnyEvent,
+      ]);
+    }
+    await host.setStatus('running');
+    return false;
+  }
+
+  private async runOne(event: ActionEventT, host: AgentHost): Promise<AnyEvent | typeof INTERRUPTED> {
+    const { signal } = host;
     const tool = this.tools.get(event.tool_name)!;
     const previous = this.toolLocks.get(tool.name) ?? Promise.resolve();
     const run = previous.then(async (): Promise<AnyEvent | typeof INTERRUPTED> => {
       if (signal.aborted) return INTERRUPTED;
       try {
-        const observation = await Promise.race([tool.execute(event.action, ctx), aborted(signal)]);
+        const refused = await this.blockedByHook(event, host);
+        if (signal.aborted) return INTERRUPTED;
+        if (refused) return refused;
+        const observation = await Promise.race([
+          tool.execute(event.action, host.toolContext),
+          aborted(signal),
+        ]);
         if (observation === INTERRUPTED) return INTERRUPTED;
         return {
           ...base('environment'),

@@ -2,6 +2,7 @@
 // for confirmation, is stuck, is paused or interrupted, or reaches its iteration limit.
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import { type Agent, agentError, pendingActions } from './agent.js';
+import { rejection } from './hook-events.js';
 import type { AgentHost } from './host.js';
 import { isStuck } from './stuck.js';
 
@@ -19,7 +20,8 @@ export async function run(agent: Agent, host: AgentHost, options: RunOptions): P
   await host.setStatus('running');
   for (let iteration = 1; ; iteration++) {
     const outcome = await agent.step(host);
-    if (outcome !== 'continue') return;
+    // A stop hook may send a finished agent back to work; that counts as an iteration.
+    if (outcome !== 'continue' && !(outcome === 'finished' && !(await agent.mayStop(host)))) return;
     if (options.stuckDetection && isStuck(host.events())) {
       await host.setStatus('stuck');
       return;
@@ -44,20 +46,7 @@ export async function run(agent: Agent, host: AgentHost, options: RunOptions): P
 
 /** Rejects every action waiting for confirmation and returns the conversation to idle. */
 export async function rejectPending(host: AgentHost, reason: string): Promise<void> {
-  const rejections = pendingActions(host.events()).map(
-    (a) =>
-      ({
-        id: newEventId(),
-        timestamp: nowTimestamp(),
-        source: 'environment',
-        tool_name: a.tool_name,
-        tool_call_id: a.tool_call_id,
-        rejection_reason: reason,
-        rejection_source: 'user',
-        action_id: a.id,
-        kind: 'UserRejectObservation',
-      }) as AnyEvent,
-  );
+  const rejections = pendingActions(host.events()).map((a) => rejection(a, reason, 'user'));
   await host.emit(rejections);
   await host.setStatus('idle');
 }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { type HookConfig, HookConfigError, loadHookFile } from '../hooks/index.js';
 
 export interface ServerOptions {
   host?: string;
@@ -22,6 +23,8 @@ export interface ServerConfig {
   sessionApiKeys: string[];
   /** Where the keys came from, for the start-up message. */
   keySource: 'environment' | 'generated' | 'data-dir' | 'none';
+  /** Server-wide hooks (AGENTD_HOOKS_FILE, a hooks.json in OpenHands' format). */
+  hooks: HookConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -85,6 +88,7 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   const port = parsePort(options.port ?? env.AGENTD_PORT ?? 8000);
   const dataDir = resolve(options.dataDir ?? env.AGENTD_DATA_DIR ?? defaultDataDir(env));
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const hooks = hooksFromEnv(env);
 
   if (noAuth) {
     if (!LOOPBACK.has(host)) {
@@ -92,10 +96,28 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
         `--no-auth serves on loopback only; refusing to bind ${host} without a session key`,
       );
     }
-    return { host, port, dataDir, sessionApiKeys: [], keySource: 'none' };
+    return { host, port, dataDir, sessionApiKeys: [], keySource: 'none', hooks };
   }
   const envKeys = sessionKeysFromEnv(env);
-  if (envKeys.length > 0) return { host, port, dataDir, sessionApiKeys: envKeys, keySource: 'environment' };
+  if (envKeys.length > 0)
+    return { host, port, dataDir, sessionApiKeys: envKeys, keySource: 'environment', hooks };
   const { key, generated } = dataDirKey(dataDir);
-  return { host, port, dataDir, sessionApiKeys: [key], keySource: generated ? 'generated' : 'data-dir' };
+  return {
+    host,
+    port,
+    dataDir,
+    sessionApiKeys: [key],
+    keySource: generated ? 'generated' : 'data-dir',
+    hooks,
+  };
+}
+
+function hooksFromEnv(env: Env): HookConfig | null {
+  if (!env.AGENTD_HOOKS_FILE) return null;
+  try {
+    return loadHookFile(resolve(env.AGENTD_HOOKS_FILE));
+  } catch (error) {
+    if (error instanceof HookConfigError) throw new ConfigError(`AGENTD_HOOKS_FILE: ${error.message}`);
+    throw error;
+  }
 }

@@ -4,7 +4,11 @@ import { resolveConfig, type ServerOptions } from './config.js';
 
 export async function serve(options: ServerOptions): Promise<void> {
   const config = resolveConfig(options);
-  const agentd = await startAgentd({ dataDir: config.dataDir, sessionApiKeys: config.sessionApiKeys });
+  const agentd = await startAgentd({
+    dataDir: config.dataDir,
+    sessionApiKeys: config.sessionApiKeys,
+    hooks: config.hooks,
+  });
   const { app } = agentd;
 
   let closing = false;

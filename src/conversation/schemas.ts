@@ -3,6 +3,7 @@
 import { type Static, Type } from 'typebox';
 import { ConfirmationPolicy, ExecutionStatus } from '../agent/schemas.js';
 import { ImageContent, TextContent } from '../events/index.js';
+import { HookConfigInput } from '../hooks/index.js';
 
 const open = { additionalProperties: true } as const;
 
@@ -110,6 +111,7 @@ export const StartConversationRequest = Type.Object(
     secrets: Type.Optional(Type.Record(Type.String(), SecretSource)),
     tags: Type.Optional(Tags),
     autotitle: Type.Optional(Type.Boolean()),
+    hook_config: Type.Optional(Type.Union([HookConfigInput, Type.Null()])),
   },
   { ...open, $id: 'StartConversationRequest' },
 );

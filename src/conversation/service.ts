@@ -6,6 +6,14 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, recoverAfterCrash, rejectPending, run } from '../agent/index.js';
 import { type AnyEvent, dashedUuid, newEventId, nowTimestamp, parseEvent } from '../events/index.js';
+import {
+  type HookConfig,
+  HookConfigError,
+  HookRunner,
+  isEmptyHookConfig,
+  mergeHookConfigs,
+  normalizeHookConfig,
+} from '../hooks/index.js';
 import { createLLM, type LLM } from '../llm/index.js';
 import type { SecretBox, SettingsService } from '../settings/index.js';
 import type { ConversationRecord, ConversationSearch, Store } from '../store/index.js';
@@ -40,6 +48,8 @@ export interface ConversationServiceOptions {
   toolOptions?: Record<string, unknown>;
   /** Shared MCP connections; the user's mcp_config servers are connected for each runtime. */
   mcp: McpPool;
+  /** Server-wide hooks (server configuration), run in every conversation before its own. */
+  hooks?: HookConfig | null;
 }
 
 const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
@@ -187,6 +197,7 @@ export class ConversationService {
       secrets: this.sealSecrets(request.secrets ?? {}),
       agent_state: {},
       autotitle: request.autotitle ?? true,
+      hook_config: hookConfigOf(request.hook_config),
     };
     await this.store.conversations.create({
       id,
@@ -427,11 +438,15 @@ export class ConversationService {
       new Set(builtIn.map((t) => t.name)),
     );
     const tools = [...builtIn, ...mcp.tools];
+    const hooks = mergeHookConfigs(this.options.hooks, state.hook_config);
     const agent = new Agent({
       llm,
       tools,
       toolConcurrencyLimit: state.agent.tool_concurrency_limit ?? 1,
       notes: mcp.warnings,
+      hooks: isEmptyHookConfig(hooks)
+        ? null
+        : new HookRunner(hooks, { workingDir: state.workspace.working_dir, sessionId: record.id }),
     });
     const secrets = (): Record<string, string> => this.openSecrets(stateOf(runtime.record));
     const runtime: ConversationRuntime = new ConversationRuntime(
@@ -535,6 +550,18 @@ export class ConversationService {
     const title = text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 3)}...` : text;
     await this.store.conversations.update(runtime.conversationId, { title });
     runtime.record = { ...runtime.record, title };
+  }
+}
+
+/** The request's hook_config, normalized; a bad one is a 422 pointing at the member. */
+function hookConfigOf(input: unknown): HookConfig | null {
+  try {
+    const config = normalizeHookConfig(input);
+    return isEmptyHookConfig(config) ? null : config;
+  } catch (error) {
+    if (error instanceof HookConfigError)
+      throw new InvalidConversationRequestError(['body', 'hook_config', ...error.path], error.message);
+    throw error;
   }
 }
 

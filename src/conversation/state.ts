@@ -2,6 +2,7 @@
 // ConversationInfo for REST, the `full_state` value for WebSocket snapshots. Secrets (the LLM key,
 // conversation secrets) are stored encrypted and always shown masked.
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
+import type { HookConfig } from '../hooks/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import type { AgentSpec, ConfirmationPolicy, ConversationInfo, ExecutionStatus } from './schemas.js';
 
@@ -25,6 +26,8 @@ export interface ConversationState {
   secrets: Record<string, { value: string; description?: string }>;
   agent_state: Record<string, unknown>;
   autotitle: boolean;
+  /** The conversation's own hooks (normalized); server-wide hooks are added when it runs. */
+  hook_config?: HookConfig | null;
 }
 
 /** The state members that emit a ConversationStateUpdateEvent when they change (OpenHands §4.3). */
@@ -94,6 +97,7 @@ export function fullState(record: ConversationRecord): Record<string, unknown> {
   };
   if (s.security_analyzer) value.security_analyzer = s.security_analyzer;
   if (s.last_user_message_id) value.last_user_message_id = s.last_user_message_id;
+  if (s.hook_config) value.hook_config = s.hook_config;
   return value;
 }
 
@@ -117,7 +121,7 @@ export function conversationInfo(record: ConversationRecord): ConversationInfo {
     stats: s.stats,
     secret_registry: secretRegistry(s),
     agent_state: s.agent_state,
-    hook_config: null,
+    hook_config: (s.hook_config ?? null) as Record<string, unknown> | null,
     title: record.title,
     metrics: null,
     created_at: record.createdAt,

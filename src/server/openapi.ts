@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import * as conversation from '../conversation/schemas.js';
 import { EventUnionSchema } from '../events/index.js';
+import { HookConfigInput } from '../hooks/index.js';
 import { GETSettingsResponse, SettingsSchema, SettingsStoredResponse } from '../settings/index.js';
 import { BatchEventIdsBody } from './routes/events.js';
 
@@ -37,6 +38,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     conversation.LLMSpec,
     conversation.AgentSpec,
     conversation.LocalWorkspace,
+    HookConfigInput,
     conversation.SendMessageRequest,
     conversation.StartConversationRequest,
     conversation.UpdateConversationRequest,

@@ -6,6 +6,7 @@ import { type EventBus, MemoryBus } from '../bus/index.js';
 import { EventLog } from '../conversation/event-log.js';
 import { EventQueries } from '../conversation/event-queries.js';
 import { ConversationService } from '../conversation/service.js';
+import type { HookConfig } from '../hooks/index.js';
 import { loadSecretBox, SettingsService } from '../settings/index.js';
 import { openSqliteStore, type Store } from '../store/index.js';
 import { McpPool, registeredToolNames } from '../tools/index.js';
@@ -21,6 +22,8 @@ export interface AgentdOptions {
   /** Tool options (e.g. short terminal timeouts in tests). */
   toolOptions?: Record<string, unknown>;
   idleTimeoutMs?: number;
+  /** Server-wide hooks, run in every conversation (e.g. from AGENTD_HOOKS_FILE). */
+  hooks?: HookConfig | null;
 }
 
 export interface Agentd {
@@ -49,6 +52,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     toolOptions: options.toolOptions,
     idleTimeoutMs: options.idleTimeoutMs,
     mcp,
+    hooks: options.hooks ?? null,
   });
   await conversations.recover();
   const app = await buildApp({

@@ -236,7 +236,7 @@ function descendants(root: number): number[] {
 }
 
 /** The server's environment without its own secrets. */
-function sanitizedEnv(): Record<string, string> {
+export function sanitizedEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value === undefined) continue;
