@@ -100,6 +100,11 @@ export class Agent {
     } as SystemPromptEvent;
   }
 
+  /** USD spent so far by every LLM the agent uses. */
+  spent(): number {
+    return this.llm.metrics.accumulatedCost;
+  }
+
   /** The conversation as the LLM sees it. */
   messages(events: readonly AnyEvent[]): LlmMessage[] {
     return this.view.update(events);

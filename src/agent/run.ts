@@ -9,6 +9,8 @@ import { isStuck } from './stuck.js';
 export interface RunOptions {
   maxIterations: number;
   stuckDetection: boolean;
+  /** USD for the whole conversation (every LLM it uses); null = no limit. */
+  maxBudgetPerTask?: number | null;
 }
 
 const RESTART =
@@ -19,6 +21,8 @@ export async function run(agent: Agent, host: AgentHost, options: RunOptions): P
   if (host.status === 'finished') return;
   await host.setStatus('running');
   for (let iteration = 1; ; iteration++) {
+    // Checked before each LLM call too, so a new run of a conversation over budget spends nothing.
+    if (await overBudget(agent, host, options)) return;
     const outcome = await agent.step(host);
     // A stop hook may send a finished agent back to work; that counts as an iteration.
     if (outcome !== 'continue' && !(outcome === 'finished' && !(await agent.mayStop(host)))) return;
@@ -27,6 +31,7 @@ export async function run(agent: Agent, host: AgentHost, options: RunOptions): P
       return;
     }
     if (host.pauseRequested() || host.signal.aborted) return;
+    if (await overBudget(agent, host, options)) return;
     if (iteration >= options.maxIterations) {
       await host.emit([
         {
@@ -42,6 +47,26 @@ export async function run(agent: Agent, host: AgentHost, options: RunOptions): P
       return;
     }
   }
+}
+
+/** Stops the run with MaxBudgetReached once the conversation's LLM cost reaches its budget. */
+async function overBudget(agent: Agent, host: AgentHost, options: RunOptions): Promise<boolean> {
+  const limit = options.maxBudgetPerTask;
+  if (limit == null) return false;
+  const spent = agent.spent();
+  if (spent < limit) return false;
+  await host.emit([
+    {
+      id: newEventId(),
+      timestamp: nowTimestamp(),
+      source: 'environment',
+      code: 'MaxBudgetReached',
+      detail: `Agent reached maximum budget limit ($${limit.toFixed(4)}); accumulated cost $${spent.toFixed(4)}. Raise max_budget_per_task to continue.`,
+      kind: 'ConversationErrorEvent',
+    } as AnyEvent,
+  ]);
+  await host.setStatus('error');
+  return true;
 }
 
 /** Rejects every action waiting for confirmation and returns the conversation to idle. */

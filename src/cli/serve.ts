@@ -8,6 +8,7 @@ export async function serve(options: ServerOptions): Promise<void> {
     dataDir: config.dataDir,
     sessionApiKeys: config.sessionApiKeys,
     hooks: config.hooks,
+    prices: config.prices,
   });
   const { app } = agentd;
 

@@ -25,6 +25,8 @@ export const LLMSpec = Type.Object(
     top_p: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
     max_output_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
     reasoning_effort: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    input_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+    output_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
   },
   { ...open, $id: 'LLM' },
 );
@@ -112,6 +114,12 @@ export const StartConversationRequest = Type.Object(
     tags: Type.Optional(Tags),
     autotitle: Type.Optional(Type.Boolean()),
     hook_config: Type.Optional(Type.Union([HookConfigInput, Type.Null()])),
+    max_budget_per_task: Type.Optional(
+      Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()], {
+        description:
+          "USD a run may spend in total (all the conversation's LLMs); past it the run stops with MaxBudgetReached. Default: the user's settings.",
+      }),
+    ),
   },
   { ...open, $id: 'StartConversationRequest' },
 );

@@ -14,7 +14,7 @@ import {
   mergeHookConfigs,
   normalizeHookConfig,
 } from '../hooks/index.js';
-import { createLLM, type LLM } from '../llm/index.js';
+import { createLLM, type LLM, type PriceTable } from '../llm/index.js';
 import type { SecretBox, SettingsService } from '../settings/index.js';
 import type { ConversationRecord, ConversationSearch, Store } from '../store/index.js';
 import { createTools, type McpPool, registeredToolNames } from '../tools/index.js';
@@ -50,6 +50,8 @@ export interface ConversationServiceOptions {
   mcp: McpPool;
   /** Server-wide hooks (server configuration), run in every conversation before its own. */
   hooks?: HookConfig | null;
+  /** Price overrides for cost (and budgets); the built-in table covers common models. */
+  prices?: PriceTable;
 }
 
 const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
@@ -198,6 +200,7 @@ export class ConversationService {
       agent_state: {},
       autotitle: request.autotitle ?? true,
       hook_config: hookConfigOf(request.hook_config),
+      max_budget_per_task: budgetOf(request.max_budget_per_task, effective?.max_budget_per_task),
     };
     await this.store.conversations.create({
       id,
@@ -366,6 +369,7 @@ export class ConversationService {
     runtime.running = run(runtime.agent, runtime, {
       maxIterations: state.max_iterations,
       stuckDetection: state.stuck_detection,
+      maxBudgetPerTask: state.max_budget_per_task ?? null,
     })
       .catch(async (error: unknown) => {
         // The loop reports agent, LLM and tool failures as events itself; this is a last resort.
@@ -425,7 +429,7 @@ export class ConversationService {
   private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
     const state = stateOf(record);
     const events = await this.loadEvents(record.id);
-    const llm = this.llmFor(state.agent);
+    const llm = this.llmFor(state.agent, state);
     const builtIn = createTools(
       toolNamesOf(state.agent),
       this.options.toolOptions ?? {},
@@ -473,9 +477,14 @@ export class ConversationService {
     }
   }
 
-  private llmFor(agent: AgentSpec): LLM {
+  /** An LLM of the conversation, its metrics continuing from the stored stats. */
+  private llmFor(agent: AgentSpec, state: ConversationState): LLM {
     const key = agent.llm.api_key ? this.options.secretBox.decrypt(agent.llm.api_key) : null;
-    return createLLM({ ...agent.llm, api_key: key });
+    const llm = createLLM({ ...agent.llm, api_key: key }, { prices: this.options.prices });
+    const stored = (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
+    llm.metrics.restore(stored[llm.metrics.usageId]);
+    llm.metrics.maxBudgetPerTask = state.max_budget_per_task ?? null;
+    return llm;
   }
 
   /** The request's agent (its key sealed), or one built from the user's stored settings. */
@@ -551,6 +560,15 @@ export class ConversationService {
     await this.store.conversations.update(runtime.conversationId, { title });
     runtime.record = { ...runtime.record, title };
   }
+}
+
+/** The request's budget, else the user's (settings allow any number; only a positive one limits). */
+function budgetOf(
+  requested: number | null | undefined,
+  fromSettings: number | null | undefined,
+): number | null {
+  if (requested !== undefined) return requested;
+  return typeof fromSettings === 'number' && fromSettings > 0 ? fromSettings : null;
 }
 
 /** The request's hook_config, normalized; a bad one is a 422 pointing at the member. */

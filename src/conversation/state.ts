@@ -28,6 +28,8 @@ export interface ConversationState {
   autotitle: boolean;
   /** The conversation's own hooks (normalized); server-wide hooks are added when it runs. */
   hook_config?: HookConfig | null;
+  /** USD the conversation may spend in total; null = no limit. */
+  max_budget_per_task?: number | null;
 }
 
 /** The state members that emit a ConversationStateUpdateEvent when they change (OpenHands §4.3). */

@@ -58,6 +58,9 @@ export interface LLMConfig {
   reasoning_effort?: string | null;
   /** Force (true) or forbid (false) the OpenAI Responses API; by default reasoning models use it. */
   use_responses_api?: boolean | null;
+  /** Per-token prices for this LLM, over the pricing tables (OpenHands' LLM fields). */
+  input_cost_per_token?: number | null;
+  output_cost_per_token?: number | null;
 }
 
 export interface LLM {

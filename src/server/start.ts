@@ -7,6 +7,7 @@ import { EventLog } from '../conversation/event-log.js';
 import { EventQueries } from '../conversation/event-queries.js';
 import { ConversationService } from '../conversation/service.js';
 import type { HookConfig } from '../hooks/index.js';
+import type { PriceTable } from '../llm/index.js';
 import { loadSecretBox, SettingsService } from '../settings/index.js';
 import { openSqliteStore, type Store } from '../store/index.js';
 import { McpPool, registeredToolNames } from '../tools/index.js';
@@ -24,6 +25,8 @@ export interface AgentdOptions {
   idleTimeoutMs?: number;
   /** Server-wide hooks, run in every conversation (e.g. from AGENTD_HOOKS_FILE). */
   hooks?: HookConfig | null;
+  /** Price overrides (e.g. from AGENTD_PRICING_FILE) over the built-in table. */
+  prices?: PriceTable;
 }
 
 export interface Agentd {
@@ -53,6 +56,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     idleTimeoutMs: options.idleTimeoutMs,
     mcp,
     hooks: options.hooks ?? null,
+    prices: options.prices,
   });
   await conversations.recover();
   const app = await buildApp({
