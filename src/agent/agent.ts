@@ -16,6 +16,7 @@ import { llmParameters, type Tool } from '../tools/index.js';
 import { needsConfirmation } from './confirmation.js';
 import { hookExecutionEvents, rejection } from './hook-events.js';
 import type { AgentHost } from './host.js';
+import { completionLogEvent, tokenEvent } from './llm-events.js';
 import { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
 import { MessageView } from './view.js';
 
@@ -116,14 +117,13 @@ export class Agent {
     if (pending.length > 0) return this.execute(host, pending);
 
     let response: LlmResponse;
+    const request = { messages: this.messages(host.events()), tools: this.llmTools };
     try {
-      response = await this.llm.complete(
-        { messages: this.messages(host.events()), tools: this.llmTools },
-        host.signal,
-      );
+      response = await this.llm.complete(request, host.signal);
     } catch (error) {
       if (host.signal.aborted) return 'interrupted';
       const e = error as Error;
+      await this.logCompletion(host, request, { error: e });
       await host.emit([
         {
           ...base('environment'),
@@ -136,6 +136,9 @@ export class Agent {
       return 'error';
     }
     await host.updateStats(this.llm.metrics.snapshot());
+    await this.logCompletion(host, request, { response });
+    const tokens = tokenEvent(response);
+    if (tokens) await host.emit([tokens]);
 
     const message = response.message;
     const calls = message.tool_calls ?? [];
@@ -223,6 +226,17 @@ export class Agent {
       return 'finished';
     }
     return 'continue';
+  }
+
+  /** With `log_completions` on, each completion (or failure) becomes an LLMCompletionLogEvent. */
+  private async logCompletion(
+    host: AgentHost,
+    request: { messages: LlmMessage[]; tools: LlmTool[] },
+    outcome: { response: LlmResponse } | { error: Error },
+  ): Promise<void> {
+    if (!this.llm.config.log_completions) return;
+    const secrets = Object.values(host.toolContext.secrets?.() ?? {});
+    await host.emit([completionLogEvent(this.llm, request, outcome, secrets)]);
   }
 
   /**

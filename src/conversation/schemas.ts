@@ -27,6 +27,8 @@ export const LLMSpec = Type.Object(
     reasoning_effort: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     input_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
     output_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+    litellm_extra_body: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    log_completions: Type.Optional(Type.Boolean()),
   },
   { ...open, $id: 'LLM' },
 );
