@@ -66,7 +66,7 @@ export class Agent {
   readonly tools: ReadonlyMap<string, Tool>;
   private readonly llmTools: LlmTool[];
   private readonly concurrency: number;
-  private readonly keepRisk: boolean;
+  private keepRisk: boolean;
   private readonly notes: string[];
   readonly hooks: HookRunner | null;
   private view: MessageView;
@@ -99,6 +99,11 @@ export class Agent {
       ),
       kind: 'SystemPromptEvent',
     } as SystemPromptEvent;
+  }
+
+  /** Turns the LLM security analyzer on or off for the actions to come. */
+  setSecurityAnalyzer(on: boolean): void {
+    this.keepRisk = on;
   }
 
   /** USD spent so far by every LLM the agent uses. */
@@ -355,7 +360,8 @@ export class Agent {
         tool_call_id: call.id,
         tool_call: { id: call.id, name: call.name, arguments: call.arguments, origin: call.origin },
         llm_response_id: response.id,
-        security_risk: this.keepRisk && risk ? risk : 'UNKNOWN',
+        // The predicted risk stays in tool_call.arguments either way; the action never has it.
+        security_risk: this.keepRisk && risk && !this.tools.get(name)?.readOnly ? risk : 'UNKNOWN',
         summary: summary ?? `${name}: ${call.arguments}`,
         kind: 'ActionEvent',
       } as ActionEventT;
@@ -386,10 +392,10 @@ export class Agent {
       };
     }
     const { summary, security_risk: risk, ...members } = args;
-    if (risk !== undefined && !['LOW', 'MEDIUM', 'HIGH'].includes(risk as string)) {
+    if (risk !== undefined && !['LOW', 'MEDIUM', 'HIGH', 'UNKNOWN'].includes(risk as string)) {
       return {
         ...none,
-        error: `Error validating tool '${name}': security_risk must be one of LOW, MEDIUM, HIGH (got ${JSON.stringify(risk)}).`,
+        error: `Error validating tool '${name}': security_risk must be one of LOW, MEDIUM, HIGH, UNKNOWN (got ${JSON.stringify(risk)}).`,
       };
     }
     const result = parse(

@@ -3,6 +3,12 @@ export { needsConfirmation } from './confirmation.js';
 export type { AgentHost } from './host.js';
 export { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
 export { type RunOptions, recoverAfterCrash, rejectPending, run } from './run.js';
-export { ConfirmationPolicy, EXECUTION_STATUSES, ExecutionStatus, RiskThreshold } from './schemas.js';
+export {
+  ConfirmationPolicy,
+  EXECUTION_STATUSES,
+  ExecutionStatus,
+  RiskThreshold,
+  SecurityAnalyzer,
+} from './schemas.js';
 export { isStuck } from './stuck.js';
 export { MessageView } from './view.js';

@@ -1,13 +1,19 @@
 // Wire types of the conversations API (OpenHands agent-server shapes). Request models accept unknown
 // members, as OpenHands' request models do (its clients send extra keys); they are not stored.
 import { type Static, Type } from 'typebox';
-import { ConfirmationPolicy, ExecutionStatus } from '../agent/schemas.js';
+import { ConfirmationPolicy, ExecutionStatus, SecurityAnalyzer } from '../agent/schemas.js';
 import { ImageContent, TextContent } from '../events/index.js';
 import { HookConfigInput } from '../hooks/index.js';
 
 const open = { additionalProperties: true } as const;
 
-export { ConfirmationPolicy, EXECUTION_STATUSES, ExecutionStatus, RiskThreshold } from '../agent/schemas.js';
+export {
+  ConfirmationPolicy,
+  EXECUTION_STATUSES,
+  ExecutionStatus,
+  RiskThreshold,
+  SecurityAnalyzer,
+} from '../agent/schemas.js';
 
 /** The LLM block of an agent (OpenHands `LLM`); only the members agentd uses are typed. */
 export const LLMSpec = Type.Object(
@@ -109,6 +115,7 @@ export const StartConversationRequest = Type.Object(
     workspace: LocalWorkspace,
     conversation_id: Type.Optional(Type.String({ format: 'uuid' })),
     confirmation_policy: Type.Optional(ConfirmationPolicy),
+    security_analyzer: Type.Optional(Type.Union([SecurityAnalyzer, Type.Null()])),
     initial_message: Type.Optional(Type.Union([SendMessageRequest, Type.Null()])),
     max_iterations: Type.Optional(Type.Integer({ minimum: 1 })),
     stuck_detection: Type.Optional(Type.Boolean()),
@@ -143,6 +150,11 @@ export const UpdateSecretsRequest = Type.Object(
 export const SetConfirmationPolicyRequest = Type.Object(
   { policy: ConfirmationPolicy },
   { ...open, $id: 'SetConfirmationPolicyRequest' },
+);
+
+export const SetSecurityAnalyzerRequest = Type.Object(
+  { security_analyzer: Type.Union([SecurityAnalyzer, Type.Null()]) },
+  { ...open, $id: 'SetSecurityAnalyzerRequest' },
 );
 
 export const ConfirmationResponseRequest = Type.Object(

@@ -189,7 +189,10 @@ export class ConversationService {
       max_iterations: request.max_iterations ?? effective?.max_iterations ?? DEFAULT_MAX_ITERATIONS,
       stuck_detection: request.stuck_detection ?? true,
       confirmation_policy: request.confirmation_policy ?? defaultPolicy(effective?.confirmation_mode),
-      security_analyzer: null,
+      security_analyzer:
+        request.security_analyzer !== undefined
+          ? request.security_analyzer
+          : analyzerFromSettings(effective?.security_analyzer),
       activated_knowledge_skills: [],
       invoked_skills: [],
       blocked_actions: {},
@@ -294,6 +297,18 @@ export class ConversationService {
     await runtime.changeState('confirmation_policy', policy, {
       state: { ...runtime.state, confirmation_policy: policy },
     });
+  }
+
+  async setSecurityAnalyzer(
+    userId: string,
+    id: string,
+    analyzer: Record<string, unknown> | null,
+  ): Promise<void> {
+    const runtime = await this.runtime(userId, id);
+    await runtime.changeState('security_analyzer', analyzer, {
+      state: { ...runtime.state, security_analyzer: analyzer },
+    });
+    runtime.agent.setSecurityAnalyzer(analyzer?.kind === 'LLMSecurityAnalyzer');
   }
 
   async updateSecrets(userId: string, id: string, secrets: Record<string, unknown>): Promise<void> {
@@ -448,6 +463,7 @@ export class ConversationService {
       tools,
       toolConcurrencyLimit: state.agent.tool_concurrency_limit ?? 1,
       notes: mcp.warnings,
+      securityAnalyzer: state.security_analyzer?.kind === 'LLMSecurityAnalyzer',
       hooks: isEmptyHookConfig(hooks)
         ? null
         : new HookRunner(hooks, { workingDir: state.workspace.working_dir, sessionId: record.id }),
@@ -560,6 +576,11 @@ export class ConversationService {
     await this.store.conversations.update(runtime.conversationId, { title });
     runtime.record = { ...runtime.record, title };
   }
+}
+
+/** The settings' `security_analyzer` names one ("llm"); anything else means none here. */
+function analyzerFromSettings(name: string | null | undefined): Record<string, unknown> | null {
+  return name?.toLowerCase() === 'llm' ? { kind: 'LLMSecurityAnalyzer' } : null;
 }
 
 /** The request's budget, else the user's (settings allow any number; only a positive one limits). */

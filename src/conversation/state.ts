@@ -36,6 +36,7 @@ export interface ConversationState {
 export type StateKey =
   | 'execution_status'
   | 'confirmation_policy'
+  | 'security_analyzer'
   | 'last_user_message_id'
   | 'stats'
   | 'tags'
