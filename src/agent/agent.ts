@@ -14,6 +14,7 @@ import type { HookRunner } from '../hooks/index.js';
 import type { LLM, LlmMessage, LlmResponse, LlmTool } from '../llm/index.js';
 import { llmParameters, type Tool } from '../tools/index.js';
 import { needsConfirmation } from './confirmation.js';
+import type { Critic, CriticResult } from './critic.js';
 import { hookExecutionEvents, rejection } from './hook-events.js';
 import type { AgentHost } from './host.js';
 import { completionLogEvent, tokenEvent } from './llm-events.js';
@@ -31,6 +32,8 @@ export interface AgentSpec {
   notes?: string[];
   /** The conversation's hooks (pre/post tool use, stop), if any are configured. */
   hooks?: HookRunner | null;
+  /** Judges actions and replies (CriticResult on the events), when enabled. */
+  critic?: Critic | null;
 }
 
 /** How a step ended. */
@@ -69,6 +72,7 @@ export class Agent {
   private keepRisk: boolean;
   private readonly notes: string[];
   readonly hooks: HookRunner | null;
+  readonly critic: Critic | null;
   private view: MessageView;
   /** Per-tool chains, so calls to one tool (one shell) never overlap. */
   private readonly toolLocks = new Map<string, Promise<unknown>>();
@@ -86,6 +90,7 @@ export class Agent {
     this.keepRisk = spec.securityAnalyzer ?? false;
     this.notes = spec.notes ?? [];
     this.hooks = spec.hooks ?? null;
+    this.critic = spec.critic ?? null;
     this.view = new MessageView(this.tools);
   }
 
@@ -106,9 +111,22 @@ export class Agent {
     this.keepRisk = on;
   }
 
+  /** Every LLM the agent uses (its own, the critic's). */
+  llms(): LLM[] {
+    return [this.llm, ...(this.critic?.llms ?? [])];
+  }
+
   /** USD spent so far by every LLM the agent uses. */
   spent(): number {
-    return this.llm.metrics.accumulatedCost;
+    return this.llms().reduce((sum, llm) => sum + llm.metrics.accumulatedCost, 0);
+  }
+
+  /** OpenHands' `stats`: one entry per usage id. */
+  stats(): Record<string, unknown> {
+    const usage: Record<string, unknown> = {};
+    for (const llm of this.llms())
+      Object.assign(usage, (llm.metrics.snapshot() as { usage_to_metrics: object }).usage_to_metrics);
+    return { usage_to_metrics: usage };
   }
 
   /** The conversation as the LLM sees it. */
@@ -140,7 +158,7 @@ export class Agent {
       await host.setStatus('error');
       return 'error';
     }
-    await host.updateStats(this.llm.metrics.snapshot());
+    await host.updateStats(this.stats());
     await this.logCompletion(host, request, { response });
     const tokens = tokenEvent(response);
     if (tokens) await host.emit([tokens]);
@@ -158,7 +176,12 @@ export class Agent {
       };
       const hasText = (message.content ?? []).some((c) => 'text' in c && c.text.trim() !== '');
       if (hasText) {
-        await host.emit([agentMessage as AnyEvent]);
+        const verdict = await this.judge(host, {
+          kind: 'message',
+          text: (message.content ?? []).map((c) => ('text' in c ? c.text : '')).join(''),
+          eventIds: [agentMessage.id],
+        });
+        await host.emit([{ ...agentMessage, ...verdict } as AnyEvent]);
         await host.setStatus('finished');
         return 'finished';
       }
@@ -174,6 +197,17 @@ export class Agent {
     }
 
     const actions = this.actionEvents(response, calls);
+    const finishing = actions.some(
+      (a) => (a.event.action as { kind?: string } | null)?.kind === 'FinishAction',
+    );
+    if (this.critic && (this.critic.mode === 'all_actions' || finishing)) {
+      const verdict = await this.judge(host, {
+        kind: 'actions',
+        calls: actions.map((a) => ({ tool: a.event.tool_name, arguments: a.event.tool_call.arguments })),
+        eventIds: actions.map((a) => a.event.id),
+      });
+      for (const a of actions) Object.assign(a.event, verdict);
+    }
     await host.emit(actions.map((a) => a.event));
     const errors = new Map(actions.filter((a) => a.error !== null).map((a) => [a.event.id, a.error!]));
     const valid = actions.filter((a) => a.error === null).map((a) => a.event);
@@ -231,6 +265,17 @@ export class Agent {
       return 'finished';
     }
     return 'continue';
+  }
+
+  /** The critic's verdict as event members (`critic_result`), or nothing without a critic or a verdict. */
+  private async judge(
+    host: AgentHost,
+    subject: Parameters<Critic['evaluate']>[1],
+  ): Promise<{ critic_result?: CriticResult }> {
+    if (!this.critic) return {};
+    const result = await this.critic.evaluate(this.messages(host.events()), subject, host.signal);
+    if (this.critic.llms.length > 0) await host.updateStats(this.stats());
+    return result ? { critic_result: result } : {};
   }
 
   /** With `log_completions` on, each completion (or failure) becomes an LLMCompletionLogEvent. */

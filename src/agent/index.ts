@@ -1,5 +1,14 @@
 export { Agent, type AgentSpec, agentError, pendingActions, type StepOutcome } from './agent.js';
 export { needsConfirmation } from './confirmation.js';
+export {
+  type Critic,
+  type CriticMode,
+  type CriticResult,
+  type CriticSubject,
+  LLMCritic,
+  PassCritic,
+  parseVerdict,
+} from './critic.js';
 export type { AgentHost } from './host.js';
 export { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
 export { type RunOptions, recoverAfterCrash, rejectPending, run } from './run.js';

@@ -45,10 +45,32 @@ export const ToolSpec = Type.Object(
   open,
 );
 
+const CriticMode = Type.Optional(
+  Type.Union([Type.Literal('finish_and_message'), Type.Literal('all_actions')], {
+    default: 'finish_and_message',
+    description: 'Judge only finishing actions and replies (default), or every action.',
+  }),
+);
+
+/**
+ * The agent's critic (agentd's kinds): LLMCritic asks an LLM (its own `llm`, else the agent's) to
+ * score each judged step; PassCritic always scores 1.
+ */
+export const CriticSpec = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('LLMCritic'), Type.Literal('PassCritic')]),
+    // The LLM shape again without its $id: one schema may carry an $id only once.
+    llm: Type.Optional(Type.Object(LLMSpec.properties, open)),
+    mode: CriticMode,
+  },
+  { ...open, $id: 'Critic' },
+);
+
 export const AgentSpec = Type.Object(
   {
     kind: Type.Optional(Type.Literal('Agent')),
     llm: LLMSpec,
+    critic: Type.Optional(Type.Union([CriticSpec, Type.Null()])),
     tools: Type.Optional(Type.Array(ToolSpec)),
     include_default_tools: Type.Optional(Type.Array(Type.String())),
     tool_concurrency_limit: Type.Optional(Type.Integer({ minimum: 1 })),

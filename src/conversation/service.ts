@@ -4,7 +4,15 @@
 // published after each run ends and after pause and interrupt (OpenHands clients wait for them).
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent, recoverAfterCrash, rejectPending, run } from '../agent/index.js';
+import {
+  Agent,
+  type Critic,
+  LLMCritic,
+  PassCritic,
+  recoverAfterCrash,
+  rejectPending,
+  run,
+} from '../agent/index.js';
 import { type AnyEvent, dashedUuid, newEventId, nowTimestamp, parseEvent } from '../events/index.js';
 import {
   type HookConfig,
@@ -29,6 +37,7 @@ import type {
   AgentSpec,
   ConfirmationPolicy,
   ConversationInfo,
+  LLMSpec,
   SendMessageRequest,
   StartConversationRequest,
 } from './schemas.js';
@@ -444,7 +453,7 @@ export class ConversationService {
   private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
     const state = stateOf(record);
     const events = await this.loadEvents(record.id);
-    const llm = this.llmFor(state.agent, state);
+    const llm = this.llmFor(state.agent.llm, state);
     const builtIn = createTools(
       toolNamesOf(state.agent),
       this.options.toolOptions ?? {},
@@ -464,6 +473,7 @@ export class ConversationService {
       toolConcurrencyLimit: state.agent.tool_concurrency_limit ?? 1,
       notes: mcp.warnings,
       securityAnalyzer: state.security_analyzer?.kind === 'LLMSecurityAnalyzer',
+      critic: this.criticFor(state),
       hooks: isEmptyHookConfig(hooks)
         ? null
         : new HookRunner(hooks, { workingDir: state.workspace.working_dir, sessionId: record.id }),
@@ -493,10 +503,19 @@ export class ConversationService {
     }
   }
 
+  private criticFor(state: ConversationState): Critic | null {
+    const spec = state.agent.critic;
+    if (!spec) return null;
+    if (spec.kind === 'PassCritic') return new PassCritic(spec.mode);
+    // Without an LLM of its own the critic uses the agent's model, under its own usage id.
+    const llm = this.llmFor(spec.llm ?? { ...state.agent.llm, usage_id: 'critic' }, state);
+    return new LLMCritic(llm, spec.mode);
+  }
+
   /** An LLM of the conversation, its metrics continuing from the stored stats. */
-  private llmFor(agent: AgentSpec, state: ConversationState): LLM {
-    const key = agent.llm.api_key ? this.options.secretBox.decrypt(agent.llm.api_key) : null;
-    const llm = createLLM({ ...agent.llm, api_key: key }, { prices: this.options.prices });
+  private llmFor(spec: LLMSpec, state: ConversationState): LLM {
+    const key = spec.api_key ? this.options.secretBox.decrypt(spec.api_key) : null;
+    const llm = createLLM({ ...spec, api_key: key }, { prices: this.options.prices });
     const stored = (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
     llm.metrics.restore(stored[llm.metrics.usageId]);
     llm.metrics.maxBudgetPerTask = state.max_budget_per_task ?? null;
@@ -513,11 +532,14 @@ export class ConversationService {
           `Unknown tools: ${unknown.join(', ')}`,
         );
       }
-      const key = requested.llm.api_key;
-      return {
-        ...requested,
-        llm: { ...requested.llm, api_key: key ? this.options.secretBox.encrypt(key) : null },
-      };
+      const seal = (llm: LLMSpec): LLMSpec => ({
+        ...llm,
+        api_key: llm.api_key ? this.options.secretBox.encrypt(llm.api_key) : null,
+      });
+      const critic = requested.critic?.llm
+        ? { critic: { ...requested.critic, llm: seal(requested.critic.llm) } }
+        : {};
+      return { ...requested, llm: seal(requested.llm), ...critic };
     }
     const settings = await this.options.settings.getEffective(userId);
     if (!settings?.llm_model) {

@@ -62,7 +62,10 @@ export function stateOf(record: ConversationRecord): ConversationState {
 function maskedAgent(agent: AgentSpec): Record<string, unknown> {
   const llm = { ...agent.llm };
   if (llm.api_key) llm.api_key = MASK;
-  return { kind: 'Agent', ...agent, llm };
+  const critic = agent.critic?.llm?.api_key
+    ? { critic: { ...agent.critic, llm: { ...agent.critic.llm, api_key: MASK } } }
+    : {};
+  return { kind: 'Agent', ...agent, llm, ...critic };
 }
 
 function secretRegistry(state: ConversationState): Record<string, unknown> {

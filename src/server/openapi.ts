@@ -37,6 +37,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     conversation.ConfirmationPolicy,
     conversation.SecurityAnalyzer,
     conversation.LLMSpec,
+    conversation.CriticSpec,
     conversation.AgentSpec,
     conversation.LocalWorkspace,
     HookConfigInput,
