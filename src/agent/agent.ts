@@ -19,6 +19,7 @@ import { hookExecutionEvents, rejection } from './hook-events.js';
 import type { AgentHost } from './host.js';
 import { completionLogEvent, tokenEvent } from './llm-events.js';
 import { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
+import type { AgentContext } from './skills.js';
 import { MessageView } from './view.js';
 
 export interface AgentSpec {
@@ -34,6 +35,8 @@ export interface AgentSpec {
   hooks?: HookRunner | null;
   /** Judges actions and replies (CriticResult on the events), when enabled. */
   critic?: Critic | null;
+  /** Repository instructions and knowledge skills. */
+  context?: AgentContext | null;
 }
 
 /** How a step ended. */
@@ -73,6 +76,7 @@ export class Agent {
   private readonly notes: string[];
   readonly hooks: HookRunner | null;
   readonly critic: Critic | null;
+  readonly context: AgentContext | null;
   private view: MessageView;
   /** Per-tool chains, so calls to one tool (one shell) never overlap. */
   private readonly toolLocks = new Map<string, Promise<unknown>>();
@@ -91,6 +95,7 @@ export class Agent {
     this.notes = spec.notes ?? [];
     this.hooks = spec.hooks ?? null;
     this.critic = spec.critic ?? null;
+    this.context = spec.context ?? null;
     this.view = new MessageView(this.tools);
   }
 
@@ -100,7 +105,12 @@ export class Agent {
       system_prompt: textContent(SYSTEM_PROMPT),
       tools: [...this.tools.values()].map((t) => t.definition),
       dynamic_context: textContent(
-        [dynamicContext(workingDir), ...this.notes.map((n) => `Note: ${n}`)].join('\n'),
+        [
+          [dynamicContext(workingDir), ...this.notes.map((n) => `Note: ${n}`)].join('\n'),
+          this.context?.systemContext(),
+        ]
+          .filter(Boolean)
+          .join('\n\n'),
       ),
       kind: 'SystemPromptEvent',
     } as SystemPromptEvent;

@@ -19,5 +19,12 @@ export {
   RiskThreshold,
   SecurityAnalyzer,
 } from './schemas.js';
+export {
+  AgentContext,
+  type AgentContextSpec,
+  parseSkillFile,
+  type Skill,
+  workspaceSkills,
+} from './skills.js';
 export { isStuck } from './stuck.js';
 export { MessageView } from './view.js';

@@ -66,11 +66,45 @@ export const CriticSpec = Type.Object(
   { ...open, $id: 'Critic' },
 );
 
+/** OpenHands' AgentContext, the members agentd uses: skills (a keyword trigger or always on) and suffixes. */
+export const AgentContextSpec = Type.Object(
+  {
+    skills: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ minLength: 1 }),
+            content: Type.String(),
+            trigger: Type.Optional(
+              Type.Union([
+                Type.Object(
+                  {
+                    type: Type.Optional(Type.String()),
+                    keywords: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+                  },
+                  open,
+                ),
+                Type.Null(),
+              ]),
+            ),
+          },
+          open,
+        ),
+      ),
+    ),
+    system_message_suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    user_message_suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    load_project_skills: Type.Optional(Type.Boolean({ default: true })),
+  },
+  { ...open, $id: 'AgentContext' },
+);
+
 export const AgentSpec = Type.Object(
   {
     kind: Type.Optional(Type.Literal('Agent')),
     llm: LLMSpec,
     critic: Type.Optional(Type.Union([CriticSpec, Type.Null()])),
+    agent_context: Type.Optional(Type.Union([AgentContextSpec, Type.Null()])),
     tools: Type.Optional(Type.Array(ToolSpec)),
     include_default_tools: Type.Optional(Type.Array(Type.String())),
     tool_concurrency_limit: Type.Optional(Type.Integer({ minimum: 1 })),

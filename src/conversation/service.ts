@@ -6,6 +6,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   Agent,
+  AgentContext,
   type Critic,
   LLMCritic,
   PassCritic,
@@ -242,11 +243,17 @@ export class ConversationService {
       await runtime.emit([runtime.agent.systemPromptEvent(runtime.state.workspace.working_dir)]);
     }
     if (runtime.status === 'finished' || runtime.status === 'stuck') await runtime.setStatus('idle');
+    // Knowledge skills the message's words trigger ride along with it (OpenHands' agent context).
+    const active = new Set(runtime.state.activated_knowledge_skills);
+    const text = (request.content ?? []).map((c) => ('text' in c ? c.text : '')).join('\n');
+    const skills = runtime.agent.context?.forUserMessage(text, active) ?? { extended: [], activated: [] };
     const message = parseEvent({
       id: newEventId(),
       timestamp: nowTimestamp(),
       source: 'user',
       llm_message: { role: 'user', content: request.content ?? [] },
+      activated_skills: skills.activated,
+      extended_content: skills.extended.map((t) => ({ type: 'text', text: t, cache_prompt: false })),
       kind: 'MessageEvent',
     });
     if (!message.ok)
@@ -256,7 +263,11 @@ export class ConversationService {
       );
     await runtime.emit([message.value as AnyEvent]);
     await runtime.changeState('last_user_message_id', message.value.id, {
-      state: { ...runtime.state, last_user_message_id: message.value.id },
+      state: {
+        ...runtime.state,
+        last_user_message_id: message.value.id,
+        activated_knowledge_skills: [...active, ...skills.activated],
+      },
     });
     if (runtime.record.title === null && runtime.state.autotitle) await this.autotitle(runtime, request);
     if (request.run && !runtime.running) this.startRun(runtime);
@@ -474,6 +485,7 @@ export class ConversationService {
       notes: mcp.warnings,
       securityAnalyzer: state.security_analyzer?.kind === 'LLMSecurityAnalyzer',
       critic: this.criticFor(state),
+      context: AgentContext.load(state.workspace.working_dir, state.agent.agent_context),
       hooks: isEmptyHookConfig(hooks)
         ? null
         : new HookRunner(hooks, { workingDir: state.workspace.working_dir, sessionId: record.id }),

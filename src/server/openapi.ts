@@ -38,6 +38,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     conversation.SecurityAnalyzer,
     conversation.LLMSpec,
     conversation.CriticSpec,
+    conversation.AgentContextSpec,
     conversation.AgentSpec,
     conversation.LocalWorkspace,
     HookConfigInput,
