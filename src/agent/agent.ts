@@ -10,11 +10,16 @@ import {
   type SystemPromptEvent,
   type TextContent,
 } from '../events/index.js';
+import type { HookRunner } from '../hooks/index.js';
 import type { LLM, LlmMessage, LlmResponse, LlmTool } from '../llm/index.js';
-import { llmParameters, type Tool, type ToolContext } from '../tools/index.js';
+import { llmParameters, type Tool } from '../tools/index.js';
 import { needsConfirmation } from './confirmation.js';
+import type { Critic, CriticResult } from './critic.js';
+import { hookExecutionEvents, rejection } from './hook-events.js';
 import type { AgentHost } from './host.js';
+import { completionLogEvent, tokenEvent } from './llm-events.js';
 import { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
+import type { AgentContext } from './skills.js';
 import { MessageView } from './view.js';
 
 export interface AgentSpec {
@@ -26,6 +31,12 @@ export interface AgentSpec {
   securityAnalyzer?: boolean;
   /** Things the agent should know about its setup (e.g. an MCP server that did not start). */
   notes?: string[];
+  /** The conversation's hooks (pre/post tool use, stop), if any are configured. */
+  hooks?: HookRunner | null;
+  /** Judges actions and replies (CriticResult on the events), when enabled. */
+  critic?: Critic | null;
+  /** Repository instructions and knowledge skills. */
+  context?: AgentContext | null;
 }
 
 /** How a step ended. */
@@ -61,8 +72,11 @@ export class Agent {
   readonly tools: ReadonlyMap<string, Tool>;
   private readonly llmTools: LlmTool[];
   private readonly concurrency: number;
-  private readonly keepRisk: boolean;
+  private keepRisk: boolean;
   private readonly notes: string[];
+  readonly hooks: HookRunner | null;
+  readonly critic: Critic | null;
+  readonly context: AgentContext | null;
   private view: MessageView;
   /** Per-tool chains, so calls to one tool (one shell) never overlap. */
   private readonly toolLocks = new Map<string, Promise<unknown>>();
@@ -79,6 +93,9 @@ export class Agent {
     this.concurrency = Math.max(1, spec.toolConcurrencyLimit ?? 1);
     this.keepRisk = spec.securityAnalyzer ?? false;
     this.notes = spec.notes ?? [];
+    this.hooks = spec.hooks ?? null;
+    this.critic = spec.critic ?? null;
+    this.context = spec.context ?? null;
     this.view = new MessageView(this.tools);
   }
 
@@ -88,10 +105,38 @@ export class Agent {
       system_prompt: textContent(SYSTEM_PROMPT),
       tools: [...this.tools.values()].map((t) => t.definition),
       dynamic_context: textContent(
-        [dynamicContext(workingDir), ...this.notes.map((n) => `Note: ${n}`)].join('\n'),
+        [
+          [dynamicContext(workingDir), ...this.notes.map((n) => `Note: ${n}`)].join('\n'),
+          this.context?.systemContext(),
+        ]
+          .filter(Boolean)
+          .join('\n\n'),
       ),
       kind: 'SystemPromptEvent',
     } as SystemPromptEvent;
+  }
+
+  /** Turns the LLM security analyzer on or off for the actions to come. */
+  setSecurityAnalyzer(on: boolean): void {
+    this.keepRisk = on;
+  }
+
+  /** Every LLM the agent uses (its own, the critic's). */
+  llms(): LLM[] {
+    return [this.llm, ...(this.critic?.llms ?? [])];
+  }
+
+  /** USD spent so far by every LLM the agent uses. */
+  spent(): number {
+    return this.llms().reduce((sum, llm) => sum + llm.metrics.accumulatedCost, 0);
+  }
+
+  /** OpenHands' `stats`: one entry per usage id. */
+  stats(): Record<string, unknown> {
+    const usage: Record<string, unknown> = {};
+    for (const llm of this.llms())
+      Object.assign(usage, (llm.metrics.snapshot() as { usage_to_metrics: object }).usage_to_metrics);
+    return { usage_to_metrics: usage };
   }
 
   /** The conversation as the LLM sees it. */
@@ -105,14 +150,13 @@ export class Agent {
     if (pending.length > 0) return this.execute(host, pending);
 
     let response: LlmResponse;
+    const request = { messages: this.messages(host.events()), tools: this.llmTools };
     try {
-      response = await this.llm.complete(
-        { messages: this.messages(host.events()), tools: this.llmTools },
-        host.signal,
-      );
+      response = await this.llm.complete(request, host.signal);
     } catch (error) {
       if (host.signal.aborted) return 'interrupted';
       const e = error as Error;
+      await this.logCompletion(host, request, { error: e });
       await host.emit([
         {
           ...base('environment'),
@@ -124,7 +168,10 @@ export class Agent {
       await host.setStatus('error');
       return 'error';
     }
-    await host.updateStats(this.llm.metrics.snapshot());
+    await host.updateStats(this.stats());
+    await this.logCompletion(host, request, { response });
+    const tokens = tokenEvent(response);
+    if (tokens) await host.emit([tokens]);
 
     const message = response.message;
     const calls = message.tool_calls ?? [];
@@ -139,7 +186,12 @@ export class Agent {
       };
       const hasText = (message.content ?? []).some((c) => 'text' in c && c.text.trim() !== '');
       if (hasText) {
-        await host.emit([agentMessage as AnyEvent]);
+        const verdict = await this.judge(host, {
+          kind: 'message',
+          text: (message.content ?? []).map((c) => ('text' in c ? c.text : '')).join(''),
+          eventIds: [agentMessage.id],
+        });
+        await host.emit([{ ...agentMessage, ...verdict } as AnyEvent]);
         await host.setStatus('finished');
         return 'finished';
       }
@@ -155,6 +207,17 @@ export class Agent {
     }
 
     const actions = this.actionEvents(response, calls);
+    const finishing = actions.some(
+      (a) => (a.event.action as { kind?: string } | null)?.kind === 'FinishAction',
+    );
+    if (this.critic && (this.critic.mode === 'all_actions' || finishing)) {
+      const verdict = await this.judge(host, {
+        kind: 'actions',
+        calls: actions.map((a) => ({ tool: a.event.tool_name, arguments: a.event.tool_call.arguments })),
+        eventIds: actions.map((a) => a.event.id),
+      });
+      for (const a of actions) Object.assign(a.event, verdict);
+    }
     await host.emit(actions.map((a) => a.event));
     const errors = new Map(actions.filter((a) => a.error !== null).map((a) => [a.event.id, a.error!]));
     const valid = actions.filter((a) => a.error === null).map((a) => a.event);
@@ -185,10 +248,7 @@ export class Agent {
         const index = next++;
         const action = actions[index]!;
         const error = errors.get(action.id);
-        results[index] =
-          error !== undefined
-            ? agentError(action, error)
-            : await this.runOne(action, host.toolContext, host.signal);
+        results[index] = error !== undefined ? agentError(action, error) : await this.runOne(action, host);
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, actions.length) }, worker));
@@ -203,6 +263,7 @@ export class Agent {
     }
     const answers = results as AnyEvent[];
     await host.emit(answers);
+    await this.afterToolUse(host, actions, answers);
     if (
       actions.some(
         (a, i) =>
@@ -216,17 +277,97 @@ export class Agent {
     return 'continue';
   }
 
-  private async runOne(
-    event: ActionEventT,
-    ctx: ToolContext,
-    signal: AbortSignal,
-  ): Promise<AnyEvent | typeof INTERRUPTED> {
+  /** The critic's verdict as event members (`critic_result`), or nothing without a critic or a verdict. */
+  private async judge(
+    host: AgentHost,
+    subject: Parameters<Critic['evaluate']>[1],
+  ): Promise<{ critic_result?: CriticResult }> {
+    if (!this.critic) return {};
+    const result = await this.critic.evaluate(this.messages(host.events()), subject, host.signal);
+    if (this.critic.llms.length > 0) await host.updateStats(this.stats());
+    return result ? { critic_result: result } : {};
+  }
+
+  /** With `log_completions` on, each completion (or failure) becomes an LLMCompletionLogEvent. */
+  private async logCompletion(
+    host: AgentHost,
+    request: { messages: LlmMessage[]; tools: LlmTool[] },
+    outcome: { response: LlmResponse } | { error: Error },
+  ): Promise<void> {
+    if (!this.llm.config.log_completions) return;
+    const secrets = Object.values(host.toolContext.secrets?.() ?? {});
+    await host.emit([completionLogEvent(this.llm, request, outcome, secrets)]);
+  }
+
+  /**
+   * Pre-tool-use hooks see the action before it runs; a blocking hook turns it into a
+   * UserRejectObservation (rejection_source `hook`) with the hook's reason, and the tool never runs.
+   */
+  private async blockedByHook(event: ActionEventT, host: AgentHost): Promise<AnyEvent | null> {
+    if (!this.hooks?.has('pre_tool_use')) return null;
+    const { blocked, runs } = await this.hooks.preToolUse(
+      event.tool_name,
+      event.action as Record<string, unknown>,
+      host.signal,
+    );
+    await host.emit(hookExecutionEvents(runs, { actionId: event.id }));
+    return blocked === null ? null : rejection(event, blocked, 'hook');
+  }
+
+  /** Post-tool-use hooks, once the results are recorded; they inform, they cannot undo. */
+  private async afterToolUse(host: AgentHost, actions: ActionEventT[], answers: AnyEvent[]): Promise<void> {
+    if (!this.hooks?.has('post_tool_use')) return;
+    for (const [i, answer] of answers.entries()) {
+      if (answer.kind !== 'ObservationEvent') continue;
+      const action = actions[i]!;
+      const runs = await this.hooks.postToolUse(
+        action.tool_name,
+        action.action as Record<string, unknown>,
+        answer.observation as Record<string, unknown>,
+        host.signal,
+      );
+      await host.emit(hookExecutionEvents(runs, { actionId: action.id }));
+    }
+  }
+
+  /**
+   * Whether the agent may stop now. Stop hooks can refuse: their feedback goes to the agent as an
+   * environment message and the run goes on.
+   */
+  async mayStop(host: AgentHost): Promise<boolean> {
+    if (!this.hooks?.has('stop')) return true;
+    const { stop, feedback, runs } = await this.hooks.stop('agent_finished', host.signal);
+    await host.emit(hookExecutionEvents(runs));
+    if (stop || host.signal.aborted) return true;
+    if (feedback) {
+      await host.emit([
+        {
+          ...base('environment'),
+          llm_message: { role: 'user', content: [textContent(`[Stop hook feedback] ${feedback}`)] },
+          activated_skills: [],
+          extended_content: [],
+          kind: 'MessageEvent',
+        } as AnyEvent,
+      ]);
+    }
+    await host.setStatus('running');
+    return false;
+  }
+
+  private async runOne(event: ActionEventT, host: AgentHost): Promise<AnyEvent | typeof INTERRUPTED> {
+    const { signal } = host;
     const tool = this.tools.get(event.tool_name)!;
     const previous = this.toolLocks.get(tool.name) ?? Promise.resolve();
     const run = previous.then(async (): Promise<AnyEvent | typeof INTERRUPTED> => {
       if (signal.aborted) return INTERRUPTED;
       try {
-        const observation = await Promise.race([tool.execute(event.action, ctx), aborted(signal)]);
+        const refused = await this.blockedByHook(event, host);
+        if (signal.aborted) return INTERRUPTED;
+        if (refused) return refused;
+        const observation = await Promise.race([
+          tool.execute(event.action, host.toolContext),
+          aborted(signal),
+        ]);
         if (observation === INTERRUPTED) return INTERRUPTED;
         return {
           ...base('environment'),
@@ -274,7 +415,8 @@ export class Agent {
         tool_call_id: call.id,
         tool_call: { id: call.id, name: call.name, arguments: call.arguments, origin: call.origin },
         llm_response_id: response.id,
-        security_risk: this.keepRisk && risk ? risk : 'UNKNOWN',
+        // The predicted risk stays in tool_call.arguments either way; the action never has it.
+        security_risk: this.keepRisk && risk && !this.tools.get(name)?.readOnly ? risk : 'UNKNOWN',
         summary: summary ?? `${name}: ${call.arguments}`,
         kind: 'ActionEvent',
       } as ActionEventT;
@@ -305,10 +447,10 @@ export class Agent {
       };
     }
     const { summary, security_risk: risk, ...members } = args;
-    if (risk !== undefined && !['LOW', 'MEDIUM', 'HIGH'].includes(risk as string)) {
+    if (risk !== undefined && !['LOW', 'MEDIUM', 'HIGH', 'UNKNOWN'].includes(risk as string)) {
       return {
         ...none,
-        error: `Error validating tool '${name}': security_risk must be one of LOW, MEDIUM, HIGH (got ${JSON.stringify(risk)}).`,
+        error: `Error validating tool '${name}': security_risk must be one of LOW, MEDIUM, HIGH, UNKNOWN (got ${JSON.stringify(risk)}).`,
       };
     }
     const result = parse(

@@ -1,8 +1,30 @@
 export { Agent, type AgentSpec, agentError, pendingActions, type StepOutcome } from './agent.js';
 export { needsConfirmation } from './confirmation.js';
+export {
+  type Critic,
+  type CriticMode,
+  type CriticResult,
+  type CriticSubject,
+  LLMCritic,
+  PassCritic,
+  parseVerdict,
+} from './critic.js';
 export type { AgentHost } from './host.js';
 export { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
 export { type RunOptions, recoverAfterCrash, rejectPending, run } from './run.js';
-export { ConfirmationPolicy, EXECUTION_STATUSES, ExecutionStatus, RiskThreshold } from './schemas.js';
+export {
+  ConfirmationPolicy,
+  EXECUTION_STATUSES,
+  ExecutionStatus,
+  RiskThreshold,
+  SecurityAnalyzer,
+} from './schemas.js';
+export {
+  AgentContext,
+  type AgentContextSpec,
+  parseSkillFile,
+  type Skill,
+  workspaceSkills,
+} from './skills.js';
 export { isStuck } from './stuck.js';
 export { MessageView } from './view.js';

@@ -2,12 +2,15 @@
 // for confirmation, is stuck, is paused or interrupted, or reaches its iteration limit.
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import { type Agent, agentError, pendingActions } from './agent.js';
+import { rejection } from './hook-events.js';
 import type { AgentHost } from './host.js';
 import { isStuck } from './stuck.js';
 
 export interface RunOptions {
   maxIterations: number;
   stuckDetection: boolean;
+  /** USD for the whole conversation (every LLM it uses); null = no limit. */
+  maxBudgetPerTask?: number | null;
 }
 
 const RESTART =
@@ -18,13 +21,17 @@ export async function run(agent: Agent, host: AgentHost, options: RunOptions): P
   if (host.status === 'finished') return;
   await host.setStatus('running');
   for (let iteration = 1; ; iteration++) {
+    // Checked before each LLM call too, so a new run of a conversation over budget spends nothing.
+    if (await overBudget(agent, host, options)) return;
     const outcome = await agent.step(host);
-    if (outcome !== 'continue') return;
+    // A stop hook may send a finished agent back to work; that counts as an iteration.
+    if (outcome !== 'continue' && !(outcome === 'finished' && !(await agent.mayStop(host)))) return;
     if (options.stuckDetection && isStuck(host.events())) {
       await host.setStatus('stuck');
       return;
     }
     if (host.pauseRequested() || host.signal.aborted) return;
+    if (await overBudget(agent, host, options)) return;
     if (iteration >= options.maxIterations) {
       await host.emit([
         {
@@ -42,22 +49,29 @@ export async function run(agent: Agent, host: AgentHost, options: RunOptions): P
   }
 }
 
+/** Stops the run with MaxBudgetReached once the conversation's LLM cost reaches its budget. */
+async function overBudget(agent: Agent, host: AgentHost, options: RunOptions): Promise<boolean> {
+  const limit = options.maxBudgetPerTask;
+  if (limit == null) return false;
+  const spent = agent.spent();
+  if (spent < limit) return false;
+  await host.emit([
+    {
+      id: newEventId(),
+      timestamp: nowTimestamp(),
+      source: 'environment',
+      code: 'MaxBudgetReached',
+      detail: `Agent reached maximum budget limit ($${limit.toFixed(4)}); accumulated cost $${spent.toFixed(4)}. Raise max_budget_per_task to continue.`,
+      kind: 'ConversationErrorEvent',
+    } as AnyEvent,
+  ]);
+  await host.setStatus('error');
+  return true;
+}
+
 /** Rejects every action waiting for confirmation and returns the conversation to idle. */
 export async function rejectPending(host: AgentHost, reason: string): Promise<void> {
-  const rejections = pendingActions(host.events()).map(
-    (a) =>
-      ({
-        id: newEventId(),
-        timestamp: nowTimestamp(),
-        source: 'environment',
-        tool_name: a.tool_name,
-        tool_call_id: a.tool_call_id,
-        rejection_reason: reason,
-        rejection_source: 'user',
-        action_id: a.id,
-        kind: 'UserRejectObservation',
-      }) as AnyEvent,
-  );
+  const rejections = pendingActions(host.events()).map((a) => rejection(a, reason, 'user'));
   await host.emit(rejections);
   await host.setStatus('idle');
 }

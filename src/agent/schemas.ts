@@ -41,3 +41,13 @@ export type ConfirmationPolicy =
   | { kind: 'NeverConfirm' }
   | { kind: 'AlwaysConfirm' }
   | { kind: 'ConfirmRisky'; threshold?: 'LOW' | 'MEDIUM' | 'HIGH'; confirm_unknown?: boolean };
+
+/**
+ * OpenHands' security analyzers, by `kind`. agentd has the LLM analyzer: the risk the LLM itself
+ * predicts for each call (its `security_risk` argument) is kept on the action and used by ConfirmRisky.
+ */
+export const SecurityAnalyzer = Type.Object(
+  { kind: Type.Literal('LLMSecurityAnalyzer') },
+  { additionalProperties: true, $id: 'SecurityAnalyzer' },
+);
+export type SecurityAnalyzer = { kind: 'LLMSecurityAnalyzer' } & Record<string, unknown>;

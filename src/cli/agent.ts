@@ -26,6 +26,8 @@ export async function agent(options: AgentOptions): Promise<void> {
     dataDir: config.dataDir,
     sessionApiKeys: config.sessionApiKeys,
     controlPlane: false,
+    hooks: config.hooks,
+    prices: config.prices,
   });
   const { app } = agentd;
   let closing = false;

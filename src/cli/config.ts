@@ -5,6 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { type HookConfig, HookConfigError, loadHookFile } from '../hooks/index.js';
+import { loadPriceTable, type PriceTable, PricingError } from '../llm/index.js';
 
 export interface ServerOptions {
   host?: string;
@@ -25,6 +27,10 @@ export interface ServerConfig {
   keySource: 'environment' | 'generated' | 'data-dir' | 'none';
   /** Sandboxes STARTING or RUNNING at once. */
   maxSandboxes: number;
+  /** Server-wide hooks (AGENTD_HOOKS_FILE, a hooks.json in OpenHands' format). */
+  hooks: HookConfig | null;
+  /** Price overrides (AGENTD_PRICING_FILE: model or /regex/ → LiteLLM-style per-token prices). */
+  prices: PriceTable;
 }
 
 export class ConfigError extends Error {
@@ -96,6 +102,8 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   const dataDir = resolve(options.dataDir ?? env.AGENTD_DATA_DIR ?? defaultDataDir(env));
   const maxSandboxes = parseMaxSandboxes(options.maxSandboxes ?? env.AGENTD_MAX_SANDBOXES ?? 10);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const hooks = hooksFromEnv(env);
+  const prices = pricesFromEnv(env);
 
   if (noAuth) {
     if (!LOOPBACK.has(host)) {
@@ -103,11 +111,20 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
         `--no-auth serves on loopback only; refusing to bind ${host} without a session key`,
       );
     }
-    return { host, port, dataDir, sessionApiKeys: [], keySource: 'none', maxSandboxes };
+    return { host, port, dataDir, sessionApiKeys: [], keySource: 'none', hooks, prices, maxSandboxes };
   }
   const envKeys = sessionKeysFromEnv(env);
   if (envKeys.length > 0)
-    return { host, port, dataDir, sessionApiKeys: envKeys, keySource: 'environment', maxSandboxes };
+    return {
+      host,
+      port,
+      dataDir,
+      sessionApiKeys: envKeys,
+      keySource: 'environment',
+      hooks,
+      prices,
+      maxSandboxes,
+    };
   const { key, generated } = dataDirKey(dataDir);
   return {
     host,
@@ -116,5 +133,27 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
     sessionApiKeys: [key],
     keySource: generated ? 'generated' : 'data-dir',
     maxSandboxes,
+    hooks,
+    prices,
   };
+}
+
+function hooksFromEnv(env: Env): HookConfig | null {
+  if (!env.AGENTD_HOOKS_FILE) return null;
+  try {
+    return loadHookFile(resolve(env.AGENTD_HOOKS_FILE));
+  } catch (error) {
+    if (error instanceof HookConfigError) throw new ConfigError(`AGENTD_HOOKS_FILE: ${error.message}`);
+    throw error;
+  }
+}
+
+function pricesFromEnv(env: Env): PriceTable {
+  if (!env.AGENTD_PRICING_FILE) return {};
+  try {
+    return loadPriceTable(resolve(env.AGENTD_PRICING_FILE));
+  } catch (error) {
+    if (error instanceof PricingError) throw new ConfigError(`AGENTD_PRICING_FILE: ${error.message}`);
+    throw error;
+  }
 }

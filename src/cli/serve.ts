@@ -8,6 +8,8 @@ export async function serve(options: ServerOptions): Promise<void> {
     dataDir: config.dataDir,
     sessionApiKeys: config.sessionApiKeys,
     controlPlane: { maxSandboxes: config.maxSandboxes },
+    hooks: config.hooks,
+    prices: config.prices,
   });
   const { app } = agentd;
 

@@ -1,12 +1,19 @@
 // Wire types of the conversations API (OpenHands agent-server shapes). Request models accept unknown
 // members, as OpenHands' request models do (its clients send extra keys); they are not stored.
 import { type Static, Type } from 'typebox';
-import { ConfirmationPolicy, ExecutionStatus } from '../agent/schemas.js';
+import { ConfirmationPolicy, ExecutionStatus, SecurityAnalyzer } from '../agent/schemas.js';
 import { ImageContent, TextContent } from '../events/index.js';
+import { HookConfigInput } from '../hooks/index.js';
 
 const open = { additionalProperties: true } as const;
 
-export { ConfirmationPolicy, EXECUTION_STATUSES, ExecutionStatus, RiskThreshold } from '../agent/schemas.js';
+export {
+  ConfirmationPolicy,
+  EXECUTION_STATUSES,
+  ExecutionStatus,
+  RiskThreshold,
+  SecurityAnalyzer,
+} from '../agent/schemas.js';
 
 /** The LLM block of an agent (OpenHands `LLM`); only the members agentd uses are typed. */
 export const LLMSpec = Type.Object(
@@ -24,6 +31,10 @@ export const LLMSpec = Type.Object(
     top_p: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
     max_output_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
     reasoning_effort: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    input_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+    output_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+    litellm_extra_body: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    log_completions: Type.Optional(Type.Boolean()),
   },
   { ...open, $id: 'LLM' },
 );
@@ -34,10 +45,66 @@ export const ToolSpec = Type.Object(
   open,
 );
 
+const CriticMode = Type.Optional(
+  Type.Union([Type.Literal('finish_and_message'), Type.Literal('all_actions')], {
+    default: 'finish_and_message',
+    description: 'Judge only finishing actions and replies (default), or every action.',
+  }),
+);
+
+/**
+ * The agent's critic (agentd's kinds): LLMCritic asks an LLM (its own `llm`, else the agent's) to
+ * score each judged step; PassCritic always scores 1.
+ */
+export const CriticSpec = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('LLMCritic'), Type.Literal('PassCritic')]),
+    // The LLM shape again without its $id: one schema may carry an $id only once.
+    llm: Type.Optional(Type.Object(LLMSpec.properties, open)),
+    mode: CriticMode,
+  },
+  { ...open, $id: 'Critic' },
+);
+
+/** OpenHands' AgentContext, the members agentd uses: skills (a keyword trigger or always on) and suffixes. */
+export const AgentContextSpec = Type.Object(
+  {
+    skills: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ minLength: 1 }),
+            content: Type.String(),
+            trigger: Type.Optional(
+              Type.Union([
+                Type.Object(
+                  {
+                    type: Type.Optional(Type.String()),
+                    keywords: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+                  },
+                  open,
+                ),
+                Type.Null(),
+              ]),
+            ),
+          },
+          open,
+        ),
+      ),
+    ),
+    system_message_suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    user_message_suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    load_project_skills: Type.Optional(Type.Boolean({ default: true })),
+  },
+  { ...open, $id: 'AgentContext' },
+);
+
 export const AgentSpec = Type.Object(
   {
     kind: Type.Optional(Type.Literal('Agent')),
     llm: LLMSpec,
+    critic: Type.Optional(Type.Union([CriticSpec, Type.Null()])),
+    agent_context: Type.Optional(Type.Union([AgentContextSpec, Type.Null()])),
     tools: Type.Optional(Type.Array(ToolSpec)),
     include_default_tools: Type.Optional(Type.Array(Type.String())),
     tool_concurrency_limit: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -104,12 +171,20 @@ export const StartConversationRequest = Type.Object(
     workspace: LocalWorkspace,
     conversation_id: Type.Optional(Type.String({ format: 'uuid' })),
     confirmation_policy: Type.Optional(ConfirmationPolicy),
+    security_analyzer: Type.Optional(Type.Union([SecurityAnalyzer, Type.Null()])),
     initial_message: Type.Optional(Type.Union([SendMessageRequest, Type.Null()])),
     max_iterations: Type.Optional(Type.Integer({ minimum: 1 })),
     stuck_detection: Type.Optional(Type.Boolean()),
     secrets: Type.Optional(Type.Record(Type.String(), SecretSource)),
     tags: Type.Optional(Tags),
     autotitle: Type.Optional(Type.Boolean()),
+    hook_config: Type.Optional(Type.Union([HookConfigInput, Type.Null()])),
+    max_budget_per_task: Type.Optional(
+      Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()], {
+        description:
+          "USD a run may spend in total (all the conversation's LLMs); past it the run stops with MaxBudgetReached. Default: the user's settings.",
+      }),
+    ),
   },
   { ...open, $id: 'StartConversationRequest' },
 );
@@ -131,6 +206,11 @@ export const UpdateSecretsRequest = Type.Object(
 export const SetConfirmationPolicyRequest = Type.Object(
   { policy: ConfirmationPolicy },
   { ...open, $id: 'SetConfirmationPolicyRequest' },
+);
+
+export const SetSecurityAnalyzerRequest = Type.Object(
+  { security_analyzer: Type.Union([SecurityAnalyzer, Type.Null()]) },
+  { ...open, $id: 'SetSecurityAnalyzerRequest' },
 );
 
 export const ConfirmationResponseRequest = Type.Object(

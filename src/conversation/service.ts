@@ -4,9 +4,26 @@
 // published after each run ends and after pause and interrupt (OpenHands clients wait for them).
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent, recoverAfterCrash, rejectPending, run } from '../agent/index.js';
+import {
+  Agent,
+  AgentContext,
+  type Critic,
+  LLMCritic,
+  PassCritic,
+  recoverAfterCrash,
+  rejectPending,
+  run,
+} from '../agent/index.js';
 import { type AnyEvent, dashedUuid, newEventId, nowTimestamp, parseEvent } from '../events/index.js';
-import { createLLM, type LLM } from '../llm/index.js';
+import {
+  type HookConfig,
+  HookConfigError,
+  HookRunner,
+  isEmptyHookConfig,
+  mergeHookConfigs,
+  normalizeHookConfig,
+} from '../hooks/index.js';
+import { createLLM, type LLM, type PriceTable } from '../llm/index.js';
 import type { SecretBox, SettingsService } from '../settings/index.js';
 import type { ConversationRecord, ConversationSearch, Store } from '../store/index.js';
 import { createTools, type McpPool, registeredToolNames } from '../tools/index.js';
@@ -22,6 +39,7 @@ import type {
   AgentSpec,
   ConfirmationPolicy,
   ConversationInfo,
+  LLMSpec,
   SendMessageRequest,
   StartConversationRequest,
 } from './schemas.js';
@@ -48,6 +66,10 @@ export interface ConversationServiceOptions {
   toolOptions?: Record<string, unknown>;
   /** Shared MCP connections; the user's mcp_config servers are connected for each runtime. */
   mcp: McpPool;
+  /** Server-wide hooks (server configuration), run in every conversation before its own. */
+  hooks?: HookConfig | null;
+  /** Price overrides for cost (and budgets); the built-in table covers common models. */
+  prices?: PriceTable;
 }
 
 const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
@@ -192,7 +214,10 @@ export class ConversationService {
       max_iterations: request.max_iterations ?? effective?.max_iterations ?? DEFAULT_MAX_ITERATIONS,
       stuck_detection: request.stuck_detection ?? true,
       confirmation_policy: request.confirmation_policy ?? defaultPolicy(effective?.confirmation_mode),
-      security_analyzer: null,
+      security_analyzer:
+        request.security_analyzer !== undefined
+          ? request.security_analyzer
+          : analyzerFromSettings(effective?.security_analyzer),
       activated_knowledge_skills: [],
       invoked_skills: [],
       blocked_actions: {},
@@ -202,6 +227,8 @@ export class ConversationService {
       secrets: this.sealSecrets(request.secrets ?? {}),
       agent_state: {},
       autotitle: request.autotitle ?? true,
+      hook_config: hookConfigOf(request.hook_config),
+      max_budget_per_task: budgetOf(request.max_budget_per_task, effective?.max_budget_per_task),
     };
     await this.store.conversations.create({
       id,
@@ -231,11 +258,17 @@ export class ConversationService {
       await runtime.emit([runtime.agent.systemPromptEvent(runtime.state.workspace.working_dir)]);
     }
     if (runtime.status === 'finished' || runtime.status === 'stuck') await runtime.setStatus('idle');
+    // Knowledge skills the message's words trigger ride along with it (OpenHands' agent context).
+    const active = new Set(runtime.state.activated_knowledge_skills);
+    const text = (request.content ?? []).map((c) => ('text' in c ? c.text : '')).join('\n');
+    const skills = runtime.agent.context?.forUserMessage(text, active) ?? { extended: [], activated: [] };
     const message = parseEvent({
       id: newEventId(),
       timestamp: nowTimestamp(),
       source: 'user',
       llm_message: { role: 'user', content: request.content ?? [] },
+      activated_skills: skills.activated,
+      extended_content: skills.extended.map((t) => ({ type: 'text', text: t, cache_prompt: false })),
       kind: 'MessageEvent',
     });
     if (!message.ok)
@@ -245,7 +278,11 @@ export class ConversationService {
       );
     await runtime.emit([message.value as AnyEvent]);
     await runtime.changeState('last_user_message_id', message.value.id, {
-      state: { ...runtime.state, last_user_message_id: message.value.id },
+      state: {
+        ...runtime.state,
+        last_user_message_id: message.value.id,
+        activated_knowledge_skills: [...active, ...skills.activated],
+      },
     });
     if (runtime.record.title === null && runtime.state.autotitle) await this.autotitle(runtime, request);
     if (request.run && !runtime.running) this.startRun(runtime);
@@ -295,6 +332,18 @@ export class ConversationService {
     await runtime.changeState('confirmation_policy', policy, {
       state: { ...runtime.state, confirmation_policy: policy },
     });
+  }
+
+  async setSecurityAnalyzer(
+    userId: string,
+    id: string,
+    analyzer: Record<string, unknown> | null,
+  ): Promise<void> {
+    const runtime = await this.runtime(userId, id);
+    await runtime.changeState('security_analyzer', analyzer, {
+      state: { ...runtime.state, security_analyzer: analyzer },
+    });
+    runtime.agent.setSecurityAnalyzer(analyzer?.kind === 'LLMSecurityAnalyzer');
   }
 
   async updateSecrets(userId: string, id: string, secrets: Record<string, unknown>): Promise<void> {
@@ -370,6 +419,7 @@ export class ConversationService {
     runtime.running = run(runtime.agent, runtime, {
       maxIterations: state.max_iterations,
       stuckDetection: state.stuck_detection,
+      maxBudgetPerTask: state.max_budget_per_task ?? null,
     })
       .catch(async (error: unknown) => {
         // The loop reports agent, LLM and tool failures as events itself; this is a last resort.
@@ -429,7 +479,7 @@ export class ConversationService {
   private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
     const state = stateOf(record);
     const events = await this.loadEvents(record.id);
-    const llm = this.llmFor(state.agent);
+    const llm = this.llmFor(state.agent.llm, state);
     const builtIn = createTools(
       toolNamesOf(state.agent),
       this.options.toolOptions ?? {},
@@ -442,11 +492,18 @@ export class ConversationService {
       new Set(builtIn.map((t) => t.name)),
     );
     const tools = [...builtIn, ...mcp.tools];
+    const hooks = mergeHookConfigs(this.options.hooks, state.hook_config);
     const agent = new Agent({
       llm,
       tools,
       toolConcurrencyLimit: state.agent.tool_concurrency_limit ?? 1,
       notes: mcp.warnings,
+      securityAnalyzer: state.security_analyzer?.kind === 'LLMSecurityAnalyzer',
+      critic: this.criticFor(state),
+      context: AgentContext.load(state.workspace.working_dir, state.agent.agent_context),
+      hooks: isEmptyHookConfig(hooks)
+        ? null
+        : new HookRunner(hooks, { workingDir: state.workspace.working_dir, sessionId: record.id }),
     });
     const secrets = (): Record<string, string> => this.openSecrets(stateOf(runtime.record));
     const runtime: ConversationRuntime = new ConversationRuntime(
@@ -473,9 +530,23 @@ export class ConversationService {
     }
   }
 
-  private llmFor(agent: AgentSpec): LLM {
-    const key = agent.llm.api_key ? this.options.secretBox.decrypt(agent.llm.api_key) : null;
-    return createLLM({ ...agent.llm, api_key: key });
+  private criticFor(state: ConversationState): Critic | null {
+    const spec = state.agent.critic;
+    if (!spec) return null;
+    if (spec.kind === 'PassCritic') return new PassCritic(spec.mode);
+    // Without an LLM of its own the critic uses the agent's model, under its own usage id.
+    const llm = this.llmFor(spec.llm ?? { ...state.agent.llm, usage_id: 'critic' }, state);
+    return new LLMCritic(llm, spec.mode);
+  }
+
+  /** An LLM of the conversation, its metrics continuing from the stored stats. */
+  private llmFor(spec: LLMSpec, state: ConversationState): LLM {
+    const key = spec.api_key ? this.options.secretBox.decrypt(spec.api_key) : null;
+    const llm = createLLM({ ...spec, api_key: key }, { prices: this.options.prices });
+    const stored = (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
+    llm.metrics.restore(stored[llm.metrics.usageId]);
+    llm.metrics.maxBudgetPerTask = state.max_budget_per_task ?? null;
+    return llm;
   }
 
   /** The request's agent (its key sealed), or one built from the user's stored settings. */
@@ -488,11 +559,14 @@ export class ConversationService {
           `Unknown tools: ${unknown.join(', ')}`,
         );
       }
-      const key = requested.llm.api_key;
-      return {
-        ...requested,
-        llm: { ...requested.llm, api_key: key ? this.options.secretBox.encrypt(key) : null },
-      };
+      const seal = (llm: LLMSpec): LLMSpec => ({
+        ...llm,
+        api_key: llm.api_key ? this.options.secretBox.encrypt(llm.api_key) : null,
+      });
+      const critic = requested.critic?.llm
+        ? { critic: { ...requested.critic, llm: seal(requested.critic.llm) } }
+        : {};
+      return { ...requested, llm: seal(requested.llm), ...critic };
     }
     const settings = await this.options.settings.getEffective(userId);
     if (!settings?.llm_model) {
@@ -545,6 +619,32 @@ export class ConversationService {
     if (!title) return;
     await this.store.conversations.update(runtime.conversationId, { title });
     runtime.record = { ...runtime.record, title };
+  }
+}
+
+/** The settings' `security_analyzer` names one ("llm"); anything else means none here. */
+function analyzerFromSettings(name: string | null | undefined): Record<string, unknown> | null {
+  return name?.toLowerCase() === 'llm' ? { kind: 'LLMSecurityAnalyzer' } : null;
+}
+
+/** The request's budget, else the user's (settings allow any number; only a positive one limits). */
+function budgetOf(
+  requested: number | null | undefined,
+  fromSettings: number | null | undefined,
+): number | null {
+  if (requested !== undefined) return requested;
+  return typeof fromSettings === 'number' && fromSettings > 0 ? fromSettings : null;
+}
+
+/** The request's hook_config, normalized; a bad one is a 422 pointing at the member. */
+function hookConfigOf(input: unknown): HookConfig | null {
+  try {
+    const config = normalizeHookConfig(input);
+    return isEmptyHookConfig(config) ? null : config;
+  } catch (error) {
+    if (error instanceof HookConfigError)
+      throw new InvalidConversationRequestError(['body', 'hook_config', ...error.path], error.message);
+    throw error;
   }
 }
 

@@ -2,6 +2,7 @@
 // ConversationInfo for REST, the `full_state` value for WebSocket snapshots. Secrets (the LLM key,
 // conversation secrets) are stored encrypted and always shown masked.
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
+import type { HookConfig } from '../hooks/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import type { AgentSpec, ConfirmationPolicy, ConversationInfo, ExecutionStatus } from './schemas.js';
 
@@ -34,12 +35,17 @@ export interface ConversationState {
   secrets: Record<string, { value: string; description?: string }>;
   agent_state: Record<string, unknown>;
   autotitle: boolean;
+  /** The conversation's own hooks (normalized); server-wide hooks are added when it runs. */
+  hook_config?: HookConfig | null;
+  /** USD the conversation may spend in total; null = no limit. */
+  max_budget_per_task?: number | null;
 }
 
 /** The state members that emit a ConversationStateUpdateEvent when they change (OpenHands §4.3). */
 export type StateKey =
   | 'execution_status'
   | 'confirmation_policy'
+  | 'security_analyzer'
   | 'last_user_message_id'
   | 'stats'
   | 'tags'
@@ -65,7 +71,10 @@ export function stateOf(record: ConversationRecord): ConversationState {
 function maskedAgent(agent: AgentSpec): Record<string, unknown> {
   const llm = { ...agent.llm };
   if (llm.api_key) llm.api_key = MASK;
-  return { kind: 'Agent', ...agent, llm };
+  const critic = agent.critic?.llm?.api_key
+    ? { critic: { ...agent.critic, llm: { ...agent.critic.llm, api_key: MASK } } }
+    : {};
+  return { kind: 'Agent', ...agent, llm, ...critic };
 }
 
 function secretRegistry(state: ConversationState): Record<string, unknown> {
@@ -103,6 +112,7 @@ export function fullState(record: ConversationRecord): Record<string, unknown> {
   };
   if (s.security_analyzer) value.security_analyzer = s.security_analyzer;
   if (s.last_user_message_id) value.last_user_message_id = s.last_user_message_id;
+  if (s.hook_config) value.hook_config = s.hook_config;
   return value;
 }
 
@@ -126,7 +136,7 @@ export function conversationInfo(record: ConversationRecord): ConversationInfo {
     stats: s.stats,
     secret_registry: secretRegistry(s),
     agent_state: s.agent_state,
-    hook_config: null,
+    hook_config: (s.hook_config ?? null) as Record<string, unknown> | null,
     title: record.title,
     metrics: null,
     created_at: record.createdAt,

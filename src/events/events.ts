@@ -122,6 +122,37 @@ export const PauseEvent = event('PauseEvent', 'user', {});
 
 /** Not in the spec's union: OpenHands persists it after an interrupt. */
 export const InterruptEvent = event('InterruptEvent', 'user', {});
+/**
+ * Not in the spec's union: OpenHands persists one per hook that ran (source `hook`), so clients can
+ * see what a hook decided and why.
+ */
+export const HookExecutionEvent = Closed(
+  {
+    id: Type.String({ minLength: 1 }),
+    timestamp: Type.String({ format: 'iso-date-time' }),
+    source: Type.Optional(Type.Union([...EventSource.anyOf, Type.Literal('hook')], { default: 'hook' })),
+    hook_event_type: Type.Union(
+      ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SessionStart', 'SessionEnd', 'Stop'].map((t) =>
+        Type.Literal(t),
+      ),
+    ),
+    hook_command: Type.String(),
+    tool_name: Type.Optional(Nullable(Type.String())),
+    success: Type.Boolean(),
+    blocked: Type.Optional(Type.Boolean({ default: false })),
+    exit_code: Type.Integer(),
+    stdout: Type.Optional(Type.String({ default: '' })),
+    stderr: Type.Optional(Type.String({ default: '' })),
+    reason: Type.Optional(Nullable(Type.String())),
+    additional_context: Type.Optional(Nullable(Type.String())),
+    error: Type.Optional(Nullable(Type.String())),
+    action_id: Type.Optional(Nullable(Type.String())),
+    message_id: Type.Optional(Nullable(Type.String())),
+    hook_input: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+    kind: Type.Literal('HookExecutionEvent'),
+  },
+  { title: 'HookExecutionEvent' },
+);
 /** Not in the spec's union: sent over WebSocket only, when a client frame fails. */
 export const ServerErrorEvent = event('ServerErrorEvent', 'environment', {
   code: Type.String(),
@@ -147,8 +178,8 @@ export const EVENT_VARIANTS = [
 
 /** The spec's Event union: 14 kinds, chosen by `kind`. */
 export const EventUnionSchema = KindUnion('Event', [...EVENT_VARIANTS], { $id: 'Event' });
-/** What agentd persists: the spec's 14 kinds and InterruptEvent. */
-export const AnyEventSchema = KindUnion('AnyEvent', [...EVENT_VARIANTS, InterruptEvent]);
+/** What agentd persists: the spec's 14 kinds, InterruptEvent and HookExecutionEvent. */
+export const AnyEventSchema = KindUnion('AnyEvent', [...EVENT_VARIANTS, InterruptEvent, HookExecutionEvent]);
 
 export type Event = Static<typeof EventUnionSchema>;
 export type AnyEvent = Static<typeof AnyEventSchema>;
@@ -160,3 +191,6 @@ export type SystemPromptEvent = Static<typeof SystemPromptEvent>;
 export type UserRejectObservation = Static<typeof UserRejectObservation>;
 export type ConversationErrorEvent = Static<typeof ConversationErrorEvent>;
 export type ConversationStateUpdateEvent = Static<typeof ConversationStateUpdateEvent>;
+export type HookExecutionEvent = Static<typeof HookExecutionEvent>;
+export type TokenEvent = Static<typeof TokenEvent>;
+export type LLMCompletionLogEvent = Static<typeof LLMCompletionLogEvent>;

@@ -16,6 +16,7 @@ const PATHS: Record<string, string> = {
   InterruptEvent: 'openhands.sdk.event.user_action.InterruptEvent',
   TokenEvent: 'openhands.sdk.event.token.TokenEvent',
   LLMCompletionLogEvent: 'openhands.sdk.event.llm_completion_log.LLMCompletionLogEvent',
+  HookExecutionEvent: 'openhands.sdk.event.hook_execution.HookExecutionEvent',
 };
 
 export const EVENT_KIND_PATHS: Readonly<Record<string, string>> = PATHS;

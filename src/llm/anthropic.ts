@@ -135,6 +135,7 @@ export class AnthropicAdapter implements Adapter {
       message,
       finishReason: response.stop_reason ?? null,
       usage,
+      raw: response,
     };
   }
 }

@@ -9,8 +9,18 @@ export {
   LLMServiceUnavailableError,
   LLMTimeoutError,
 } from './errors.js';
-export { backoffSeconds, createLLM, type Route, route } from './llm.js';
-export { costOf, Metrics } from './metrics.js';
+export { backoffSeconds, type CreateLLMOptions, createLLM, type Route, route } from './llm.js';
+export { Metrics } from './metrics.js';
+export {
+  BUILT_IN_PRICES,
+  costOf,
+  loadPriceTable,
+  type ModelPrice,
+  type PriceTable,
+  PricingError,
+  parsePriceTable,
+  priceOf,
+} from './pricing.js';
 export {
   type RecordedRequest,
   type Script,

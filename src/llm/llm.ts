@@ -6,9 +6,10 @@
 //                                    OpenAI-compatible chat completions at `base_url`
 import { AnthropicAdapter } from './anthropic.js';
 import { classify, LLMBadRequestError, LLMError } from './errors.js';
-import { costOf, Metrics } from './metrics.js';
+import { Metrics } from './metrics.js';
 import { OpenAIChatAdapter } from './openai-chat.js';
 import { OpenAIResponsesAdapter } from './openai-responses.js';
+import { costOf, type PriceTable, priceOf } from './pricing.js';
 import type { Adapter, LLM, LLMConfig, LlmRequest, LlmResponse } from './types.js';
 
 /** Reasoning models that OpenAI serves best through the Responses API. */
@@ -66,10 +67,16 @@ export function backoffSeconds(attempt: number, config: LLMConfig): number {
   return Math.min(max, Math.max(min, multiplier * 2 ** (attempt - 1)));
 }
 
-export function createLLM(config: LLMConfig): LLM {
+export interface CreateLLMOptions {
+  /** The server's price overrides (AGENTD_PRICING_FILE); the built-in table fills the rest. */
+  prices?: PriceTable;
+}
+
+export function createLLM(config: LLMConfig, options: CreateLLMOptions = {}): LLM {
   const r = route(config);
   const adapter = adapterFor(config, r);
   const metrics = new Metrics(config.usage_id ?? 'default', config.model);
+  const price = priceOf(config.model, options.prices, config);
   const retries = config.num_retries ?? 5;
   return {
     config,
@@ -81,7 +88,7 @@ export function createLLM(config: LLMConfig): LLM {
           const result = await adapter.complete(request, signal);
           const response: LlmResponse = {
             ...result,
-            cost: costOf(r.model, result.usage.prompt_tokens, result.usage.completion_tokens),
+            cost: costOf(price, result.usage),
             latencyMs: performance.now() - started,
           };
           metrics.add(response);

@@ -1,26 +1,6 @@
 // Usage and cost per usage id, in OpenHands' `stats` snapshot form.
 import type { LlmResponse, TokenUsage } from './types.js';
 
-/** USD per million tokens (input, output) for a few well-known models; others cost 0. */
-const PRICES: [RegExp, number, number][] = [
-  [/gpt-4o-mini/, 0.15, 0.6],
-  [/gpt-4o/, 2.5, 10],
-  [/gpt-4\.1-mini/, 0.4, 1.6],
-  [/gpt-4\.1/, 2, 8],
-  [/gpt-5-mini/, 0.25, 2],
-  [/gpt-5/, 1.25, 10],
-  [/o4-mini|o3-mini/, 1.1, 4.4],
-  [/claude-.*haiku/, 0.8, 4],
-  [/claude-.*sonnet/, 3, 15],
-  [/claude-.*opus/, 15, 75],
-];
-
-export function costOf(model: string, promptTokens: number, completionTokens: number): number {
-  const price = PRICES.find(([pattern]) => pattern.test(model));
-  if (!price) return 0;
-  return (promptTokens * price[1] + completionTokens * price[2]) / 1_000_000;
-}
-
 export function emptyUsage(): TokenUsage {
   return {
     prompt_tokens: 0,
@@ -38,6 +18,8 @@ export class Metrics {
   readonly tokens = emptyUsage();
   lastResponseId = '';
   readonly latencies: number[] = [];
+  /** Shown in the snapshot; enforced by the run loop, not here. */
+  maxBudgetPerTask: number | null = null;
 
   constructor(
     readonly usageId: string,
@@ -59,6 +41,23 @@ export class Metrics {
     this.latencies.push(response.latencyMs);
   }
 
+  /**
+   * Continues from a stored snapshot entry (after a restart the cost of a task must not start
+   * again from zero, or a budget could be exceeded by restarting).
+   */
+  restore(entry: unknown): void {
+    const e = entry as {
+      accumulated_cost?: unknown;
+      accumulated_token_usage?: Record<string, unknown>;
+    } | null;
+    if (!e) return;
+    if (typeof e.accumulated_cost === 'number') this.accumulatedCost = e.accumulated_cost;
+    const usage = e.accumulated_token_usage ?? {};
+    for (const key of Object.keys(this.tokens) as (keyof TokenUsage)[])
+      if (typeof usage[key] === 'number') this.tokens[key] = usage[key] as number;
+    if (typeof usage.response_id === 'string') this.lastResponseId = usage.response_id;
+  }
+
   /** `{usage_to_metrics: {usage_id: {...}}}` as in OpenHands' ConversationState.stats. */
   snapshot(): Record<string, unknown> {
     return {
@@ -66,7 +65,7 @@ export class Metrics {
         [this.usageId]: {
           model_name: this.model,
           accumulated_cost: this.accumulatedCost,
-          max_budget_per_task: null,
+          max_budget_per_task: this.maxBudgetPerTask,
           accumulated_token_usage: { model: this.model, ...this.tokens, response_id: this.lastResponseId },
         },
       },

@@ -72,7 +72,9 @@ export class OpenAIChatAdapter implements Adapter {
         ...(c.top_p != null ? { top_p: c.top_p } : {}),
         ...(c.max_output_tokens != null ? { max_completion_tokens: c.max_output_tokens } : {}),
         ...(c.reasoning_effort ? { reasoning_effort: c.reasoning_effort as OpenAI.ReasoningEffort } : {}),
-      },
+        // Passed through as given: the user asked this server for these members.
+        ...(c.litellm_extra_body ?? {}),
+      } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
       { signal },
     );
     const choice = response.choices[0];
@@ -99,12 +101,29 @@ export class OpenAIChatAdapter implements Adapter {
       }));
     }
     if (m?.reasoning_content) message.reasoning_content = m.reasoning_content;
+    const tokenIds = vllmTokenIds(response, choice);
     return {
       id: response.id,
       model: response.model ?? this.model,
       message,
       finishReason: choice?.finish_reason ?? null,
       usage,
+      raw: response,
+      ...(tokenIds ? { tokenIds } : {}),
     };
   }
+}
+
+const isIds = (v: unknown): v is number[] => Array.isArray(v) && v.every((n) => Number.isInteger(n));
+
+/**
+ * vLLM's OpenAI-compatible server, asked with `return_token_ids`, adds `prompt_token_ids` to the
+ * response and `token_ids` to each choice (LiteLLM proxies move the latter under
+ * `provider_specific_fields`).
+ */
+function vllmTokenIds(response: unknown, choice: unknown): { prompt: number[]; response: number[] } | null {
+  const prompt = (response as { prompt_token_ids?: unknown }).prompt_token_ids;
+  const c = choice as { token_ids?: unknown; provider_specific_fields?: { token_ids?: unknown } } | undefined;
+  const out = c?.token_ids ?? c?.provider_specific_fields?.token_ids;
+  return isIds(prompt) && isIds(out) ? { prompt, response: out } : null;
 }

@@ -128,6 +128,7 @@ export class OpenAIResponsesAdapter implements Adapter {
       message,
       finishReason: response.status ?? null,
       usage,
+      raw: response,
     };
   }
 }

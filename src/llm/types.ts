@@ -39,6 +39,10 @@ export interface LlmResponse {
   /** USD, from the price table; 0 for unknown models. */
   cost: number;
   latencyMs: number;
+  /** Token ids, from a vLLM-style backend asked for them (`return_token_ids`). */
+  tokenIds?: { prompt: number[]; response: number[] };
+  /** The provider's response as received (for completion logs). */
+  raw?: unknown;
 }
 
 /** The LLM block of an agent, as OpenHands' clients send it. */
@@ -58,6 +62,13 @@ export interface LLMConfig {
   reasoning_effort?: string | null;
   /** Force (true) or forbid (false) the OpenAI Responses API; by default reasoning models use it. */
   use_responses_api?: boolean | null;
+  /** Per-token prices for this LLM, over the pricing tables (OpenHands' LLM fields). */
+  input_cost_per_token?: number | null;
+  output_cost_per_token?: number | null;
+  /** Extra members for the request body (LiteLLM's extra_body), e.g. vLLM's `return_token_ids`. */
+  litellm_extra_body?: Record<string, unknown> | null;
+  /** Each completion becomes an LLMCompletionLogEvent (instead of a file on the server). */
+  log_completions?: boolean | null;
 }
 
 export interface LLM {

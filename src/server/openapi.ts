@@ -7,6 +7,7 @@ import type { TSchema } from 'typebox';
 import * as v1 from '../app/schemas.js';
 import * as conversation from '../conversation/schemas.js';
 import { EventUnionSchema } from '../events/index.js';
+import { HookConfigInput } from '../hooks/index.js';
 import * as sandbox from '../sandbox/schemas.js';
 import { GETSettingsResponse, SettingsSchema, SettingsStoredResponse } from '../settings/index.js';
 import { BatchEventIdsBody } from './routes/events.js';
@@ -37,14 +38,19 @@ export async function installOpenApi(app: FastifyInstance, controlPlane: boolean
     BatchEventIdsBody,
     conversation.ExecutionStatus,
     conversation.ConfirmationPolicy,
+    conversation.SecurityAnalyzer,
     conversation.LLMSpec,
+    conversation.CriticSpec,
+    conversation.AgentContextSpec,
     conversation.AgentSpec,
     conversation.LocalWorkspace,
+    HookConfigInput,
     conversation.SendMessageRequest,
     conversation.StartConversationRequest,
     conversation.UpdateConversationRequest,
     conversation.UpdateSecretsRequest,
     conversation.SetConfirmationPolicyRequest,
+    conversation.SetSecurityAnalyzerRequest,
     conversation.ConfirmationResponseRequest,
     conversation.AskAgentRequest,
     conversation.AskAgentResponse,

@@ -7,6 +7,8 @@ import { type EventBus, MemoryBus } from '../bus/index.js';
 import { EventLog } from '../conversation/event-log.js';
 import { EventQueries, OwnerEventQueries } from '../conversation/event-queries.js';
 import { ConversationService } from '../conversation/service.js';
+import type { HookConfig } from '../hooks/index.js';
+import type { PriceTable } from '../llm/index.js';
 import {
   type ProcessProviderOptions,
   ProcessSandboxProvider,
@@ -33,6 +35,10 @@ export interface AgentdOptions {
    * server inside a sandbox, runs without it.
    */
   controlPlane?: false | ControlPlaneOptions;
+  /** Server-wide hooks, run in every conversation (e.g. from AGENTD_HOOKS_FILE). */
+  hooks?: HookConfig | null;
+  /** Price overrides (e.g. from AGENTD_PRICING_FILE) over the built-in table. */
+  prices?: PriceTable;
 }
 
 export interface ControlPlaneOptions {
@@ -71,6 +77,8 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     toolOptions: options.toolOptions,
     idleTimeoutMs: options.idleTimeoutMs,
     mcp,
+    hooks: options.hooks ?? null,
+    prices: options.prices,
   });
   await conversations.recover();
   const controlPlane =

@@ -14,6 +14,8 @@ export interface StartOptions {
   workingDir?: string;
   model?: string;
   agent?: Record<string, unknown>;
+  /** More members of the start request (hook_config, security_analyzer, …). */
+  extra?: Record<string, unknown>;
 }
 
 export async function startConversation(
@@ -39,6 +41,7 @@ export async function startConversation(
       ...options.agent,
     },
     workspace: { working_dir: workingDir },
+    ...options.extra,
     ...(options.confirmation_policy ? { confirmation_policy: options.confirmation_policy } : {}),
     ...(options.max_iterations ? { max_iterations: options.max_iterations } : {}),
     ...(options.message === undefined || options.message
@@ -106,4 +109,20 @@ export function shape(events: Ev[]): string[] {
 
 export function withoutStats(kinds: string[]): string[] {
   return kinds.filter((k) => k !== 'State:stats' && k !== 'State:last_user_message_id');
+}
+
+/** Polls the events until one matches (for things that happen after the status changes). */
+export async function waitForEvent(
+  server: TestServer,
+  id: string,
+  match: (e: Ev) => boolean,
+  timeoutMs = 20_000,
+): Promise<Ev> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await allEvents(server, id)).find(match);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error('no matching event');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

@@ -27,6 +27,11 @@ export interface ScriptStep {
   /** Wait before answering. */
   delayMs?: number;
   usage?: { prompt_tokens?: number; completion_tokens?: number };
+  /**
+   * Token ids to answer with, as vLLM does when asked (`return_token_ids: true` in the request
+   * body); without this, such a request gets ids derived from the texts.
+   */
+  tokenIds?: { prompt: number[]; response: number[] };
 }
 
 export interface RecordedRequest {
@@ -143,7 +148,18 @@ export class ScriptedLLM {
       prompt: step.usage?.prompt_tokens ?? 100,
       completion: step.usage?.completion_tokens ?? 20,
     };
-    if (api === 'chat') return json(res, 200, chatResponse(n, model, step, calls, usage));
+    if (api === 'chat') {
+      const response = chatResponse(n, model, step, calls, usage);
+      const ids =
+        step.tokenIds ?? (body.return_token_ids === true ? derivedTokenIds(body, step, calls) : null);
+      if (ids)
+        Object.assign(
+          response,
+          { prompt_token_ids: ids.prompt },
+          { choices: [{ ...response.choices[0], token_ids: ids.response }] },
+        );
+      return json(res, 200, response);
+    }
     if (api === 'responses') return json(res, 200, responsesResponse(n, model, step, calls, usage));
     return json(res, 200, messagesResponse(n, model, step, calls, usage));
   }
@@ -250,6 +266,16 @@ function messagesResponse(n: number, model: string, step: ScriptStep, calls: Cal
     stop_sequence: null,
     usage: { input_tokens: usage.prompt, output_tokens: usage.completion },
   };
+}
+
+/** Stand-in token ids: the code points of the last message and of the answer (at most 64 each). */
+function derivedTokenIds(body: Record<string, unknown>, step: ScriptStep, calls: Call[]) {
+  const messages = (body.messages as { content?: unknown }[] | undefined) ?? [];
+  const last = messages[messages.length - 1]?.content;
+  const promptText = typeof last === 'string' ? last : JSON.stringify(last ?? '');
+  const answer = (step.text ?? '') + calls.map((c) => c.name + c.arguments).join('');
+  const ids = (text: string) => Array.from(text.slice(0, 64), (c) => c.codePointAt(0)!);
+  return { prompt: ids(promptText), response: ids(answer) };
 }
 
 function parseOr(text: string, fallback: unknown): unknown {

@@ -226,6 +226,26 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
     },
   );
 
+  app.post(
+    '/api/conversations/:conversation_id/security_analyzer',
+    {
+      schema: {
+        tags,
+        summary: 'Set Conversation Security Analyzer',
+        description:
+          'LLMSecurityAnalyzer keeps the risk the LLM predicts for each call on the action (ConfirmRisky uses it); null turns it off.',
+        params: ConversationIdParams,
+        body: Ref('SetSecurityAnalyzerRequest'),
+        response: success,
+      },
+    },
+    async (request) => {
+      const { security_analyzer } = request.body as { security_analyzer: Record<string, unknown> | null };
+      await conversations.setSecurityAnalyzer(request.userId, id(request), security_analyzer);
+      return { success: true };
+    },
+  );
+
   app.patch(
     '/api/conversations/:conversation_id',
     {

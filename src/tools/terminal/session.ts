@@ -205,7 +205,7 @@ export class TerminalSession {
 }
 
 /** The server's environment without its own secrets. */
-function sanitizedEnv(): Record<string, string> {
+export function sanitizedEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value === undefined) continue;

@@ -1,0 +1,145 @@
+// Agent context: what the agent is told beyond the task. Two kinds of skills, as in OpenHands:
+// - repository instructions (AGENTS.md and friends in the workspace, skills without a trigger):
+//   always on, part of the system prompt's per-conversation `dynamic_context`;
+// - knowledge skills with keyword triggers: when a user message mentions a keyword, the skill's text
+//   is added to that message as `extended_content` and its name listed in `activated_skills`
+//   (once per conversation: the text stays in the history after that).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+
+export interface Skill {
+  name: string;
+  content: string;
+  /** Keywords that activate it; null = always on (repository instructions). */
+  keywords: string[] | null;
+  source?: string;
+}
+
+export interface AgentContextSpec {
+  skills?: { name: string; content: string; trigger?: { type?: string; keywords?: string[] } | null }[];
+  system_message_suffix?: string | null;
+  user_message_suffix?: string | null;
+  /** Read skills and instructions from the workspace (default true). */
+  load_project_skills?: boolean;
+}
+
+/** Files at the workspace root that hold instructions for agents. */
+const INSTRUCTION_FILES = ['AGENTS.md', 'agents.md', 'CLAUDE.md', '.openhands/microagents/repo.md'];
+/** Bound on one skill file: instructions are for reading, not whole manuals. */
+const MAX_SKILL_CHARS = 20_000;
+
+function readBounded(path: string): string | null {
+  try {
+    if (!statSync(path).isFile()) return null;
+    const text = readFileSync(path, 'utf8');
+    return text.length > MAX_SKILL_CHARS
+      ? `${text.slice(0, MAX_SKILL_CHARS)}\n[… cut at ${MAX_SKILL_CHARS} characters]`
+      : text;
+  } catch {
+    return null;
+  }
+}
+
+/** Splits `---` front matter off a skill file; reads `name` and `triggers` (a list or [a, b]). */
+export function parseSkillFile(text: string, fallbackName: string): Skill {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
+  if (!m) return { name: fallbackName, content: text.trim(), keywords: null };
+  const front = m[1]!;
+  const name =
+    /^name:\s*(.+)$/m
+      .exec(front)?.[1]
+      ?.trim()
+      .replace(/^["']|["']$/g, '') || fallbackName;
+  let keywords: string[] | null = null;
+  const inline = /^(?:triggers|keywords):\s*\[(.*)\]\s*$/m.exec(front);
+  const block = /^(?:triggers|keywords):\s*\r?\n((?:\s*-\s*.+\r?\n?)+)/m.exec(front);
+  const unquote = (s: string) => s.trim().replace(/^["']|["']$/g, '');
+  if (inline) keywords = inline[1]!.split(',').map(unquote).filter(Boolean);
+  else if (block)
+    keywords = block[1]!
+      .split(/\r?\n/)
+      .map((l) => unquote(l.replace(/^\s*-\s*/, '')))
+      .filter(Boolean);
+  return { name, content: m[2]!.trim(), keywords: keywords && keywords.length > 0 ? keywords : null };
+}
+
+/** Instructions and skills found in a workspace. */
+export function workspaceSkills(workingDir: string): Skill[] {
+  const skills: Skill[] = [];
+  const seen = new Set<string>();
+  for (const file of INSTRUCTION_FILES) {
+    const path = join(workingDir, file);
+    const text = readBounded(path);
+    // agents.md and AGENTS.md are one file on case-insensitive file systems.
+    if (text === null || seen.has(text)) continue;
+    seen.add(text);
+    skills.push({ name: basename(file, '.md'), content: text.trim(), keywords: null, source: path });
+  }
+  const dirs: [string, (entry: string) => string | null][] = [
+    [join(workingDir, '.openhands', 'skills'), (e) => (e.endsWith('.md') ? e : null)],
+    [join(workingDir, '.openhands', 'microagents'), (e) => (e.endsWith('.md') && e !== 'repo.md' ? e : null)],
+    [join(workingDir, '.agents', 'skills'), (e) => join(e, 'SKILL.md')],
+  ];
+  for (const [dir, fileOf] of dirs) {
+    if (!existsSync(dir)) continue;
+    for (const entry of readdirSync(dir).sort()) {
+      const file = fileOf(entry);
+      if (!file) continue;
+      const text = readBounded(join(dir, file));
+      if (text !== null)
+        skills.push({ ...parseSkillFile(text, basename(entry, '.md')), source: join(dir, file) });
+    }
+  }
+  return skills;
+}
+
+export class AgentContext {
+  constructor(
+    readonly skills: readonly Skill[],
+    private readonly systemSuffix: string | null = null,
+    private readonly userSuffix: string | null = null,
+  ) {}
+
+  static load(workingDir: string, spec: AgentContextSpec | null | undefined): AgentContext {
+    const given: Skill[] = (spec?.skills ?? []).map((s) => ({
+      name: s.name,
+      content: s.content,
+      keywords: s.trigger?.keywords?.length ? s.trigger.keywords : null,
+    }));
+    const found = spec?.load_project_skills === false ? [] : workspaceSkills(workingDir);
+    const names = new Set(given.map((s) => s.name));
+    return new AgentContext(
+      [...given, ...found.filter((s) => !names.has(s.name))],
+      spec?.system_message_suffix?.trim() || null,
+      spec?.user_message_suffix?.trim() || null,
+    );
+  }
+
+  /** Repository instructions and the custom suffix, for the system prompt's dynamic context. */
+  systemContext(): string | null {
+    const parts = this.skills
+      .filter((s) => s.keywords === null)
+      .map((s) => `<REPOSITORY_INSTRUCTIONS source="${s.name}">\n${s.content}\n</REPOSITORY_INSTRUCTIONS>`);
+    if (parts.length > 0)
+      parts.unshift(
+        'The repository has instructions for agents working in it. Follow them unless the user says otherwise:',
+      );
+    if (this.systemSuffix) parts.push(this.systemSuffix);
+    return parts.length > 0 ? parts.join('\n\n') : null;
+  }
+
+  /** What a user message gets: the knowledge of skills its words trigger (not yet active) and the suffix. */
+  forUserMessage(text: string, active: ReadonlySet<string>): { extended: string[]; activated: string[] } {
+    const query = text.toLowerCase();
+    const triggered = this.skills.filter(
+      (s) =>
+        s.keywords !== null && !active.has(s.name) && s.keywords.some((k) => query.includes(k.toLowerCase())),
+    );
+    const extended = triggered.map(
+      (s) =>
+        `<EXTRA_INFO>\nThis knowledge was added because your message mentioned "${s.keywords!.find((k) => query.includes(k.toLowerCase()))}" (skill ${s.name}). Use it if it helps.\n\n${s.content}\n</EXTRA_INFO>`,
+    );
+    if (this.userSuffix && text.trim()) extended.push(this.userSuffix);
+    return { extended, activated: triggered.map((s) => s.name) };
+  }
+}
