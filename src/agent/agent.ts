@@ -10,8 +10,15 @@ import {
   type SystemPromptEvent,
   type TextContent,
 } from '../events/index.js';
-import type { LLM, LlmMessage, LlmResponse, LlmTool } from '../llm/index.js';
+import {
+  type LLM,
+  LLMContextWindowExceededError,
+  type LlmMessage,
+  type LlmResponse,
+  type LlmTool,
+} from '../llm/index.js';
 import { llmParameters, type Tool, type ToolContext } from '../tools/index.js';
+import type { SummarizingCondenser } from './condenser.js';
 import { needsConfirmation } from './confirmation.js';
 import type { AgentHost } from './host.js';
 import { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
@@ -26,6 +33,8 @@ export interface AgentSpec {
   securityAnalyzer?: boolean;
   /** Things the agent should know about its setup (e.g. an MCP server that did not start). */
   notes?: string[];
+  /** Condenses the LLM's view of long conversations; none: the view keeps every event. */
+  condenser?: SummarizingCondenser | null;
 }
 
 /** How a step ended. */
@@ -63,7 +72,12 @@ export class Agent {
   private readonly concurrency: number;
   private readonly keepRisk: boolean;
   private readonly notes: string[];
+  readonly condenser: SummarizingCondenser | null;
   private view: MessageView;
+  /** Prompt + completion tokens of the last LLM call; null when unknown or outdated by a condensation. */
+  private contextTokens: number | null = null;
+  /** Steps and forced condensations take turns: one never sees the view half-changed by the other. */
+  private turn: Promise<unknown> = Promise.resolve();
   /** Per-tool chains, so calls to one tool (one shell) never overlap. */
   private readonly toolLocks = new Map<string, Promise<unknown>>();
 
@@ -79,6 +93,7 @@ export class Agent {
     this.concurrency = Math.max(1, spec.toolConcurrencyLimit ?? 1);
     this.keepRisk = spec.securityAnalyzer ?? false;
     this.notes = spec.notes ?? [];
+    this.condenser = spec.condenser ?? null;
     this.view = new MessageView(this.tools);
   }
 
@@ -99,32 +114,66 @@ export class Agent {
     return this.view.update(events);
   }
 
-  /** One LLM call, and the actions it asks for. */
-  async step(host: AgentHost): Promise<StepOutcome> {
+  /**
+   * One step: run the actions still waiting, or condense the view when it needs it (the step then
+   * makes no other LLM call, as in OpenHands), or one LLM call and the actions it asks for.
+   */
+  step(host: AgentHost): Promise<StepOutcome> {
+    return this.takeTurn(() => this.stepNow(host));
+  }
+
+  /**
+   * Forces a condensation (POST /condense): records a CondensationRequest and condenses at once,
+   * after the step in progress if a run is going. Resolves `continue` when condensed or when nothing
+   * could be forgotten yet (the request then stays pending), `error` when the summary call failed.
+   */
+  condense(host: AgentHost): Promise<StepOutcome> {
+    return this.takeTurn(async () => {
+      await host.emit([{ ...base('environment'), kind: 'CondensationRequest' } as AnyEvent]);
+      this.view.update(host.events());
+      const outcome = await this.condenseIfNeeded(host);
+      return outcome === 'failed' ? 'error' : (outcome ?? 'continue');
+    });
+  }
+
+  private takeTurn<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.turn.then(work);
+    this.turn = next.catch(() => undefined);
+    return next;
+  }
+
+  private async stepNow(host: AgentHost): Promise<StepOutcome> {
     const pending = pendingActions(host.events());
     if (pending.length > 0) return this.execute(host, pending);
 
-    let response: LlmResponse;
-    try {
-      response = await this.llm.complete(
-        { messages: this.messages(host.events()), tools: this.llmTools },
-        host.signal,
-      );
-    } catch (error) {
-      if (host.signal.aborted) return 'interrupted';
-      const e = error as Error;
-      await host.emit([
-        {
-          ...base('environment'),
-          code: e.name || 'Error',
-          detail: e.message,
-          kind: 'ConversationErrorEvent',
-        } as AnyEvent,
-      ]);
+    const messages = this.messages(host.events());
+    const condensed = await this.condenseIfNeeded(host);
+    if (condensed === 'failed') {
       await host.setStatus('error');
       return 'error';
     }
-    await host.updateStats(this.llm.metrics.snapshot());
+    if (condensed) return condensed;
+
+    let response: LlmResponse;
+    try {
+      response = await this.llm.complete({ messages, tools: this.llmTools }, host.signal);
+    } catch (error) {
+      if (host.signal.aborted) return 'interrupted';
+      // Too long for the model: condense first, then try again (only once per pending request).
+      if (
+        error instanceof LLMContextWindowExceededError &&
+        this.condenser &&
+        !this.view.condensationRequested
+      ) {
+        await host.emit([{ ...base('environment'), kind: 'CondensationRequest' } as AnyEvent]);
+        return 'continue';
+      }
+      await this.reportFailure(host, error as Error);
+      await host.setStatus('error');
+      return 'error';
+    }
+    this.contextTokens = response.usage.prompt_tokens + response.usage.completion_tokens;
+    await host.updateStats(this.stats());
 
     const message = response.message;
     const calls = message.tool_calls ?? [];
@@ -170,6 +219,50 @@ export class Agent {
       actions.map((a) => a.event),
       errors,
     );
+  }
+
+  /**
+   * Condenses the view when the condenser says so: emits the Condensation (the view applies it on the
+   * next update). Null when nothing was condensed; `failed` after a failed summary call (reported as a
+   * ConversationErrorEvent; the caller decides the status).
+   */
+  private async condenseIfNeeded(host: AgentHost): Promise<'continue' | 'interrupted' | 'failed' | null> {
+    const reason = this.condenser?.reason(this.view, this.contextTokens);
+    if (!this.condenser || !reason) return null;
+    let condensation: AnyEvent | null;
+    try {
+      condensation = await this.condenser.condense(this.view, reason, host.signal);
+    } catch (error) {
+      if (host.signal.aborted) return 'interrupted';
+      await this.reportFailure(host, error as Error);
+      return 'failed';
+    }
+    if (!condensation) return null;
+    await host.updateStats(this.stats());
+    await host.emit([condensation]);
+    this.view.update(host.events());
+    this.contextTokens = null;
+    return 'continue';
+  }
+
+  private async reportFailure(host: AgentHost, e: Error): Promise<void> {
+    await host.emit([
+      {
+        ...base('environment'),
+        code: e.name || 'Error',
+        detail: e.message,
+        kind: 'ConversationErrorEvent',
+      } as AnyEvent,
+    ]);
+  }
+
+  /** OpenHands' `stats`: usage and cost per usage id (the agent's LLM and the condenser's). */
+  private stats(): Record<string, unknown> {
+    const own = this.llm.metrics.snapshot() as { usage_to_metrics: Record<string, unknown> };
+    const condenser = this.condenser?.config.llm;
+    if (!condenser || condenser === this.llm) return own;
+    const theirs = condenser.metrics.snapshot() as { usage_to_metrics: Record<string, unknown> };
+    return { usage_to_metrics: { ...theirs.usage_to_metrics, ...own.usage_to_metrics } };
   }
 
   /** Runs actions (limited concurrency, one at a time per tool) and emits their answers in call order. */

@@ -1,8 +1,16 @@
 export { Agent, type AgentSpec, agentError, pendingActions, type StepOutcome } from './agent.js';
+export {
+  type CondensationReason,
+  type CondenserConfig,
+  condenserProblem,
+  InvalidCondenserError,
+  planForgetting,
+  SummarizingCondenser,
+} from './condenser.js';
 export { needsConfirmation } from './confirmation.js';
 export type { AgentHost } from './host.js';
 export { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
 export { type RunOptions, recoverAfterCrash, rejectPending, run } from './run.js';
 export { ConfirmationPolicy, EXECUTION_STATUSES, ExecutionStatus, RiskThreshold } from './schemas.js';
 export { isStuck } from './stuck.js';
-export { MessageView } from './view.js';
+export { MessageView, type ViewEvent } from './view.js';
