@@ -4,13 +4,15 @@
 // published after each run ends and after pause and interrupt (OpenHands clients wait for them).
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent, recoverAfterCrash, rejectPending, run } from '../agent/index.js';
+import { Agent, recoverAfterCrash, rejectPending, run, SummarizingCondenser } from '../agent/index.js';
 import { type AnyEvent, dashedUuid, newEventId, nowTimestamp, parseEvent } from '../events/index.js';
 import { createLLM, type LLM } from '../llm/index.js';
 import type { SecretBox, SettingsService } from '../settings/index.js';
 import type { ConversationRecord, ConversationSearch, Store } from '../store/index.js';
 import { createTools, type McpPool, registeredToolNames } from '../tools/index.js';
+import { resolveCondenser } from './condenser.js';
 import {
+  CondenserUnavailableError,
   ConversationNotFoundError,
   ConversationRunningError,
   InvalidConversationRequestError,
@@ -21,6 +23,7 @@ import type {
   AgentSpec,
   ConfirmationPolicy,
   ConversationInfo,
+  LLMSpec,
   SendMessageRequest,
   StartConversationRequest,
 } from './schemas.js';
@@ -163,8 +166,12 @@ export class ConversationService {
         );
       return { info: conversationInfo(existing), created: false };
     }
-    const agent = await this.resolveAgent(userId, request.agent);
+    const resolved = await this.resolveAgent(userId, request.agent);
     const effective = await this.options.settings.getEffective(userId);
+    const agent: AgentSpec = {
+      ...resolved,
+      condenser: resolveCondenser(resolved, effective, (key) => this.options.secretBox.encrypt(key)),
+    };
     const workingDir = request.workspace.working_dir;
     mkdirSync(workingDir, { recursive: true });
     const persistenceDir = join(this.options.dataDir, 'conversations', id.replaceAll('-', ''));
@@ -321,6 +328,24 @@ export class ConversationService {
     return true;
   }
 
+  /**
+   * Forces a condensation of the LLM's view (OpenHands' POST /condense): a CondensationRequest, then
+   * the condensation at once (after the current step when a run is going). False when the summary
+   * call failed (a ConversationErrorEvent says why).
+   */
+  async condense(userId: string, id: string): Promise<boolean> {
+    const runtime = await this.runtime(userId, id);
+    if (!runtime.agent.condenser) throw new CondenserUnavailableError(id);
+    const idle = !runtime.running;
+    // A fresh abort signal (an earlier interrupt may have spent it), and no eviction meanwhile.
+    if (idle) runtime.beginRun();
+    try {
+      return (await runtime.agent.condense(runtime)) !== 'error';
+    } finally {
+      if (!runtime.running) runtime.scheduleEviction(this.idleTimeoutMs, () => void this.evict(runtime));
+    }
+  }
+
   async ask(userId: string, id: string, question: string): Promise<string> {
     const runtime = await this.runtime(userId, id);
     return runtime.agent.ask(runtime.events(), question);
@@ -414,7 +439,7 @@ export class ConversationService {
   private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
     const state = stateOf(record);
     const events = await this.loadEvents(record.id);
-    const llm = this.llmFor(state.agent);
+    const llm = this.llmFor(state.agent.llm);
     const builtIn = createTools(
       toolNamesOf(state.agent),
       this.options.toolOptions ?? {},
@@ -427,11 +452,21 @@ export class ConversationService {
       new Set(builtIn.map((t) => t.name)),
     );
     const tools = [...builtIn, ...mcp.tools];
+    const condenser = state.agent.condenser;
     const agent = new Agent({
       llm,
       tools,
       toolConcurrencyLimit: state.agent.tool_concurrency_limit ?? 1,
       notes: mcp.warnings,
+      // Conversations from before condensers existed have no `condenser` member: none.
+      condenser: condenser
+        ? new SummarizingCondenser({
+            llm: this.llmFor(condenser.llm ?? { ...state.agent.llm, usage_id: 'condenser' }),
+            maxSize: condenser.max_size!,
+            keepFirst: condenser.keep_first!,
+            maxTokens: condenser.max_tokens ?? null,
+          })
+        : null,
     });
     const secrets = (): Record<string, string> => this.openSecrets(stateOf(runtime.record));
     const runtime: ConversationRuntime = new ConversationRuntime(
@@ -458,9 +493,9 @@ export class ConversationService {
     }
   }
 
-  private llmFor(agent: AgentSpec): LLM {
-    const key = agent.llm.api_key ? this.options.secretBox.decrypt(agent.llm.api_key) : null;
-    return createLLM({ ...agent.llm, api_key: key });
+  private llmFor(spec: LLMSpec): LLM {
+    const key = spec.api_key ? this.options.secretBox.decrypt(spec.api_key) : null;
+    return createLLM({ ...spec, api_key: key });
   }
 
   /** The request's agent (its key sealed), or one built from the user's stored settings. */

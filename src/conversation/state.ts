@@ -56,7 +56,13 @@ export function stateOf(record: ConversationRecord): ConversationState {
 function maskedAgent(agent: AgentSpec): Record<string, unknown> {
   const llm = { ...agent.llm };
   if (llm.api_key) llm.api_key = MASK;
-  return { kind: 'Agent', ...agent, llm };
+  const masked: Record<string, unknown> = { kind: 'Agent', ...agent, llm };
+  if (agent.condenser?.llm) {
+    const condenserLlm = { ...agent.condenser.llm };
+    if (condenserLlm.api_key) condenserLlm.api_key = MASK;
+    masked.condenser = { ...agent.condenser, llm: condenserLlm };
+  }
+  return masked;
 }
 
 function secretRegistry(state: ConversationState): Record<string, unknown> {

@@ -35,6 +35,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     conversation.ExecutionStatus,
     conversation.ConfirmationPolicy,
     conversation.LLMSpec,
+    conversation.CondenserSpec,
     conversation.AgentSpec,
     conversation.LocalWorkspace,
     conversation.SendMessageRequest,
