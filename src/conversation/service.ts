@@ -331,7 +331,7 @@ export class ConversationService {
   /**
    * Forces a condensation of the LLM's view (OpenHands' POST /condense): a CondensationRequest, then
    * the condensation at once (after the current step when a run is going). False when the summary
-   * call failed (a ConversationErrorEvent says why).
+   * call failed (a ConversationErrorEvent says why) or was interrupted.
    */
   async condense(userId: string, id: string): Promise<boolean> {
     const runtime = await this.runtime(userId, id);
@@ -340,7 +340,7 @@ export class ConversationService {
     // A fresh abort signal (an earlier interrupt may have spent it), and no eviction meanwhile.
     if (idle) runtime.beginRun();
     try {
-      return (await runtime.agent.condense(runtime)) !== 'error';
+      return (await runtime.agent.condense(runtime)) === 'continue';
     } finally {
       if (!runtime.running) runtime.scheduleEviction(this.idleTimeoutMs, () => void this.evict(runtime));
     }

@@ -12,7 +12,7 @@ import {
   withoutStats,
 } from '../support/conversation.js';
 import { type RecordedRequest, ScriptedLLM, type ScriptStep } from '../support/scripted-llm.js';
-import { api, startServer, type TestServer } from '../support/server.js';
+import { api, startServer, type TestServer, tempDir } from '../support/server.js';
 
 let server: TestServer;
 const llm = new ScriptedLLM();
@@ -229,6 +229,26 @@ describe('condensation', () => {
     expect(kinds.slice(0, at).filter((k) => k === 'Observation:terminal')).toHaveLength(5);
   });
 
+  it('answers a context-window overflow with a CondensationRequest, condenses, and carries on', async () => {
+    const steps: ScriptStep[] = [
+      ...Array.from({ length: 6 }, (_, i) => echo(i)),
+      { error: { status: 400, message: "This model's maximum context length is 8192 tokens." } },
+      echo(6),
+      finish,
+    ];
+    const { id } = await startConversation(server, llm, scripted(steps), { tools: ['terminal'] });
+    expect(await waitForStatus(server, id, ['finished', 'error'])).toBe('finished');
+    const kinds = withoutStats(shape(await allEvents(server, id)));
+    const at = kinds.indexOf('CondensationRequest');
+    expect(kinds.slice(at, at + 4)).toEqual([
+      'CondensationRequest',
+      'Condensation',
+      'Action:terminal',
+      'Observation:terminal',
+    ]);
+    expect(kinds).not.toContain('ConversationErrorEvent');
+  });
+
   it('does not condense when enable_default_condenser is false, and /condense then answers 400', async () => {
     const user = 'no-condenser-user';
     await saveSettings(user, { enable_default_condenser: false, condenser_max_size: 20 });
@@ -256,6 +276,45 @@ describe('condensation', () => {
       await expect(startConversation(server, llm, [], { message: '', agent: { condenser } })).rejects.toThrow(
         /answered 422/,
       );
+    }
+  });
+});
+
+describe('condensation across a restart', () => {
+  it('rebuilds the condensed view from the stored events', async () => {
+    const dataDir = tempDir('agentd-condense-restart-');
+    let first: TestServer | null = await startServer({ dataDir });
+    try {
+      const steps = [...Array.from({ length: 14 }, (_, i) => echo(i)), finish, { text: 'Still here.' }];
+      const { id, key } = await startConversation(first, llm, scripted(steps), {
+        tools: ['terminal'],
+        // One condensation (after 12 steps) and room to spare for the turn after the restart.
+        agent: { condenser: { kind: 'LLMSummarizingCondenser', max_size: 24, keep_first: 4 } },
+      });
+      await waitForStatus(first, id, ['finished']);
+      expect((await allEvents(first, id)).some((e) => e.kind === 'Condensation')).toBe(true);
+      const before = messagesOf(llm.requestsFor(key).at(-1)!);
+      await first.close();
+      first = null;
+
+      const second = await startServer({ dataDir });
+      try {
+        await api(second, `/api/conversations/${id}/events`, {
+          method: 'POST',
+          body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'And now?' }], run: true }),
+        });
+        await waitForStatus(second, id, ['finished']);
+        const after = messagesOf(llm.requestsFor(key).at(-1)!);
+        // The same view as before the restart (summary included), then the finish call, its result
+        // and the new message.
+        expect(after.slice(0, before.length)).toEqual(before);
+        expect(after.slice(before.length).map((m) => m.role)).toEqual(['assistant', 'tool', 'user']);
+        expect(JSON.stringify(after)).toContain('SUMMARY-1');
+      } finally {
+        await second.close({ remove: true });
+      }
+    } finally {
+      await first?.close({ remove: true });
     }
   });
 });
