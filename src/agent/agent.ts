@@ -159,7 +159,8 @@ export class Agent {
       response = await this.llm.complete({ messages, tools: this.llmTools }, host.signal);
     } catch (error) {
       if (host.signal.aborted) return 'interrupted';
-      // Too long for the model: condense first, then try again (only once per pending request).
+      // Too long for the model: ask for a condensation and try again next step, unless one is already
+      // pending (then the condenser could not shrink the view, and asking again would loop).
       if (
         error instanceof LLMContextWindowExceededError &&
         this.condenser &&
