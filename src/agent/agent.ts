@@ -11,8 +11,15 @@ import {
   type TextContent,
 } from '../events/index.js';
 import type { HookRunner } from '../hooks/index.js';
-import type { LLM, LlmMessage, LlmResponse, LlmTool } from '../llm/index.js';
-import { llmParameters, type Tool } from '../tools/index.js';
+import {
+  type LLM,
+  LLMContextWindowExceededError,
+  type LlmMessage,
+  type LlmResponse,
+  type LlmTool,
+} from '../llm/index.js';
+import { llmParameters, type Tool, type ToolContext } from '../tools/index.js';
+import type { SummarizingCondenser } from './condenser.js';
 import { needsConfirmation } from './confirmation.js';
 import type { Critic, CriticResult } from './critic.js';
 import { hookExecutionEvents, rejection } from './hook-events.js';
@@ -37,6 +44,8 @@ export interface AgentSpec {
   critic?: Critic | null;
   /** Repository instructions and knowledge skills. */
   context?: AgentContext | null;
+  /** Condenses the LLM's view of long conversations; none: the view keeps every event. */
+  condenser?: SummarizingCondenser | null;
 }
 
 /** How a step ended. */
@@ -77,7 +86,12 @@ export class Agent {
   readonly hooks: HookRunner | null;
   readonly critic: Critic | null;
   readonly context: AgentContext | null;
+  readonly condenser: SummarizingCondenser | null;
   private view: MessageView;
+  /** Prompt + completion tokens of the last LLM call; null when unknown or outdated by a condensation. */
+  private contextTokens: number | null = null;
+  /** Steps and forced condensations take turns: one never sees the view half-changed by the other. */
+  private turn: Promise<unknown> = Promise.resolve();
   /** Per-tool chains, so calls to one tool (one shell) never overlap. */
   private readonly toolLocks = new Map<string, Promise<unknown>>();
 
@@ -96,6 +110,7 @@ export class Agent {
     this.hooks = spec.hooks ?? null;
     this.critic = spec.critic ?? null;
     this.context = spec.context ?? null;
+    this.condenser = spec.condenser ?? null;
     this.view = new MessageView(this.tools);
   }
 
@@ -121,9 +136,11 @@ export class Agent {
     this.keepRisk = on;
   }
 
-  /** Every LLM the agent uses (its own, the critic's). */
+  /** Every LLM the agent uses (its own, the condenser's, the critic's). */
   llms(): LLM[] {
-    return [this.llm, ...(this.critic?.llms ?? [])];
+    const condenser = this.condenser?.config.llm;
+    const own = condenser && condenser !== this.llm ? [condenser] : [];
+    return [this.llm, ...own, ...(this.critic?.llms ?? [])];
   }
 
   /** USD spent so far by every LLM the agent uses. */
@@ -144,30 +161,65 @@ export class Agent {
     return this.view.update(events);
   }
 
-  /** One LLM call, and the actions it asks for. */
-  async step(host: AgentHost): Promise<StepOutcome> {
+  /**
+   * One step: run the actions still waiting, or condense the view when it needs it (the step then
+   * makes no other LLM call, as in OpenHands), or one LLM call and the actions it asks for.
+   */
+  step(host: AgentHost): Promise<StepOutcome> {
+    return this.takeTurn(() => this.stepNow(host));
+  }
+
+  /**
+   * Forces a condensation (POST /condense): records a CondensationRequest and condenses at once,
+   * after the step in progress if a run is going. Resolves `continue` when condensed or when nothing
+   * could be forgotten yet (the request then stays pending), `error` when the summary call failed.
+   */
+  condense(host: AgentHost): Promise<StepOutcome> {
+    return this.takeTurn(async () => {
+      await host.emit([{ ...base('environment'), kind: 'CondensationRequest' } as AnyEvent]);
+      this.view.update(host.events());
+      const outcome = await this.condenseIfNeeded(host);
+      return outcome === 'failed' ? 'error' : (outcome ?? 'continue');
+    });
+  }
+
+  private takeTurn<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.turn.then(work);
+    this.turn = next.catch(() => undefined);
+    return next;
+  }
+
+  private async stepNow(host: AgentHost): Promise<StepOutcome> {
     const pending = pendingActions(host.events());
     if (pending.length > 0) return this.execute(host, pending);
 
+    const messages = this.messages(host.events());
+    const condensed = await this.condenseIfNeeded(host);
+    if (condensed === 'failed') {
+      await host.setStatus('error');
+      return 'error';
+    }
+    if (condensed) return condensed;
+
     let response: LlmResponse;
-    const request = { messages: this.messages(host.events()), tools: this.llmTools };
+    const request = { messages, tools: this.llmTools };
     try {
       response = await this.llm.complete(request, host.signal);
     } catch (error) {
       if (host.signal.aborted) return 'interrupted';
       const e = error as Error;
       await this.logCompletion(host, request, { error: e });
-      await host.emit([
-        {
-          ...base('environment'),
-          code: e.name || 'Error',
-          detail: e.message,
-          kind: 'ConversationErrorEvent',
-        } as AnyEvent,
-      ]);
+      // Too long for the model: ask for a condensation and try again next step, unless one is already
+      // pending (then the condenser could not shrink the view, and asking again would loop).
+      if (e instanceof LLMContextWindowExceededError && this.condenser && !this.view.condensationRequested) {
+        await host.emit([{ ...base('environment'), kind: 'CondensationRequest' } as AnyEvent]);
+        return 'continue';
+      }
+      await this.reportFailure(host, e);
       await host.setStatus('error');
       return 'error';
     }
+    this.contextTokens = response.usage.prompt_tokens + response.usage.completion_tokens;
     await host.updateStats(this.stats());
     await this.logCompletion(host, request, { response });
     const tokens = tokenEvent(response);
@@ -233,6 +285,41 @@ export class Agent {
       actions.map((a) => a.event),
       errors,
     );
+  }
+
+  /**
+   * Condenses the view when the condenser says so: emits the Condensation (the view applies it on the
+   * next update). Null when nothing was condensed; `failed` after a failed summary call (reported as a
+   * ConversationErrorEvent; the caller decides the status).
+   */
+  private async condenseIfNeeded(host: AgentHost): Promise<'continue' | 'interrupted' | 'failed' | null> {
+    const reason = this.condenser?.reason(this.view, this.contextTokens);
+    if (!this.condenser || !reason) return null;
+    let condensation: AnyEvent | null;
+    try {
+      condensation = await this.condenser.condense(this.view, reason, host.signal);
+    } catch (error) {
+      if (host.signal.aborted) return 'interrupted';
+      await this.reportFailure(host, error as Error);
+      return 'failed';
+    }
+    if (!condensation) return null;
+    await host.updateStats(this.stats());
+    await host.emit([condensation]);
+    this.view.update(host.events());
+    this.contextTokens = null;
+    return 'continue';
+  }
+
+  private async reportFailure(host: AgentHost, e: Error): Promise<void> {
+    await host.emit([
+      {
+        ...base('environment'),
+        code: e.name || 'Error',
+        detail: e.message,
+        kind: 'ConversationErrorEvent',
+      } as AnyEvent,
+    ]);
   }
 
   /** Runs actions (limited concurrency, one at a time per tool) and emits their answers in call order. */

@@ -1,4 +1,12 @@
 export { Agent, type AgentSpec, agentError, pendingActions, type StepOutcome } from './agent.js';
+export {
+  type CondensationReason,
+  type CondenserConfig,
+  condenserProblem,
+  InvalidCondenserError,
+  planForgetting,
+  SummarizingCondenser,
+} from './condenser.js';
 export { needsConfirmation } from './confirmation.js';
 export {
   type Critic,
@@ -27,4 +35,4 @@ export {
   workspaceSkills,
 } from './skills.js';
 export { isStuck } from './stuck.js';
-export { MessageView } from './view.js';
+export { MessageView, type ViewEvent } from './view.js';

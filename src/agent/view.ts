@@ -1,123 +1,93 @@
-// The LLM's view of a conversation: events turned into Messages. Built incrementally (each call only
-// converts events it has not seen), so a step costs O(new events), not O(history).
+// The LLM's view of a conversation: the events the LLM sees, after the Condensations so far, and the
+// Messages built from them. Built incrementally: each update only handles events it has not seen, so
+// a step costs O(new events). A Condensation rebuilds the Messages once, from the (condensed, so
+// bounded) view, never from the whole history. The event log itself is never changed.
 import type { AnyEvent } from '../events/index.js';
 import type { LlmMessage } from '../llm/index.js';
-import type { LlmContent, Tool } from '../tools/index.js';
+import type { Tool } from '../tools/index.js';
+import { ANSWER_KINDS, LLM_KINDS, MessageBuilder } from './llm-messages.js';
+import { closeOverBatches } from './tool-batches.js';
 
-const ERROR_PREFIX = '[An error occurred during execution.]\n';
-/** Longest text of one tool result the LLM sees (OpenHands' max_message_chars). */
-const MAX_MESSAGE_CHARS = 30_000;
-const CLIPPED =
-  '\n<response clipped><NOTE>Due to the max output limit, only part of the full response has been shown to you.</NOTE>\n';
+/** An event of the view: a stored event, or the CondensationSummaryEvent a Condensation put there. */
+export type ViewEvent = AnyEvent & Record<string, unknown>;
 
-/** Keeps the head and the tail of a text that is too long for one message. */
-function bounded(content: LlmContent): LlmContent {
-  if (!('text' in content) || content.text.length <= MAX_MESSAGE_CHARS) return content;
-  const half = Math.floor((MAX_MESSAGE_CHARS - CLIPPED.length) / 2);
-  return {
-    ...content,
-    text: content.text.slice(0, half) + CLIPPED + content.text.slice(content.text.length - half),
-  };
+interface CondensationFields {
+  id: string;
+  timestamp: string;
+  forgotten_event_ids?: string[];
+  summary?: string | null;
+  summary_offset?: number | null;
 }
 
-type E = AnyEvent & Record<string, unknown>;
-const text = (t: string): LlmContent => ({ type: 'text', text: t, cache_prompt: false });
-
 export class MessageView {
-  private readonly messages: LlmMessage[] = [];
+  private entries: ViewEvent[] = [];
+  private builder: MessageBuilder;
   private seen = 0;
-  /** The llm_response_id of the assistant message last built from ActionEvents. */
-  private lastResponseId: string | null = null;
+  /** tool_call_ids of the calls in the view: a result whose call is not there is left out. */
+  private calls = new Set<unknown>();
+  private requested = false;
 
-  constructor(private readonly tools: ReadonlyMap<string, Tool>) {}
+  constructor(private readonly tools: ReadonlyMap<string, Tool>) {
+    this.builder = new MessageBuilder(tools);
+  }
 
   update(events: readonly AnyEvent[]): LlmMessage[] {
-    for (; this.seen < events.length; this.seen++) this.add(events[this.seen] as E);
-    return this.messages;
+    for (; this.seen < events.length; this.seen++) this.add(events[this.seen] as ViewEvent);
+    return this.builder.messages;
   }
 
-  private add(event: E): void {
-    switch (event.kind) {
-      case 'SystemPromptEvent': {
-        const e = event as E & { system_prompt: { text: string }; dynamic_context?: { text: string } | null };
-        const content = [text(e.system_prompt.text)];
-        if (e.dynamic_context) content.push(text(e.dynamic_context.text));
-        this.push({ role: 'system', content });
-        return;
-      }
-      case 'MessageEvent': {
-        const e = event as E & { llm_message: LlmMessage; extended_content?: { text: string }[] };
-        const extra = (e.extended_content ?? []).map((c) => text(c.text));
-        this.push({ ...e.llm_message, content: [...(e.llm_message.content ?? []), ...extra] });
-        return;
-      }
-      case 'ActionEvent': {
-        const e = event as E & {
-          llm_response_id: string;
-          thought: { text: string }[];
-          tool_call: { id: string; name: string; arguments: string; origin: 'completion' | 'responses' };
-          reasoning_content?: string | null;
-          thinking_blocks?: LlmMessage['thinking_blocks'];
-          responses_reasoning_item?: LlmMessage['responses_reasoning_item'];
-        };
-        const last = this.messages[this.messages.length - 1];
-        if (last && last.role === 'assistant' && this.lastResponseId === e.llm_response_id) {
-          last.tool_calls = [...(last.tool_calls ?? []), e.tool_call];
-          return;
-        }
-        const message: LlmMessage = {
-          role: 'assistant',
-          content: e.thought.map((t) => text(t.text)),
-          tool_calls: [e.tool_call],
-          thinking_blocks: e.thinking_blocks ?? [],
-        };
-        if (e.reasoning_content) message.reasoning_content = e.reasoning_content;
-        if (e.responses_reasoning_item) message.responses_reasoning_item = e.responses_reasoning_item;
-        this.push(message);
-        this.lastResponseId = e.llm_response_id;
-        return;
-      }
-      case 'ObservationEvent': {
-        const e = event as E & {
-          tool_name: string;
-          tool_call_id: string;
-          observation: { content?: LlmContent[]; is_error?: boolean };
-        };
-        const tool = this.tools.get(e.tool_name);
-        const body = (
-          tool?.toLlmContent ? tool.toLlmContent(e.observation) : (e.observation.content ?? [])
-        ).map(bounded);
-        const content = e.observation.is_error ? [text(ERROR_PREFIX), ...body] : body;
-        this.push({ role: 'tool', tool_call_id: e.tool_call_id, name: e.tool_name, content });
-        return;
-      }
-      case 'AgentErrorEvent': {
-        const e = event as E & { tool_name: string; tool_call_id: string; error: string };
-        this.push({
-          role: 'tool',
-          tool_call_id: e.tool_call_id,
-          name: e.tool_name,
-          content: [text(e.error)],
-        });
-        return;
-      }
-      case 'UserRejectObservation': {
-        const e = event as E & { tool_name: string; tool_call_id: string; rejection_reason?: string };
-        this.push({
-          role: 'tool',
-          tool_call_id: e.tool_call_id,
-          name: e.tool_name,
-          content: [text(`Action rejected: ${e.rejection_reason ?? 'User rejected the action'}`)],
-        });
-        return;
-      }
-      default:
-        return;
+  /** The events the LLM sees, in order (what a condenser counts and cuts). */
+  get events(): readonly ViewEvent[] {
+    return this.entries;
+  }
+
+  get messages(): LlmMessage[] {
+    return this.builder.messages;
+  }
+
+  /** A CondensationRequest came after the last Condensation. */
+  get condensationRequested(): boolean {
+    return this.requested;
+  }
+
+  private add(event: ViewEvent): void {
+    if (event.kind === 'CondensationRequest') {
+      this.requested = true;
+      return;
     }
+    if (event.kind === 'Condensation') {
+      this.requested = false;
+      this.apply(event as unknown as CondensationFields);
+      return;
+    }
+    if (!LLM_KINDS.has(event.kind)) return;
+    if (ANSWER_KINDS.has(event.kind) && !this.calls.has(event.tool_call_id)) return;
+    if (event.kind === 'ActionEvent') this.calls.add(event.tool_call_id);
+    this.entries.push(event);
+    this.builder.add(event);
   }
 
-  private push(message: LlmMessage): void {
-    this.messages.push(message);
-    this.lastResponseId = null;
+  /**
+   * Forgets the condensation's events (grown to whole tool batches), replaces any earlier summary with
+   * its own at `summary_offset` (counted in the view after the removal), and rebuilds the Messages.
+   */
+  private apply(c: CondensationFields): void {
+    const forgotten = closeOverBatches(this.entries, new Set(c.forgotten_event_ids ?? []));
+    let kept = this.entries.filter((e) => !forgotten.has(e.id));
+    if (typeof c.summary === 'string' && typeof c.summary_offset === 'number') {
+      kept = kept.filter((e) => e.kind !== 'CondensationSummaryEvent');
+      const summary = {
+        id: `${c.id}-summary`,
+        timestamp: c.timestamp,
+        source: 'environment',
+        summary: c.summary,
+        kind: 'CondensationSummaryEvent',
+      } as ViewEvent;
+      kept.splice(Math.min(c.summary_offset, kept.length), 0, summary);
+    }
+    this.entries = kept;
+    this.calls = new Set(kept.filter((e) => e.kind === 'ActionEvent').map((e) => e.tool_call_id));
+    this.builder = new MessageBuilder(this.tools);
+    for (const e of kept) this.builder.add(e);
   }
 }

@@ -37,3 +37,13 @@ export class ConversationInSandboxError extends Error {
     );
   }
 }
+
+/** POST /condense on a conversation whose agent has no condenser (OpenHands raises a ValueError). */
+export class CondenserUnavailableError extends Error {
+  override name = 'CondenserUnavailableError';
+  constructor(readonly conversationId: string) {
+    super(
+      'Cannot condense conversation: it has no condenser (enable_default_condenser was off when it started, or agent.condenser was null)',
+    );
+  }
+}

@@ -98,6 +98,22 @@ export const AgentContextSpec = Type.Object(
   },
   { ...open, $id: 'AgentContext' },
 );
+/**
+ * An agent's condenser (OpenHands' `LLMSummarizingCondenser`; `NoOpCondenser` means none). Without
+ * `llm`, the agent's LLM writes the summaries. Missing sizes default to OpenHands' (120 and 4).
+ */
+export const CondenserSpec = Type.Object(
+  {
+    kind: Type.String({ minLength: 1, examples: ['LLMSummarizingCondenser'] }),
+    // A reference: the agent's LLM schema already carries the `LLM` id, which may appear only once.
+    llm: Type.Optional(Type.Unsafe<Static<typeof LLMSpec> & Record<string, unknown>>(Type.Ref('LLM'))),
+    max_size: Type.Optional(Type.Integer({ minimum: 1 })),
+    keep_first: Type.Optional(Type.Integer({ minimum: 0 })),
+    max_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  },
+  { ...open, $id: 'Condenser' },
+);
+export type CondenserSpec = Static<typeof CondenserSpec> & Record<string, unknown>;
 
 export const AgentSpec = Type.Object(
   {
@@ -105,6 +121,7 @@ export const AgentSpec = Type.Object(
     llm: LLMSpec,
     critic: Type.Optional(Type.Union([CriticSpec, Type.Null()])),
     agent_context: Type.Optional(Type.Union([AgentContextSpec, Type.Null()])),
+    condenser: Type.Optional(Type.Union([CondenserSpec, Type.Null()])),
     tools: Type.Optional(Type.Array(ToolSpec)),
     include_default_tools: Type.Optional(Type.Array(Type.String())),
     tool_concurrency_limit: Type.Optional(Type.Integer({ minimum: 1 })),

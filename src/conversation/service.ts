@@ -13,6 +13,7 @@ import {
   recoverAfterCrash,
   rejectPending,
   run,
+  SummarizingCondenser,
 } from '../agent/index.js';
 import { type AnyEvent, dashedUuid, newEventId, nowTimestamp, parseEvent } from '../events/index.js';
 import {
@@ -27,7 +28,9 @@ import { createLLM, type LLM, type PriceTable } from '../llm/index.js';
 import type { SecretBox, SettingsService } from '../settings/index.js';
 import type { ConversationRecord, ConversationSearch, Store } from '../store/index.js';
 import { createTools, type McpPool, registeredToolNames } from '../tools/index.js';
+import { resolveCondenser } from './condenser.js';
 import {
+  CondenserUnavailableError,
   ConversationInSandboxError,
   ConversationNotFoundError,
   ConversationRunningError,
@@ -200,8 +203,12 @@ export class ConversationService {
         );
       return { info: conversationInfo(existing), created: false };
     }
-    const agent = await this.resolveAgent(userId, request.agent);
+    const resolved = await this.resolveAgent(userId, request.agent);
     const effective = await this.options.settings.getEffective(userId);
+    const agent: AgentSpec = {
+      ...resolved,
+      condenser: resolveCondenser(resolved, effective, (key) => this.options.secretBox.encrypt(key)),
+    };
     const workingDir = request.workspace.working_dir;
     mkdirSync(workingDir, { recursive: true });
     const persistenceDir = join(this.options.dataDir, 'conversations', id.replaceAll('-', ''));
@@ -385,6 +392,24 @@ export class ConversationService {
     return true;
   }
 
+  /**
+   * Forces a condensation of the LLM's view (OpenHands' POST /condense): a CondensationRequest, then
+   * the condensation at once (after the current step when a run is going). False when the summary
+   * call failed (a ConversationErrorEvent says why) or was interrupted.
+   */
+  async condense(userId: string, id: string): Promise<boolean> {
+    const runtime = await this.runtime(userId, id);
+    if (!runtime.agent.condenser) throw new CondenserUnavailableError(id);
+    const idle = !runtime.running;
+    // A fresh abort signal (an earlier interrupt may have spent it), and no eviction meanwhile.
+    if (idle) runtime.beginRun();
+    try {
+      return (await runtime.agent.condense(runtime)) === 'continue';
+    } finally {
+      if (!runtime.running) runtime.scheduleEviction(this.idleTimeoutMs, () => void this.evict(runtime));
+    }
+  }
+
   async ask(userId: string, id: string, question: string): Promise<string> {
     const runtime = await this.runtime(userId, id);
     return runtime.agent.ask(runtime.events(), question);
@@ -493,6 +518,7 @@ export class ConversationService {
     );
     const tools = [...builtIn, ...mcp.tools];
     const hooks = mergeHookConfigs(this.options.hooks, state.hook_config);
+    const condenser = state.agent.condenser;
     const agent = new Agent({
       llm,
       tools,
@@ -504,6 +530,15 @@ export class ConversationService {
       hooks: isEmptyHookConfig(hooks)
         ? null
         : new HookRunner(hooks, { workingDir: state.workspace.working_dir, sessionId: record.id }),
+      // Conversations from before condensers existed have no `condenser` member: none.
+      condenser: condenser
+        ? new SummarizingCondenser({
+            llm: this.llmFor(condenser.llm ?? { ...state.agent.llm, usage_id: 'condenser' }, state),
+            maxSize: condenser.max_size!,
+            keepFirst: condenser.keep_first!,
+            maxTokens: condenser.max_tokens ?? null,
+          })
+        : null,
     });
     const secrets = (): Record<string, string> => this.openSecrets(stateOf(runtime.record));
     const runtime: ConversationRuntime = new ConversationRuntime(

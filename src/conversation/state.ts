@@ -71,10 +71,16 @@ export function stateOf(record: ConversationRecord): ConversationState {
 function maskedAgent(agent: AgentSpec): Record<string, unknown> {
   const llm = { ...agent.llm };
   if (llm.api_key) llm.api_key = MASK;
-  const critic = agent.critic?.llm?.api_key
-    ? { critic: { ...agent.critic, llm: { ...agent.critic.llm, api_key: MASK } } }
-    : {};
-  return { kind: 'Agent', ...agent, llm, ...critic };
+  const masked: Record<string, unknown> = { kind: 'Agent', ...agent, llm };
+  if (agent.critic?.llm?.api_key) {
+    masked.critic = { ...agent.critic, llm: { ...agent.critic.llm, api_key: MASK } };
+  }
+  if (agent.condenser?.llm) {
+    const condenserLlm = { ...agent.condenser.llm };
+    if (condenserLlm.api_key) condenserLlm.api_key = MASK;
+    masked.condenser = { ...agent.condenser, llm: condenserLlm };
+  }
+  return masked;
 }
 
 function secretRegistry(state: ConversationState): Record<string, unknown> {

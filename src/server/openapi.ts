@@ -42,6 +42,7 @@ export async function installOpenApi(app: FastifyInstance, controlPlane: boolean
     conversation.LLMSpec,
     conversation.CriticSpec,
     conversation.AgentContextSpec,
+    conversation.CondenserSpec,
     conversation.AgentSpec,
     conversation.LocalWorkspace,
     HookConfigInput,

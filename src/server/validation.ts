@@ -4,6 +4,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  CondenserUnavailableError,
   ConversationInSandboxError,
   ConversationNotFoundError,
   ConversationRunningError,
@@ -103,6 +104,7 @@ function domainError(error: unknown): { status: number; detail: unknown } | null
     return { status: 404, detail: error.message };
   }
   if (error instanceof SandboxLimitError) return { status: 429, detail: error.message };
+  if (error instanceof CondenserUnavailableError) return { status: 400, detail: error.message };
   if (error instanceof UnknownCursorError) return { status: 400, detail: error.message };
   if (error instanceof InvalidConversationRequestError) {
     return { status: 422, detail: [{ loc: error.loc, msg: error.message, type: 'value_error' }] };

@@ -1,7 +1,7 @@
 // Starting and watching conversations over the real HTTP API, with an agent whose LLM is the
 // scripted server (each test uses its own API key, so its own script).
 import { randomUUID } from 'node:crypto';
-import type { ScriptedLLM, ScriptStep } from '../../src/llm/index.js';
+import type { Script, ScriptedLLM } from '../../src/llm/index.js';
 import { api, type TestServer, tempDir } from './server.js';
 
 export type Ev = Record<string, unknown> & { kind: string; id: string; source?: string };
@@ -21,7 +21,7 @@ export interface StartOptions {
 export async function startConversation(
   server: TestServer,
   llm: ScriptedLLM,
-  steps: ScriptStep[],
+  steps: Script,
   options: StartOptions = {},
 ) {
   const key = `sk-${randomUUID()}`;

@@ -1,4 +1,4 @@
-// /api/conversations: start, read, list, run, pause, interrupt, confirm, update, delete.
+// /api/conversations: start, read, list, run, pause, interrupt, confirm, condense, update, delete.
 // Status codes follow OpenHands (pause, interrupt and delete of an unknown conversation are 400,
 // PATCH answers {success:false}); its 500s on large limits or unknown ids are 422 / 404 here.
 import type { FastifyPluginAsync } from 'fastify';
@@ -264,6 +264,21 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         request.body as { title?: string; tags?: Record<string, string> },
       ),
     }),
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/condense',
+    {
+      schema: {
+        tags,
+        summary: 'Condense Conversation',
+        description:
+          'Forces a condensation of the history the LLM sees: records a CondensationRequest and condenses at once (after the current step when running). success is false when the summary call failed. 400 when the conversation has no condenser.',
+        params: ConversationIdParams,
+        response: success,
+      },
+    },
+    async (request) => ({ success: await conversations.condense(request.userId, id(request)) }),
   );
 
   app.post(

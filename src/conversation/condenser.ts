@@ -1,0 +1,54 @@
+// Which condenser a conversation's agent gets. Decided once, at start, and kept in the agent (as
+// OpenHands' agent JSON carries it): the request's `agent.condenser` when it has one (null or
+// NoOpCondenser: none), otherwise the user's settings: `enable_default_condenser` (default on) with
+// `condenser_max_size` (default 120) and keep_first 4, as OpenHands' app server builds its default.
+import { condenserProblem } from '../agent/index.js';
+import type { Settings } from '../settings/index.js';
+import { InvalidConversationRequestError } from './errors.js';
+import type { AgentSpec, CondenserSpec } from './schemas.js';
+
+export const DEFAULT_CONDENSER_MAX_SIZE = 120;
+export const DEFAULT_CONDENSER_KEEP_FIRST = 4;
+const SUMMARIZING = 'LLMSummarizingCondenser';
+
+/**
+ * The condenser to store in the agent, or null. `agent.llm.api_key` is already sealed; `seal` seals a
+ * condenser LLM key given in the request, so no key is ever stored in clear.
+ */
+export function resolveCondenser(
+  agent: AgentSpec,
+  settings: Settings | null,
+  seal: (key: string) => string,
+): CondenserSpec | null {
+  const agentLlm = { ...agent.llm, usage_id: 'condenser' };
+  let spec: CondenserSpec;
+  if (agent.condenser !== undefined) {
+    const requested = agent.condenser;
+    if (requested === null || requested.kind === 'NoOpCondenser') return null;
+    if (requested.kind !== SUMMARIZING)
+      throw new InvalidConversationRequestError(
+        ['body', 'agent', 'condenser', 'kind'],
+        `Unsupported condenser '${requested.kind}': agentd has ${SUMMARIZING} (and NoOpCondenser for none)`,
+      );
+    const llm = requested.llm
+      ? { ...requested.llm, api_key: requested.llm.api_key ? seal(requested.llm.api_key) : null }
+      : agentLlm;
+    spec = {
+      ...requested,
+      llm,
+      max_size: requested.max_size ?? DEFAULT_CONDENSER_MAX_SIZE,
+      keep_first: requested.keep_first ?? DEFAULT_CONDENSER_KEEP_FIRST,
+    };
+  } else {
+    if (settings?.enable_default_condenser === false) return null;
+    spec = {
+      kind: SUMMARIZING,
+      llm: agentLlm,
+      max_size: settings?.condenser_max_size ?? DEFAULT_CONDENSER_MAX_SIZE,
+      keep_first: DEFAULT_CONDENSER_KEEP_FIRST,
+    };
+  }
+  const problem = condenserProblem(spec.max_size!, spec.keep_first!);
+  if (problem) throw new InvalidConversationRequestError(['body', 'agent', 'condenser'], problem);
+  return spec;
+}
