@@ -18,7 +18,7 @@ import {
   type LlmResponse,
   type LlmTool,
 } from '../llm/index.js';
-import { llmParameters, type Tool, type ToolContext } from '../tools/index.js';
+import { llmParameters, type Tool } from '../tools/index.js';
 import type { SummarizingCondenser } from './condenser.js';
 import { needsConfirmation } from './confirmation.js';
 import type { Critic, CriticResult } from './critic.js';

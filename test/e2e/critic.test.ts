@@ -61,10 +61,12 @@ describe('LLM critic', () => {
     expect(prompt).toContain('echo checked');
     expect(prompt).toContain('Checked and done.');
     expect(request!.body.tools).toBeUndefined();
-    // Its usage is in the conversation's stats, under its usage id; its key is never shown.
+    // Its usage is in the conversation's stats, under its usage id (next to the agent's and the
+    // default condenser's); its key is never shown.
     const details = await info(server, id);
     expect(Object.keys((details.stats as { usage_to_metrics: object }).usage_to_metrics).sort()).toEqual([
       'agent',
+      'condenser',
       'critic',
     ]);
     expect((details.agent as { critic: { llm: { api_key: string } } }).critic.llm.api_key).toBe('**********');
