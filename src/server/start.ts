@@ -81,6 +81,9 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     prices: options.prices,
   });
   await conversations.recover();
+  // The control plane starts before the HTTP app exists; its background errors go to the app's log.
+  let app: FastifyInstance | null = null;
+  const logError = (error: Error, context: string) => app?.log.warn({ err: error }, context);
   const controlPlane =
     options.controlPlane === false
       ? null
@@ -90,8 +93,9 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
           settings,
           secretBox,
           dataDir: options.dataDir,
+          logError,
         });
-  const app = await buildApp({
+  app = await buildApp({
     sessionApiKeys: options.sessionApiKeys,
     store,
     bus,
@@ -129,7 +133,10 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
 /** Sandboxes and app conversations; after a restart, reconciles sandboxes and resumes event syncs. */
 async function startControlPlane(
   options: ControlPlaneOptions,
-  deps: Pick<ConstructorParameters<typeof AppConversationService>[0], 'store' | 'log' | 'settings'> & {
+  deps: Pick<
+    ConstructorParameters<typeof AppConversationService>[0],
+    'store' | 'log' | 'settings' | 'logError'
+  > & {
     secretBox: ReturnType<typeof loadSecretBox>;
     dataDir: string;
   },

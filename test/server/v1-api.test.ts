@@ -1,0 +1,273 @@
+// The V1 control-plane API beyond the main flow: limits, deletion, validation, isolation, specs,
+// start-task errors, stream-start, filters and paging, sub-conversations, and mirrors refusing work.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedLLM } from '../support/scripted-llm.js';
+import { api, startServer, type TestServer } from '../support/server.js';
+import { getJson, type Json, postJson, useScriptedLLM, waitForTask } from '../support/v1.js';
+
+const llm = new ScriptedLLM();
+let server: TestServer;
+const other = () => ({ url: server.url, key: 'other-user-key' });
+
+beforeAll(async () => {
+  await llm.start();
+  server = await startServer({
+    keys: ['test-key-1', 'other-user-key'],
+    controlPlane: { maxSandboxes: 2, warmSpare: false },
+  });
+});
+afterAll(async () => {
+  await server.close({ remove: true });
+  await llm.stop();
+});
+
+const finish = (message: string) => [{ toolCalls: [{ name: 'finish', arguments: { message } }] }];
+
+async function runningSandbox(s: Pick<TestServer, 'url' | 'key'> = server): Promise<Json> {
+  const sandbox = await postJson(s, '/api/v1/sandboxes');
+  for (;;) {
+    const [current] = await getJson<Json[]>(s, `/api/v1/sandboxes?id=${sandbox.id}`);
+    if (current!.status !== 'STARTING') return current!;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function startIn(sandboxId: string, text: string, extra: Json = {}): Promise<Json> {
+  await useScriptedLLM(server, llm, finish(`done: ${text}`));
+  const task = await postJson(server, '/api/v1/app-conversations', {
+    sandbox_id: sandboxId,
+    initial_message: { content: [{ type: 'text', text }] },
+    ...extra,
+  });
+  return waitForTask(server, task.id as string);
+}
+
+describe('sandboxes', () => {
+  it('limits running sandboxes with a 429; paused ones do not count; delete stops and removes', async () => {
+    const a = await runningSandbox();
+    expect(a).toMatchObject({ status: 'RUNNING', sandbox_spec_id: 'process' });
+    expect(a.exposed_urls).toEqual([
+      { name: 'AGENT_SERVER', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) },
+    ]);
+    const health = await fetch(`${(a.exposed_urls as Json[])[0]!.url}/alive`);
+    expect(health.status).toBe(200);
+    const b = await runningSandbox();
+
+    const refused = await api(server, '/api/v1/sandboxes', { method: 'POST' });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(
+      /Sandbox limit reached: 2 sandboxes/,
+    );
+
+    await postJson(server, `/api/v1/sandboxes/${a.id}/pause`);
+    const c = await runningSandbox();
+    const resumeRefused = await api(server, `/api/v1/sandboxes/${a.id}/resume`, { method: 'POST' });
+    expect(resumeRefused.status).toBe(429);
+
+    const dir = join(server.dataDir, 'sandboxes', b.id as string);
+    expect(existsSync(dir)).toBe(true);
+    expect((await api(server, `/api/v1/sandboxes?sandbox_id=${b.id}`, { method: 'DELETE' })).status).toBe(
+      200,
+    );
+    expect(existsSync(dir)).toBe(false);
+    expect(await getJson(server, `/api/v1/sandboxes?id=${b.id}`)).toEqual([null]);
+    expect((await api(server, `/api/v1/sandboxes/${c.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await api(server, `/api/v1/sandboxes/${c.id}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await api(server, '/api/v1/sandboxes', { method: 'DELETE' })).status).toBe(422);
+
+    expect(await postJson(server, `/api/v1/sandboxes/${a.id}/resume`)).toEqual({ success: true });
+    expect((await getJson<Json[]>(server, `/api/v1/sandboxes?id=${a.id}`))[0]).toMatchObject({
+      status: 'RUNNING',
+    });
+    expect((await api(server, `/api/v1/sandboxes/${a.id}`, { method: 'DELETE' })).status).toBe(200);
+  });
+
+  it("answers 404 for unknown sandboxes and specs, 422 for bad queries, null for others' sandboxes", async () => {
+    expect((await api(server, '/api/v1/sandboxes/nope/pause', { method: 'POST' })).status).toBe(404);
+    expect((await api(server, '/api/v1/sandboxes/nope/resume', { method: 'POST' })).status).toBe(404);
+    const badSpec = await api(server, '/api/v1/sandboxes?sandbox_spec_id=nope', { method: 'POST' });
+    expect(badSpec.status).toBe(404);
+    expect(await badSpec.json()).toEqual({ detail: 'Sandbox spec not found: nope' });
+    const tooMany = await api(server, '/api/v1/sandboxes/search?limit=101');
+    expect(tooMany.status).toBe(422);
+    expect(((await tooMany.json()) as { detail: Json[] }).detail[0]).toMatchObject({
+      loc: ['query', 'limit'],
+    });
+    expect((await api(server, '/api/v1/sandboxes')).status).toBe(422);
+    expect((await api(server, '/api/v1/sandboxes/search?page_id=nope')).status).toBe(400);
+
+    const mine = await postJson(server, '/api/v1/sandboxes');
+    expect(await getJson(other(), `/api/v1/sandboxes?id=${mine.id}`)).toEqual([null]);
+    expect((await getJson<{ items: Json[] }>(other(), '/api/v1/sandboxes/search')).items).toEqual([]);
+    expect((await api(other(), `/api/v1/sandboxes/${mine.id}/pause`, { method: 'POST' })).status).toBe(404);
+    expect((await api(server, `/api/v1/sandboxes/${mine.id}`, { method: 'DELETE' })).status).toBe(200);
+  });
+
+  it('lists sandbox specs', async () => {
+    const page = await getJson<{ items: Json[]; next_page_id: null }>(server, '/api/v1/sandbox-specs/search');
+    expect(page).toEqual({
+      items: [
+        {
+          id: 'process',
+          command: ['agentd', 'agent'],
+          created_at: expect.any(String),
+          initial_env: {},
+          working_dir: 'workspace',
+        },
+      ],
+      next_page_id: null,
+    });
+    expect(await getJson(server, '/api/v1/sandbox-specs?id=process&id=nope')).toEqual([page.items[0], null]);
+  });
+});
+
+describe('app conversations', () => {
+  let sandbox: Json;
+  beforeAll(async () => {
+    sandbox = await runningSandbox();
+  });
+
+  it('ends a start task in ERROR with a clear detail', async () => {
+    const noLlm = await postJson(other(), '/api/v1/app-conversations', {});
+    const failed = await waitForTask(other(), noLlm.id as string);
+    expect(failed).toMatchObject({ status: 'ERROR', detail: expect.stringMatching(/No LLM model/) });
+
+    await useScriptedLLM(server, llm, finish('x'));
+    const unknown = await postJson(server, '/api/v1/app-conversations', { sandbox_id: 'nope' });
+    expect(await waitForTask(server, unknown.id as string)).toMatchObject({
+      status: 'ERROR',
+      detail: 'Sandbox not found: nope',
+    });
+    const badBody = await api(server, '/api/v1/app-conversations', {
+      method: 'POST',
+      body: JSON.stringify({ agent_type: 'wizard' }),
+    });
+    expect(badBody.status).toBe(422);
+  });
+
+  it('streams the start as one JSON array, from WORKING to READY', async () => {
+    await useScriptedLLM(server, llm, finish('streamed'));
+    const res = await api(server, '/api/v1/app-conversations/stream-start', {
+      method: 'POST',
+      body: JSON.stringify({
+        sandbox_id: sandbox.id,
+        initial_message: { content: [{ type: 'text', text: 'stream' }] },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    const text = await res.text();
+    expect(text.startsWith('[\n')).toBe(true);
+    const tasks = JSON.parse(text) as Json[];
+    expect(tasks.map((t) => t.status)).toEqual([
+      'WORKING',
+      'WAITING_FOR_SANDBOX',
+      'PREPARING_REPOSITORY',
+      'RUNNING_SETUP_SCRIPT',
+      'SETTING_UP_GIT_HOOKS',
+      'STARTING_CONVERSATION',
+      'READY',
+    ]);
+    expect(new Set(tasks.map((t) => t.id)).size).toBe(1);
+  });
+
+  it('searches with filters and cursor pages, counts, and isolates users', async () => {
+    const first = await startIn(sandbox.id as string, 'Alpha 100% task');
+    const second = await startIn(sandbox.id as string, 'Beta task');
+    const ids = [second.app_conversation_id, first.app_conversation_id];
+
+    const titled = await getJson<{ items: Json[] }>(
+      server,
+      '/api/v1/app-conversations/search?title__contains=100%25',
+    );
+    expect(titled.items.map((c) => c.id)).toEqual([first.app_conversation_id]);
+    const seen: unknown[] = [];
+    let pageId: string | null = null;
+    do {
+      const q: string = pageId ? `&page_id=${pageId}` : '';
+      const page: { items: Json[]; next_page_id: string | null } = await getJson(
+        server,
+        `/api/v1/app-conversations/search?limit=1&title__contains=task${q}`,
+      );
+      seen.push(...page.items.map((c) => c.id));
+      pageId = page.next_page_id;
+    } while (pageId);
+    expect(seen).toEqual(ids);
+    expect(await getJson(server, '/api/v1/app-conversations/count?title__contains=task')).toBe(2);
+    const future = new Date(Date.now() + 60_000).toISOString();
+    expect(await getJson(server, `/api/v1/app-conversations/count?created_at__gte=${future}`)).toBe(0);
+    expect((await api(server, '/api/v1/app-conversations/count?created_at__gte=yesterday')).status).toBe(422);
+
+    const tasks = await getJson<{ items: Json[] }>(
+      server,
+      `/api/v1/app-conversations/start-tasks/search?conversation_id__eq=${first.app_conversation_id}`,
+    );
+    expect(tasks.items.map((t) => t.id)).toEqual([first.id]);
+    expect(
+      await getJson(
+        server,
+        `/api/v1/app-conversations/start-tasks/count?conversation_id__eq=${first.app_conversation_id}`,
+      ),
+    ).toBe(1);
+
+    expect(await getJson(other(), `/api/v1/app-conversations?ids=${ids[0]}`)).toEqual([null]);
+    expect(await getJson(other(), `/api/v1/app-conversations/start-tasks?ids=${first.id}`)).toEqual([null]);
+    expect(await getJson(other(), `/api/v1/events/count?conversation_id__eq=${ids[0]}`)).toBe(0);
+    expect(await getJson(other(), '/api/v1/app-conversations/count')).toBe(0);
+  });
+
+  it("starts sub-conversations in the parent's sandbox and lists them with the parent", async () => {
+    const parent = await startIn(sandbox.id as string, 'Parent work');
+    const child = await startIn('', 'Child work', {
+      sandbox_id: null,
+      parent_conversation_id: parent.app_conversation_id,
+    });
+    expect(child).toMatchObject({ status: 'READY', sandbox_id: sandbox.id });
+    const [view] = await getJson<Json[]>(
+      server,
+      `/api/v1/app-conversations?ids=${parent.app_conversation_id}`,
+    );
+    expect(view!.sub_conversation_ids).toEqual([child.app_conversation_id]);
+    const [childView] = await getJson<Json[]>(
+      server,
+      `/api/v1/app-conversations?ids=${child.app_conversation_id}`,
+    );
+    expect(childView!.parent_conversation_id).toBe(parent.app_conversation_id);
+    const listed = await getJson<{ items: Json[] }>(
+      server,
+      '/api/v1/app-conversations/search?title__contains=work',
+    );
+    expect(listed.items.map((c) => c.id)).toEqual([parent.app_conversation_id]);
+    const withSubs = await getJson<{ items: Json[] }>(
+      server,
+      '/api/v1/app-conversations/search?title__contains=work&include_sub_conversations=true',
+    );
+    expect(withSubs.items).toHaveLength(2);
+    const orphan = await api(server, '/api/v1/app-conversations', {
+      method: 'POST',
+      body: JSON.stringify({ parent_conversation_id: '0'.repeat(32) }),
+    });
+    expect(orphan.status).toBe(422);
+  });
+
+  it('resumes a paused sandbox to start a conversation in it; mirrors refuse work with a 409', async () => {
+    await postJson(server, `/api/v1/sandboxes/${sandbox.id}/pause`);
+    const task = await startIn(sandbox.id as string, 'Wake up');
+    expect(task.status).toBe('READY');
+    expect((await getJson<Json[]>(server, `/api/v1/sandboxes?id=${sandbox.id}`))[0]).toMatchObject({
+      status: 'RUNNING',
+    });
+
+    const id = task.app_conversation_id as string;
+    const send = await api(server, `/api/conversations/${id}/events`, {
+      method: 'POST',
+      body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'hi' }] }),
+    });
+    expect(send.status).toBe(409);
+    expect(((await send.json()) as { detail: string }).detail).toMatch(/runs in sandbox/);
+    const info = await getJson(server, `/api/conversations/${id}`);
+    expect(info).toMatchObject({ id: expect.any(String), title: 'Wake up' });
+  });
+});
