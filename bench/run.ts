@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark and prints one table (progress goes to stderr).
 
 import { benchAgent } from './agent.bench.js';
+import { benchAppConversations, benchSandboxStart } from './control-plane.bench.js';
 import { benchBatchGet } from './http.bench.js';
 import { printTable } from './lib.js';
 import { benchFanOut, benchReplay } from './socket.bench.js';
@@ -18,6 +19,8 @@ const benches: [string, () => Promise<void>][] = [
   ['idle', benchIdleMemory],
   ['browser', benchBrowser],
   ['grep', benchGrep],
+  ['sandbox', benchSandboxStart],
+  ['appconv', benchAppConversations],
 ];
 
 const only = process.argv.slice(2);

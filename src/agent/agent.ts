@@ -451,10 +451,12 @@ export class Agent {
         const refused = await this.blockedByHook(event, host);
         if (signal.aborted) return INTERRUPTED;
         if (refused) return refused;
+        const interrupt = aborted(signal);
         const observation = await Promise.race([
           tool.execute(event.action, host.toolContext),
-          aborted(signal),
+          interrupt.promise,
         ]);
+        interrupt.release();
         if (observation === INTERRUPTED) return INTERRUPTED;
         return {
           ...base('environment'),
@@ -576,11 +578,15 @@ export class Agent {
 
 const INTERRUPTED = Symbol('interrupted');
 
-function aborted(signal: AbortSignal): Promise<typeof INTERRUPTED> {
-  return new Promise((resolve) => {
+/** Resolves INTERRUPTED on abort; `release` drops the listener (the run's signal outlives many calls). */
+function aborted(signal: AbortSignal): { promise: Promise<typeof INTERRUPTED>; release(): void } {
+  let onAbort = () => {};
+  const promise = new Promise<typeof INTERRUPTED>((resolve) => {
+    onAbort = () => resolve(INTERRUPTED);
     if (signal.aborted) resolve(INTERRUPTED);
-    signal.addEventListener('abort', () => resolve(INTERRUPTED), { once: true });
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
+  return { promise, release: () => signal.removeEventListener('abort', onAbort) };
 }
 
 function isInterruption(value: unknown): boolean {

@@ -48,16 +48,30 @@ function adapterFor(config: LLMConfig, r: Route): Adapter {
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
+
+/**
+ * A signal for one request that follows `outer`. The SDKs add an abort listener per request and keep
+ * it; on the run's long-lived signal those would pile up (one per LLM call), so each call gets its own
+ * signal and the link to the run's is removed when the call ends.
+ */
+function requestSignal(outer: AbortSignal | undefined): { signal?: AbortSignal; release(): void } {
+  if (!outer) return { release() {} };
+  const controller = new AbortController();
+  const forward = () => controller.abort(outer.reason);
+  if (outer.aborted) forward();
+  else outer.addEventListener('abort', forward, { once: true });
+  return { signal: controller.signal, release: () => outer.removeEventListener('abort', forward) };
+}
 
 /** Exponential backoff in seconds, clamped to [min, max] (tenacity's wait_exponential, as OpenHands). */
 export function backoffSeconds(attempt: number, config: LLMConfig): number {
@@ -84,8 +98,9 @@ export function createLLM(config: LLMConfig, options: CreateLLMOptions = {}): LL
     async complete(request: LlmRequest, signal?: AbortSignal): Promise<LlmResponse> {
       for (let attempt = 0; ; attempt++) {
         const started = performance.now();
+        const call = requestSignal(signal);
         try {
-          const result = await adapter.complete(request, signal);
+          const result = await adapter.complete(request, call.signal);
           const response: LlmResponse = {
             ...result,
             cost: costOf(price, result.usage),
@@ -98,6 +113,8 @@ export function createLLM(config: LLMConfig, options: CreateLLMOptions = {}): LL
           const failure = classify(error, config.api_key);
           if (!(failure instanceof LLMError) || !failure.retryable || attempt >= retries) throw failure;
           await sleep(backoffSeconds(attempt + 1, config) * 1000, signal);
+        } finally {
+          call.release();
         }
       }
     },
