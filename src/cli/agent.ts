@@ -5,6 +5,7 @@ import { closeSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { startAgentd } from '../server/start.js';
 import { ConfigError, resolveConfig, type ServerOptions } from './config.js';
+import { listenUntilStopped } from './lifecycle.js';
 
 export interface AgentOptions extends ServerOptions {
   readyFd?: string;
@@ -29,21 +30,7 @@ export async function agent(options: AgentOptions): Promise<void> {
     hooks: config.hooks,
     prices: config.prices,
   });
-  const { app } = agentd;
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await agentd.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-
-  await app.listen({ host: config.host, port: config.port });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const { port, shutdown } = await listenUntilStopped(agentd, config.host, config.port);
   const line = `${JSON.stringify({ listening: true, host: config.host, port, pid: process.pid })}\n`;
   if (options.readyFd !== undefined && options.spare) {
     const pipe = new Socket({ fd: Number(options.readyFd), readable: true, writable: true });

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { agent } from './agent.js';
 import { ConfigError } from './config.js';
 import { demo } from './demo.js';
+import { serverOptions } from './lifecycle.js';
 import { serve } from './serve.js';
 
 const program = new Command();
@@ -11,13 +12,13 @@ program
   .description('An agent server, wire-compatible with the OpenHands agent server')
   .version('0.1.0');
 
-program
-  .command('serve', { isDefault: true })
-  .description('serve the API on the embedded default (SQLite, local sandboxes)')
-  .option('--host <host>', 'address to bind (env AGENTD_HOST)', undefined)
-  .option('--port <port>', 'port to listen on, 0 for any free port (env AGENTD_PORT)', undefined)
-  .option('--data-dir <dir>', 'data folder (env AGENTD_DATA_DIR; default ~/.local/share/agentd)', undefined)
-  .option('--no-auth', 'serve without a session key (loopback only)')
+serverOptions(
+  program
+    .command('serve', { isDefault: true })
+    .description('serve the API on the embedded default (SQLite, local sandboxes)'),
+  'port to listen on, 0 for any free port (env AGENTD_PORT)',
+  'data folder (env AGENTD_DATA_DIR; default ~/.local/share/agentd)',
+)
   .option(
     '--max-sandboxes <n>',
     'sandboxes starting or running at once (env AGENTD_MAX_SANDBOXES; default 10)',
@@ -34,13 +35,13 @@ program
     },
   );
 
-program
-  .command('agent')
-  .description('serve the agent-server API only, as inside a sandbox (no V1 control plane)')
-  .option('--host <host>', 'address to bind (env AGENTD_HOST)', undefined)
-  .option('--port <port>', 'port to listen on; default 0, any free port (env AGENTD_PORT)', undefined)
-  .option('--data-dir <dir>', 'data folder (env AGENTD_DATA_DIR)', undefined)
-  .option('--no-auth', 'serve without a session key (loopback only)')
+serverOptions(
+  program
+    .command('agent')
+    .description('serve the agent-server API only, as inside a sandbox (no V1 control plane)'),
+  'port to listen on; default 0, any free port (env AGENTD_PORT)',
+  'data folder (env AGENTD_DATA_DIR)',
+)
   .option('--ready-fd <fd>', 'write one JSON line {port, pid} to this file descriptor once listening')
   .option('--spare', 'a warm spare: exit if the ready pipe closes before the control plane claims it')
   .action(

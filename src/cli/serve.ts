@@ -1,6 +1,7 @@
 // `agentd serve`: the embedded default — one process, SQLite in the data folder, local sandboxes.
 import { startAgentd } from '../server/start.js';
 import { resolveConfig, type ServerOptions } from './config.js';
+import { listenUntilStopped } from './lifecycle.js';
 
 export async function serve(options: ServerOptions): Promise<void> {
   const config = resolveConfig(options);
@@ -11,22 +12,7 @@ export async function serve(options: ServerOptions): Promise<void> {
     hooks: config.hooks,
     prices: config.prices,
   });
-  const { app } = agentd;
-
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await agentd.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-
-  await app.listen({ host: config.host, port: config.port });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const { port } = await listenUntilStopped(agentd, config.host, config.port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const lines = [`agentd listening on http://${host}:${port}`, `  data folder: ${config.dataDir}`];
   if (config.keySource === 'none') lines.push('  auth: OFF (--no-auth); loopback only');

@@ -117,4 +117,26 @@ describe('agentd serve (the real binary)', () => {
       await cli.stop();
     }
   });
+
+  it('agentd agent serves the agent-server API only, with the key from the environment', async () => {
+    const refused = spawnSync(process.execPath, ['dist/cli.js', 'agent', '--data-dir', newDir()], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('OH_SESSION_API_KEYS_0');
+
+    const cli = await runCli(['agent', '--data-dir', newDir()], {
+      env: { OH_SESSION_API_KEYS_0: 'sandbox-key' },
+    });
+    try {
+      expect(cli.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/); // port 0: any free port
+      const headers = { 'X-Session-API-Key': 'sandbox-key' };
+      expect((await fetch(`${cli.url}/api/conversations/count`, { headers })).status).toBe(200);
+      expect((await fetch(`${cli.url}/api/v1/sandboxes/search`, { headers })).status).toBe(404);
+      expect((await fetch(`${cli.url}/api/conversations/count`)).status).toBe(401);
+    } finally {
+      await cli.stop();
+    }
+  });
 });

@@ -9,9 +9,9 @@ import type { EventQueries } from '../../conversation/event-queries.js';
 import type { SendMessageRequest } from '../../conversation/schemas.js';
 import type { ConversationService } from '../../conversation/service.js';
 import type { ValidationIssue } from '../../events/index.js';
-import { normalizeTimestamp } from '../../events/index.js';
 import { HttpError, RequestValidationError } from '../errors.js';
 import { ConversationIdParams, dashedUuid, errorResponses } from '../schemas.js';
+import { eventTime } from './v1/query.js';
 
 export interface EventRoutesOptions {
   events: EventQueries;
@@ -106,24 +106,13 @@ type FilterParams = {
   timestamp__lt?: string;
 };
 
-function timestamp(value: string | undefined, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  const normalized = normalizeTimestamp(value);
-  if (normalized === null) {
-    throw new RequestValidationError([
-      { loc: ['query', name], msg: 'Input should be a valid datetime', type: 'datetime_parsing' },
-    ]);
-  }
-  return normalized;
-}
-
 function eventQuery(q: FilterParams) {
   return {
     kind: q.kind,
     source: q.source,
     body: q.body,
-    timestampGte: timestamp(q.timestamp__gte, 'timestamp__gte'),
-    timestampLt: timestamp(q.timestamp__lt, 'timestamp__lt'),
+    timestampGte: eventTime(q.timestamp__gte, 'timestamp__gte'),
+    timestampLt: eventTime(q.timestamp__lt, 'timestamp__lt'),
   };
 }
 

@@ -9,16 +9,9 @@ import {
   type DocumentStore,
   UnknownCursorError,
 } from '../types.js';
-import { type StatementCache, type Where, where, whereSql } from './sql.js';
+import { SORTS, type StatementCache, type Where, where, whereSql } from './sql.js';
 
 type Row = { id: string; owner_id: string; created_at: string; updated_at: string; document: string };
-
-const SORTS: Record<DocumentSearch['sort'], { column: 'created_at' | 'updated_at'; asc: boolean }> = {
-  CREATED_AT: { column: 'created_at', asc: true },
-  CREATED_AT_DESC: { column: 'created_at', asc: false },
-  UPDATED_AT: { column: 'updated_at', asc: true },
-  UPDATED_AT_DESC: { column: 'updated_at', asc: false },
-};
 
 export class DocumentTable<T extends Document> implements DocumentStore<T> {
   private readonly upsert: Database.Statement;

@@ -1,5 +1,6 @@
 // Small helpers shared by the SQLite adapter's tables.
 import type Database from 'better-sqlite3';
+import type { ConversationSearch } from '../types.js';
 
 export type Where = { clauses: string[]; params: unknown[] };
 
@@ -26,3 +27,14 @@ export class StatementCache {
 export function whereSql(clauses: readonly string[]): string {
   return clauses.length ? ` WHERE ${clauses.join(' AND ')}` : '';
 }
+
+/** The sort orders of conversation and document searches: column and direction. */
+export const SORTS: Record<
+  ConversationSearch['sort'],
+  { column: 'created_at' | 'updated_at'; asc: boolean }
+> = {
+  CREATED_AT: { column: 'created_at', asc: true },
+  CREATED_AT_DESC: { column: 'created_at', asc: false },
+  UPDATED_AT: { column: 'updated_at', asc: true },
+  UPDATED_AT_DESC: { column: 'updated_at', asc: false },
+};

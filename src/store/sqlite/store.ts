@@ -27,7 +27,7 @@ import {
 import { messageBody } from './body.js';
 import { DocumentTable } from './documents.js';
 import { migrate } from './migrations.js';
-import { StatementCache, type Where, where, whereSql } from './sql.js';
+import { SORTS, StatementCache, type Where, where, whereSql } from './sql.js';
 
 type ConversationRow = {
   id: string;
@@ -287,13 +287,6 @@ class SqliteEvents implements EventStore {
     }
   }
 }
-
-const SORTS: Record<ConversationSearch['sort'], { column: string; asc: boolean }> = {
-  CREATED_AT: { column: 'created_at', asc: true },
-  CREATED_AT_DESC: { column: 'created_at', asc: false },
-  UPDATED_AT: { column: 'updated_at', asc: true },
-  UPDATED_AT_DESC: { column: 'updated_at', asc: false },
-};
 
 class SqliteConversations implements ConversationStore {
   /** Called after a delete, so the events side drops what it cached about the conversation. */
