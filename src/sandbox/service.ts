@@ -144,14 +144,15 @@ export class SandboxService {
     if (spare) {
       this.spare = null;
       this.launch(record, this.claim(spare, record));
-      this.refillSpare();
     } else {
       this.launch(record);
     }
+    // The first start boots the spare: a server that never starts sandboxes runs no extra process.
+    this.refillSpare();
     return record;
   }
 
-  /** Starts a new warm spare when enabled and none is there. */
+  /** Starts a new warm spare when enabled and none is there (after each start of a sandbox). */
   refillSpare(): void {
     if (this.options.warmSpare === false || this.closing || this.spare) return;
     const identity = newIdentity(this.options.dataDir);

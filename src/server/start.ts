@@ -153,6 +153,5 @@ async function startControlPlane(
   });
   const apps = new AppConversationService({ ...deps, sandboxes, specs });
   await apps.recover(await sandboxes.reconcile());
-  sandboxes.refillSpare();
   return { sandboxes, specs, apps, events: new OwnerEventQueries(deps.store, new EventQueries(deps.store)) };
 }
