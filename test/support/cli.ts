@@ -18,6 +18,9 @@ export function runCli(
     cwd: options.cwd ?? process.cwd(),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so stop() reaches the server behind a wrapper such as `npm start`
+    // (npm does not pass SIGTERM on to it).
+    detached: true,
   });
   let out = '';
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
@@ -35,7 +38,13 @@ export function runCli(
           output: () => out,
           proc,
           async stop(signal = 'SIGTERM') {
-            if (proc.exitCode === null) proc.kill(signal);
+            if (proc.exitCode === null) {
+              try {
+                process.kill(-proc.pid!, signal);
+              } catch {
+                proc.kill(signal);
+              }
+            }
             return exited;
           },
         });
