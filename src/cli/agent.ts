@@ -27,6 +27,7 @@ export async function agent(options: AgentOptions): Promise<void> {
     dataDir: config.dataDir,
     sessionApiKeys: config.sessionApiKeys,
     controlPlane: false,
+    docsUi: false,
     hooks: config.hooks,
     prices: config.prices,
   });

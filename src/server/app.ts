@@ -35,6 +35,8 @@ export interface AppDeps {
   toolNames: readonly string[];
   /** WebSocket tuning (tests and benchmarks). */
   sockets?: { maxBufferedBytes?: number; maxSubscribers?: number; authTimeoutMs?: number };
+  /** Serve the interactive docs at /docs (default true). */
+  docsUi?: boolean;
   /** The V1 control plane (/api/v1); absent in an agent server inside a sandbox. */
   controlPlane?: ControlPlaneDeps;
 }
@@ -54,7 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installValidation(app);
   installErrorHandler(app);
   const sessionKeys = installAuth(app, deps.sessionApiKeys);
-  await installOpenApi(app, deps.controlPlane !== undefined);
+  await installOpenApi(app, { controlPlane: deps.controlPlane !== undefined, docsUi: deps.docsUi ?? true });
 
   await app.register(healthRoutes, { usableTools: deps.toolNames });
   await app.register(conversationRoutes, { conversations: deps.conversations });

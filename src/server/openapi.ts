@@ -1,7 +1,6 @@
 // The OpenAPI 3.1 document, generated from the same TypeBox schemas that validate requests.
 // Shared schemas are registered by their $id so they appear once under components/schemas.
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import * as v1 from '../app/schemas.js';
@@ -29,7 +28,15 @@ function addBatchGetBody(doc: OpenApiDoc): OpenApiDoc {
   return doc;
 }
 
-export async function installOpenApi(app: FastifyInstance, controlPlane: boolean): Promise<void> {
+/**
+ * The OpenAPI document at /openapi.json, and the interactive docs at /docs unless `docsUi` is false
+ * (a sandbox's agent server skips them: loading swagger-ui is a fifth of its start-up).
+ */
+export async function installOpenApi(
+  app: FastifyInstance,
+  options: { controlPlane: boolean; docsUi: boolean },
+): Promise<void> {
+  const { controlPlane } = options;
   const shared: TSchema[] = [
     EventUnionSchema,
     SettingsSchema,
@@ -101,5 +108,8 @@ export async function installOpenApi(app: FastifyInstance, controlPlane: boolean
       addBatchGetBody((documentObject as { openapiObject: OpenApiDoc }).openapiObject) as never,
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  if (options.docsUi) {
+    const { default: swaggerUi } = await import('@fastify/swagger-ui');
+    await app.register(swaggerUi, { routePrefix: '/docs' });
+  }
 }

@@ -27,6 +27,8 @@ export interface AgentdOptions {
   /** Environment for the secret key (OH_SECRET_KEY); defaults to process.env. */
   env?: Record<string, string | undefined>;
   sockets?: AppDeps['sockets'];
+  /** Serve the interactive docs at /docs (default true; `agentd agent` in a sandbox skips them). */
+  docsUi?: boolean;
   /** Tool options (e.g. short terminal timeouts in tests). */
   toolOptions?: Record<string, unknown>;
   idleTimeoutMs?: number;
@@ -106,6 +108,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     toolNames: registeredToolNames(),
     sockets: options.sockets,
     controlPlane: controlPlane ?? undefined,
+    docsUi: options.docsUi,
   });
   let closed = false;
   return {

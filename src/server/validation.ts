@@ -29,10 +29,13 @@ export function installValidation(app: FastifyInstance): void {
   const strict = createAjv();
   const coercing = createAjv({ coerceTypes: 'array' });
   let shared = false;
+  // Registered only, not compiled nor checked against the meta-schema here (that cost ~70 ms of
+  // start-up): they are agentd's own schemas, compiled when a route first needs them.
   const addShared = (ajv: Ajv) => {
     for (const schema of Object.values(app.getSchemas())) {
       const id = (schema as { $id?: string }).$id;
-      if (id && !ajv.getSchema(id)) ajv.addSchema(schema as object);
+      if (id && !(id in ajv.schemas) && !(id in ajv.refs))
+        ajv.addSchema(schema as object, undefined, undefined, false);
     }
   };
   app.setValidatorCompiler(({ schema, httpPart }) => {

@@ -135,6 +135,9 @@ describe('agentd serve (the real binary)', () => {
       expect((await fetch(`${cli.url}/api/conversations/count`, { headers })).status).toBe(200);
       expect((await fetch(`${cli.url}/api/v1/sandboxes/search`, { headers })).status).toBe(404);
       expect((await fetch(`${cli.url}/api/conversations/count`)).status).toBe(401);
+      // The OpenAPI document, but no interactive docs inside a sandbox.
+      expect((await fetch(`${cli.url}/openapi.json`)).status).toBe(200);
+      expect((await fetch(`${cli.url}/docs`)).status).toBe(404);
     } finally {
       await cli.stop();
     }
