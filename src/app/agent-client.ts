@@ -48,6 +48,10 @@ export class AgentServerClient {
     return this.call('POST', '/api/conversations', request);
   }
 
+  deleteConversation(id: string): Promise<unknown> {
+    return this.call('DELETE', `/api/conversations/${id}`, undefined, 30_000);
+  }
+
   storeSettings(settings: Record<string, unknown>): Promise<unknown> {
     return this.call('POST', '/api/settings', settings, 30_000);
   }

@@ -9,6 +9,7 @@ import { dashedUuid } from '../events/index.js';
 import type { SandboxRecord, SandboxService, SandboxSpecs } from '../sandbox/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { ConversationFilter, ConversationRecord, DocumentStore, Store } from '../store/index.js';
+import { AgentServerClient } from './agent-client.js';
 import { appFieldsOf, hex, type StartTaskRecord } from './records.js';
 import { type AppConversation, type AppConversationStartRequest, START_TASK_STATUSES } from './schemas.js';
 import { StartPipeline } from './start-pipeline.js';
@@ -177,6 +178,29 @@ export class AppConversationService {
 
   count(ownerId: string, filter: AppConversationFilter): Promise<number> {
     return this.options.store.conversations.count(this.filter(ownerId, filter));
+  }
+
+  /**
+   * Deletes an app conversation (legacy DELETE /api/conversations/{id}, which OpenHands' UI uses):
+   * on its agent server when the sandbox runs, then the mirror, its events and its start tasks. The
+   * sandbox goes too when no other conversation uses it, as OpenHands deletes it.
+   */
+  async delete(record: ConversationRecord): Promise<void> {
+    const { sandboxes, store } = this.options;
+    const sandbox = await sandboxes.get(record.ownerId, record.sandboxId!);
+    await this.syncs.unfollow(record.id);
+    if (sandbox?.status === 'RUNNING' && sandbox.agentUrl) {
+      const client = new AgentServerClient(sandbox.agentUrl, sandboxes.sessionKey(sandbox));
+      await client.deleteConversation(hex(record.id)).catch((error: Error) => {
+        this.options.logError?.(error, `deleting ${record.id} in sandbox ${sandbox.id}`);
+      });
+    }
+    await store.conversations.delete(record.id);
+    const tasks = await this.tasks.search({ ref: record.id, sort: 'CREATED_AT', limit: 100 });
+    for (const task of tasks.items) await this.tasks.delete(task.id);
+    if (sandbox && (await store.conversations.count({ sandboxId: sandbox.id })) === 0) {
+      await sandboxes.delete(record.ownerId, sandbox.id);
+    }
   }
 
   async close(): Promise<void> {

@@ -40,6 +40,8 @@ export class ConversationSync {
     private readonly store: Store,
     private readonly log: EventLog,
     private readonly onFailure: (error: Error) => void = () => {},
+    /** Asked before reconnecting: false once the sandbox is gone (its status then reads MISSING). */
+    private readonly sandboxAlive: () => Promise<boolean> = async () => true,
   ) {}
 
   start(): void {
@@ -95,9 +97,15 @@ export class ConversationSync {
         this.onFailure(new Error(`The sandbox closed the event stream of ${this.conversationId} (${code})`));
         return;
       }
-      this.retryTimer = setTimeout(() => void this.connect(), this.retryMs);
+      this.retryTimer = setTimeout(() => void this.retry(), this.retryMs);
       this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
     });
+  }
+
+  private async retry(): Promise<void> {
+    if (this.stopped) return;
+    if (await this.sandboxAlive().catch(() => true)) return this.connect();
+    this.stopped = true;
   }
 
   /** Appends what arrived in one go (one transaction per burst), after the previous flush. */

@@ -34,6 +34,10 @@ export class MirrorSyncs {
       this.store,
       this.log,
       (error) => this.logError(error, `event sync of ${conversationId}`),
+      async () => {
+        const current = await this.sandboxes.get(sandbox.ownerId, sandbox.id);
+        return current !== null && current.status !== 'MISSING' && current.status !== 'ERROR';
+      },
     );
     this.syncs.set(conversationId, sync);
     sync.start();
@@ -51,6 +55,12 @@ export class MirrorSyncs {
       for (const record of page.items) this.follow(record.id, sandbox);
       pageId = page.nextPageId ?? undefined;
     } while (pageId);
+  }
+
+  async unfollow(conversationId: string): Promise<void> {
+    const sync = this.syncs.get(conversationId);
+    this.syncs.delete(conversationId);
+    await sync?.stop();
   }
 
   async unfollowSandbox(sandboxId: string): Promise<void> {

@@ -415,7 +415,15 @@ export class ConversationService {
     return runtime.agent.ask(runtime.events(), question);
   }
 
+  /**
+   * Who deletes a sandboxed conversation (the control plane); without one, deleting a mirror is a
+   * ConversationInSandboxError.
+   */
+  deleteSandboxed: ((record: ConversationRecord) => Promise<void>) | null = null;
+
   async delete(userId: string, id: string): Promise<void> {
+    const found = await this.get(userId, id);
+    if (found.sandboxId && this.deleteSandboxed) return this.deleteSandboxed(found);
     const record = await this.local(userId, id);
     const runtime = this.runtimes.get(id);
     if (runtime) {

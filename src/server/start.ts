@@ -97,6 +97,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
           dataDir: options.dataDir,
           logError,
         });
+  if (controlPlane) conversations.deleteSandboxed = (record) => controlPlane.apps.delete(record);
   app = await buildApp({
     sessionApiKeys: options.sessionApiKeys,
     store,

@@ -25,13 +25,17 @@ afterAll(async () => {
 
 const finish = (message: string) => [{ toolCalls: [{ name: 'finish', arguments: { message } }] }];
 
-async function runningSandbox(s: Pick<TestServer, 'url' | 'key'> = server): Promise<Json> {
-  const sandbox = await postJson(s, '/api/v1/sandboxes');
+/** The sandbox once it is no longer STARTING. */
+async function settled(id: string): Promise<Json> {
   for (;;) {
-    const [current] = await getJson<Json[]>(s, `/api/v1/sandboxes?id=${sandbox.id}`);
+    const [current] = await getJson<Json[]>(server, `/api/v1/sandboxes?id=${id}`);
     if (current!.status !== 'STARTING') return current!;
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+async function runningSandbox(): Promise<Json> {
+  return settled((await postJson(server, '/api/v1/sandboxes')).id as string);
 }
 
 async function startIn(sandboxId: string, text: string, extra: Json = {}): Promise<Json> {
@@ -269,5 +273,50 @@ describe('app conversations', () => {
     expect(((await send.json()) as { detail: string }).detail).toMatch(/runs in sandbox/);
     const info = await getJson(server, `/api/conversations/${id}`);
     expect(info).toMatchObject({ id: expect.any(String), title: 'Wake up' });
+  });
+
+  it('deletes an app conversation through the legacy route, and its sandbox with the last one', async () => {
+    const own = await runningSandbox();
+    const first = await startIn(own.id as string, 'First to delete');
+    const second = await startIn(own.id as string, 'Second to delete');
+    const firstId = first.app_conversation_id as string;
+    expect((await api(server, `/api/conversations/${firstId}`, { method: 'DELETE' })).status).toBe(200);
+    expect(await getJson(server, `/api/v1/app-conversations?ids=${firstId}`)).toEqual([null]);
+    expect(await getJson(server, `/api/v1/events/count?conversation_id__eq=${firstId}`)).toBe(0);
+    expect(await getJson(server, `/api/v1/app-conversations/start-tasks?ids=${first.id}`)).toEqual([null]);
+    expect((await getJson<Json[]>(server, `/api/v1/sandboxes?id=${own.id}`))[0]).toMatchObject({
+      status: 'RUNNING',
+    });
+    // Gone from the sandbox's agent server too.
+    const agent = { url: (own.exposed_urls as Json[])[0]!.url as string, key: own.session_api_key as string };
+    expect(await getJson(agent, `/api/conversations?ids=${firstId}`)).toEqual([null]);
+
+    expect(
+      (await api(server, `/api/conversations/${second.app_conversation_id}`, { method: 'DELETE' })).status,
+    ).toBe(200);
+    expect(await getJson(server, `/api/v1/sandboxes?id=${own.id}`)).toEqual([null]);
+    expect(existsSync(join(server.dataDir, 'sandboxes', own.id as string))).toBe(false);
+  });
+
+  it('reads MISSING when a sandbox process dies, and resume starts it again', async () => {
+    const own = await runningSandbox();
+    const record = await server.controlPlane!.sandboxes.get(
+      own.created_by_user_id as string,
+      own.id as string,
+    );
+    process.kill(record!.pid!, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await getJson<Json[]>(server, `/api/v1/sandboxes?id=${own.id}`))[0]).toMatchObject({
+      status: 'MISSING',
+      session_api_key: null,
+      exposed_urls: null,
+    });
+    expect(await postJson(server, `/api/v1/sandboxes/${own.id}/resume`)).toEqual({ success: true });
+    const back = await settled(own.id as string);
+    expect(back).toMatchObject({ status: 'RUNNING', session_api_key: own.session_api_key });
+    const revived = await server.controlPlane!.sandboxes.get(own.created_by_user_id as string, own.id as string);
+    expect(revived!.pid).not.toBe(record!.pid); // a new process
+    expect((await fetch(`${(back.exposed_urls as Json[])[0]!.url}/alive`)).status).toBe(200);
+    expect((await api(server, `/api/v1/sandboxes/${own.id}`, { method: 'DELETE' })).status).toBe(200);
   });
 });
