@@ -314,7 +314,10 @@ describe('app conversations', () => {
     expect(await postJson(server, `/api/v1/sandboxes/${own.id}/resume`)).toEqual({ success: true });
     const back = await settled(own.id as string);
     expect(back).toMatchObject({ status: 'RUNNING', session_api_key: own.session_api_key });
-    const revived = await server.controlPlane!.sandboxes.get(own.created_by_user_id as string, own.id as string);
+    const revived = await server.controlPlane!.sandboxes.get(
+      own.created_by_user_id as string,
+      own.id as string,
+    );
     expect(revived!.pid).not.toBe(record!.pid); // a new process
     expect((await fetch(`${(back.exposed_urls as Json[])[0]!.url}/alive`)).status).toBe(200);
     expect((await api(server, `/api/v1/sandboxes/${own.id}`, { method: 'DELETE' })).status).toBe(200);
