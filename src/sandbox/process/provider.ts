@@ -37,7 +37,10 @@ const INHERITED_ENV = [
   'TMPDIR',
   'USER',
   'SHELL',
+  // The server's own configuration that applies inside sandboxes too.
   'AGENTD_CHROMIUM',
+  'AGENTD_HOOKS_FILE',
+  'AGENTD_PRICING_FILE',
 ];
 
 /** The folder holding this package's package.json (works from src/ and from the dist bundle). */
