@@ -82,7 +82,7 @@ export class AppConversationService {
     request: AppConversationStartRequest,
     onSave: (task: StartTaskRecord) => void = () => {},
   ): Promise<{ first: StartTaskRecord; done: Promise<StartTaskRecord> }> {
-    request = await this.withParent(ownerId, request);
+    request = normalizedRequest(await this.withParent(ownerId, request));
     const now = new Date().toISOString();
     const task: StartTaskRecord = {
       id: randomUUID(),
@@ -284,6 +284,29 @@ export class AppConversationService {
       session_api_key: running ? this.options.sandboxes.sessionKey(sandbox) : null,
     };
   }
+}
+
+/**
+ * The request as OpenHands' model serializes it: every member, defaults filled in, unknown members
+ * dropped (they were accepted, not kept).
+ */
+function normalizedRequest(request: AppConversationStartRequest): AppConversationStartRequest {
+  return {
+    sandbox_id: request.sandbox_id ?? null,
+    initial_message: request.initial_message ?? null,
+    processors: request.processors ?? null,
+    llm_model: request.llm_model ?? null,
+    selected_repository: request.selected_repository ?? null,
+    selected_branch: request.selected_branch ?? null,
+    git_provider: request.git_provider ?? null,
+    title: request.title ?? null,
+    trigger: request.trigger ?? null,
+    pr_number: request.pr_number ?? [],
+    parent_conversation_id: request.parent_conversation_id
+      ? hex(dashedUuid(request.parent_conversation_id))
+      : null,
+    agent_type: request.agent_type ?? 'default',
+  };
 }
 
 /** The SDK's MetricsSnapshot of the agent LLM, from the mirrored stats. */

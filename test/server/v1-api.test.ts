@@ -158,6 +158,7 @@ describe('app conversations', () => {
       body: JSON.stringify({
         sandbox_id: sandbox.id,
         initial_message: { content: [{ type: 'text', text: 'stream' }] },
+        not_a_member: 1,
       }),
     });
     expect(res.status).toBe(200);
@@ -175,6 +176,21 @@ describe('app conversations', () => {
       'READY',
     ]);
     expect(new Set(tasks.map((t) => t.id)).size).toBe(1);
+    // The request as OpenHands serializes it: every member, unknown ones dropped.
+    expect(tasks[0]!.request).toEqual({
+      sandbox_id: sandbox.id,
+      initial_message: { content: [{ type: 'text', text: 'stream' }] },
+      processors: null,
+      llm_model: null,
+      selected_repository: null,
+      selected_branch: null,
+      git_provider: null,
+      title: null,
+      trigger: null,
+      pr_number: [],
+      parent_conversation_id: null,
+      agent_type: 'default',
+    });
   });
 
   it('searches with filters and cursor pages, counts, and isolates users', async () => {
