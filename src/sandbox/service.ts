@@ -266,7 +266,7 @@ export class SandboxService {
     this.spare = null;
     if (spare) {
       const launched = await spare.launching.catch(() => null);
-      if (launched) await this.options.provider.stop(this.spareRecord(spare, launched));
+      if (launched) await this.options.provider.stop({ pid: launched.pid, dir: spare.dir });
       rmSync(spare.dir, { recursive: true, force: true });
     }
     await Promise.allSettled([...this.starting.values()]);
@@ -295,24 +295,6 @@ export class SandboxService {
       dir: record.dir,
       spec: this.options.specs.get(record.specId),
       sessionKey: this.sessionKey(record),
-    };
-  }
-
-  /** A record for stopping a spare that never became a sandbox. */
-  private spareRecord(spare: Spare, launched: Launched): SandboxRecord {
-    const now = new Date().toISOString();
-    return {
-      id: spare.id,
-      ownerId: '',
-      status: 'RUNNING',
-      specId: DEFAULT_SPEC_ID,
-      sessionKey: '',
-      dir: spare.dir,
-      agentUrl: launched.agentUrl,
-      pid: launched.pid,
-      detail: null,
-      createdAt: now,
-      updatedAt: now,
     };
   }
 

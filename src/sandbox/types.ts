@@ -42,18 +42,21 @@ export interface Launched {
 /** What the operating system says about a sandbox: independent of what the store last recorded. */
 export type Liveness = 'running' | 'paused' | 'gone';
 
+/** What a provider needs to find a running sandbox again (a record has it; so does an unowned spare). */
+export type SandboxHandle = Pick<SandboxRecord, 'pid' | 'dir'>;
+
 export interface SandboxProvider {
   /** Starts the sandbox's agent server; resolves once its health check answers. */
   launch(request: LaunchRequest): Promise<Launched>;
-  liveness(record: SandboxRecord): Liveness;
+  liveness(sandbox: SandboxHandle): Liveness;
   /** Suspends every process of the sandbox. */
-  pause(record: SandboxRecord): void;
-  resume(record: SandboxRecord): void;
+  pause(sandbox: SandboxHandle): void;
+  resume(sandbox: SandboxHandle): void;
   /** Ends every process of the sandbox (the files stay). */
-  stop(record: SandboxRecord): Promise<void>;
+  stop(sandbox: SandboxHandle): Promise<void>;
   /** Runs a shell command in the sandbox (setup steps of a start task). */
   exec(
-    record: SandboxRecord,
+    sandbox: SandboxHandle,
     command: string,
     options: { cwd: string; timeoutMs: number },
   ): Promise<{ exitCode: number | null; output: string }>;

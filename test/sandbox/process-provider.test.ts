@@ -2,33 +2,19 @@
 // of its whole process tree.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ProcessSandboxProvider, type SandboxRecord, SandboxSpecs } from '../../src/sandbox/index.js';
+import { ProcessSandboxProvider, type SandboxHandle, SandboxSpecs } from '../../src/sandbox/index.js';
 import { descendants, processState } from '../../src/sandbox/process-tree.js';
 import { tempDir } from '../support/server.js';
 
 const provider = new ProcessSandboxProvider();
-const records: SandboxRecord[] = [];
+const started: SandboxHandle[] = [];
 afterAll(async () => {
-  for (const r of records) await provider.stop(r);
+  for (const sandbox of started) await provider.stop(sandbox);
 });
 
-function recordOf(dir: string, pid: number, agentUrl: string): SandboxRecord {
-  const now = new Date().toISOString();
-  const record: SandboxRecord = {
-    id: 'test',
-    ownerId: 'u',
-    status: 'RUNNING',
-    specId: 'process',
-    sessionKey: '',
-    dir,
-    agentUrl,
-    pid,
-    detail: null,
-    createdAt: now,
-    updatedAt: now,
-  };
-  records.push(record);
-  return record;
+function handleOf(dir: string, pid: number): SandboxHandle {
+  started.push({ pid, dir });
+  return { pid, dir };
 }
 
 describe('ProcessSandboxProvider', () => {
@@ -49,7 +35,7 @@ describe('ProcessSandboxProvider', () => {
       );
       delete process.env.AGENTD_HOOKS_FILE;
       const launched = await provider.launch({ id: 'b', dir, spec, sessionKey: 'sandbox-key' });
-      recordOf(dir, launched.pid, launched.agentUrl);
+      handleOf(dir, launched.pid);
       const env = readFileSync(`/proc/${launched.pid}/environ`, 'utf8').split('\0');
       expect(env).toContain('OH_SESSION_API_KEYS_0=sandbox-key');
       expect(env).toContain('FROM_SPEC=yes');
@@ -67,19 +53,19 @@ describe('ProcessSandboxProvider', () => {
     const dir = tempDir('agentd-sbx-');
     const spec = new SandboxSpecs().get('process');
     const launched = await provider.launch({ id: 'c', dir, spec, sessionKey: 'k' });
-    const record = recordOf(dir, launched.pid, launched.agentUrl);
-    const shell = await provider.exec(record, 'true', { cwd: dir, timeoutMs: 5_000 });
+    const sandbox = handleOf(dir, launched.pid);
+    const shell = await provider.exec(sandbox, 'true', { cwd: dir, timeoutMs: 5_000 });
     expect(shell.exitCode).toBe(0);
-    expect(provider.liveness(record)).toBe('running');
-    provider.pause(record);
-    expect(provider.liveness(record)).toBe('paused');
+    expect(provider.liveness(sandbox)).toBe('running');
+    provider.pause(sandbox);
+    expect(provider.liveness(sandbox)).toBe('paused');
     for (const pid of [launched.pid, ...descendants(launched.pid)]) expect(processState(pid)).toBe('stopped');
-    provider.resume(record);
-    expect(provider.liveness(record)).toBe('running');
+    provider.resume(sandbox);
+    expect(provider.liveness(sandbox)).toBe('running');
     expect((await fetch(`${launched.agentUrl}/alive`)).status).toBe(200);
-    await provider.stop(record);
-    expect(provider.liveness(record)).toBe('gone');
+    await provider.stop(sandbox);
+    expect(provider.liveness(sandbox)).toBe('gone');
     // A pid that now names another program reads gone, too.
-    expect(provider.liveness({ ...record, pid: process.pid })).toBe('gone');
+    expect(provider.liveness({ ...sandbox, pid: process.pid })).toBe('gone');
   });
 });

@@ -13,8 +13,8 @@ import {
   type LaunchRequest,
   type Liveness,
   SandboxError,
+  type SandboxHandle,
   type SandboxProvider,
-  type SandboxRecord,
 } from '../types.js';
 
 export interface ProcessProviderOptions {
@@ -42,6 +42,15 @@ const INHERITED_ENV = [
   'AGENTD_HOOKS_FILE',
   'AGENTD_PRICING_FILE',
 ];
+
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of INHERITED_ENV) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
 
 /** The folder holding this package's package.json (works from src/ and from the dist bundle). */
 function packageRoot(): string {
@@ -72,12 +81,7 @@ export class ProcessSandboxProvider implements SandboxProvider {
   }
 
   private env(request: LaunchRequest): Record<string, string> {
-    const env: Record<string, string> = {};
-    for (const name of INHERITED_ENV) {
-      const value = process.env[name];
-      if (value !== undefined) env[name] = value;
-    }
-    return { ...env, ...request.spec.initial_env, OH_SESSION_API_KEYS_0: request.sessionKey };
+    return { ...inheritedEnv(), ...request.spec.initial_env, OH_SESSION_API_KEYS_0: request.sessionKey };
   }
 
   async launch(request: LaunchRequest): Promise<Launched> {
@@ -183,29 +187,29 @@ export class ProcessSandboxProvider implements SandboxProvider {
     await response.arrayBuffer();
   }
 
-  liveness(record: SandboxRecord): Liveness {
-    if (record.pid === null) return 'gone';
-    const state = processState(record.pid, record.dir);
+  liveness(sandbox: SandboxHandle): Liveness {
+    if (sandbox.pid === null) return 'gone';
+    const state = processState(sandbox.pid, sandbox.dir);
     return state === 'stopped' ? 'paused' : state;
   }
 
-  pause(record: SandboxRecord): void {
-    if (record.pid !== null) stopTree(record.pid);
+  pause(sandbox: SandboxHandle): void {
+    if (sandbox.pid !== null) stopTree(sandbox.pid);
   }
 
-  resume(record: SandboxRecord): void {
-    if (record.pid !== null) continueTree(record.pid);
+  resume(sandbox: SandboxHandle): void {
+    if (sandbox.pid !== null) continueTree(sandbox.pid);
   }
 
-  async stop(record: SandboxRecord): Promise<void> {
-    const pid = record.pid;
-    if (pid === null || this.liveness(record) === 'gone') return;
+  async stop(sandbox: SandboxHandle): Promise<void> {
+    const pid = sandbox.pid;
+    if (pid === null || this.liveness(sandbox) === 'gone') return;
     // Children are collected first: once the agent server exits they are re-parented.
     const tree = [pid, ...descendants(pid)];
     continueTree(pid);
     signalTree(pid, 'SIGTERM');
     const deadline = Date.now() + this.stopGraceMs;
-    while (Date.now() < deadline && this.liveness(record) !== 'gone') {
+    while (Date.now() < deadline && this.liveness(sandbox) !== 'gone') {
       await new Promise((r) => setTimeout(r, 20));
     }
     for (const p of tree) {
@@ -218,16 +222,14 @@ export class ProcessSandboxProvider implements SandboxProvider {
   }
 
   exec(
-    _record: SandboxRecord,
+    _sandbox: SandboxHandle,
     command: string,
     options: { cwd: string; timeoutMs: number },
   ): Promise<{ exitCode: number | null; output: string }> {
     return new Promise((resolveRun) => {
-      const env: Record<string, string> = {};
-      for (const name of INHERITED_ENV) if (process.env[name] !== undefined) env[name] = process.env[name]!;
       const child = spawn('bash', ['-c', command], {
         cwd: options.cwd,
-        env: { ...env, GIT_TERMINAL_PROMPT: '0' },
+        env: { ...inheritedEnv(), GIT_TERMINAL_PROMPT: '0' },
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
