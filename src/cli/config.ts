@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type HookConfig, HookConfigError, loadHookFile } from '../hooks/index.js';
 import { loadPriceTable, type PriceTable, PricingError } from '../llm/index.js';
+import { SandboxSpecs, SpecConfigError } from '../sandbox/index.js';
 
 export interface ServerOptions {
   host?: string;
@@ -27,6 +28,8 @@ export interface ServerConfig {
   keySource: 'environment' | 'generated' | 'data-dir' | 'none';
   /** Sandboxes STARTING or RUNNING at once. */
   maxSandboxes: number;
+  /** Sandbox spec presets (AGENTD_SANDBOX_SPECS), the built-in `process` spec first. */
+  specs: SandboxSpecs;
   /** Server-wide hooks (AGENTD_HOOKS_FILE, a hooks.json in OpenHands' format). */
   hooks: HookConfig | null;
   /** Price overrides (AGENTD_PRICING_FILE: model or /regex/ → LiteLLM-style per-token prices). */
@@ -102,8 +105,15 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   const dataDir = resolve(options.dataDir ?? env.AGENTD_DATA_DIR ?? defaultDataDir(env));
   const maxSandboxes = parseMaxSandboxes(options.maxSandboxes ?? env.AGENTD_MAX_SANDBOXES ?? 10);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const hooks = hooksFromEnv(env);
-  const prices = pricesFromEnv(env);
+  const common = {
+    host,
+    port,
+    dataDir,
+    maxSandboxes,
+    specs: specsFromEnv(env),
+    hooks: hooksFromEnv(env),
+    prices: pricesFromEnv(env),
+  };
 
   if (noAuth) {
     if (!LOOPBACK.has(host)) {
@@ -111,31 +121,12 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
         `--no-auth serves on loopback only; refusing to bind ${host} without a session key`,
       );
     }
-    return { host, port, dataDir, sessionApiKeys: [], keySource: 'none', hooks, prices, maxSandboxes };
+    return { ...common, sessionApiKeys: [], keySource: 'none' };
   }
   const envKeys = sessionKeysFromEnv(env);
-  if (envKeys.length > 0)
-    return {
-      host,
-      port,
-      dataDir,
-      sessionApiKeys: envKeys,
-      keySource: 'environment',
-      hooks,
-      prices,
-      maxSandboxes,
-    };
+  if (envKeys.length > 0) return { ...common, sessionApiKeys: envKeys, keySource: 'environment' };
   const { key, generated } = dataDirKey(dataDir);
-  return {
-    host,
-    port,
-    dataDir,
-    sessionApiKeys: [key],
-    keySource: generated ? 'generated' : 'data-dir',
-    maxSandboxes,
-    hooks,
-    prices,
-  };
+  return { ...common, sessionApiKeys: [key], keySource: generated ? 'generated' : 'data-dir' };
 }
 
 function hooksFromEnv(env: Env): HookConfig | null {
@@ -144,6 +135,16 @@ function hooksFromEnv(env: Env): HookConfig | null {
     return loadHookFile(resolve(env.AGENTD_HOOKS_FILE));
   } catch (error) {
     if (error instanceof HookConfigError) throw new ConfigError(`AGENTD_HOOKS_FILE: ${error.message}`);
+    throw error;
+  }
+}
+
+function specsFromEnv(env: Env): SandboxSpecs {
+  if (!env.AGENTD_SANDBOX_SPECS) return new SandboxSpecs();
+  try {
+    return SandboxSpecs.fromFile(resolve(env.AGENTD_SANDBOX_SPECS));
+  } catch (error) {
+    if (error instanceof SpecConfigError) throw new ConfigError(`AGENTD_SANDBOX_SPECS: ${error.message}`);
     throw error;
   }
 }

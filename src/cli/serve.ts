@@ -8,7 +8,7 @@ export async function serve(options: ServerOptions): Promise<void> {
   const agentd = await startAgentd({
     dataDir: config.dataDir,
     sessionApiKeys: config.sessionApiKeys,
-    controlPlane: { maxSandboxes: config.maxSandboxes },
+    controlPlane: { maxSandboxes: config.maxSandboxes, specs: config.specs },
     hooks: config.hooks,
     prices: config.prices,
   });

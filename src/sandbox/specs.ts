@@ -1,6 +1,6 @@
 // Sandbox specs: the presets sandboxes start from. The built-in `process` spec runs `agentd agent`
 // with the workspace at `workspace/` in the sandbox's folder; more presets (other environment
-// variables or working folders) come from a JSON file named by AGENTD_SANDBOX_SPECS.
+// variables or working folders) come from a JSON file (the CLI reads AGENTD_SANDBOX_SPECS).
 import { readFileSync } from 'node:fs';
 import { Type } from 'typebox';
 import { parse } from '../events/index.js';
@@ -48,20 +48,18 @@ export class SandboxSpecs {
     this.specs = all;
   }
 
-  /** Presets from the JSON file named by AGENTD_SANDBOX_SPECS (a list of {id, initial_env?, working_dir?}). */
-  static fromEnv(env: Record<string, string | undefined> = process.env): SandboxSpecs {
-    const file = env.AGENTD_SANDBOX_SPECS;
-    if (!file) return new SandboxSpecs();
+  /** Presets from a JSON file: a list of {id, initial_env?, working_dir?} (AGENTD_SANDBOX_SPECS). */
+  static fromFile(file: string): SandboxSpecs {
     let json: unknown;
     try {
       json = JSON.parse(readFileSync(file, 'utf8'));
     } catch (error) {
-      throw new SpecConfigError(`AGENTD_SANDBOX_SPECS: cannot read ${file}: ${(error as Error).message}`);
+      throw new SpecConfigError(`cannot read ${file}: ${(error as Error).message}`);
     }
     const parsed = parse(SpecPresets, json);
     if (!parsed.ok) {
       const issue = parsed.errors[0]!;
-      throw new SpecConfigError(`AGENTD_SANDBOX_SPECS: ${issue.loc.join('.')}: ${issue.msg}`);
+      throw new SpecConfigError(`${issue.loc.join('.')}: ${issue.msg}`);
     }
     return new SandboxSpecs(parsed.value);
   }

@@ -145,7 +145,7 @@ async function startControlPlane(
     dataDir: string;
   },
 ): Promise<ControlPlaneDeps> {
-  const specs = options.specs ?? SandboxSpecs.fromEnv();
+  const specs = options.specs ?? new SandboxSpecs();
   const sandboxes = new SandboxService({
     store: deps.store,
     provider: new ProcessSandboxProvider(options.provider),
