@@ -42,7 +42,7 @@ export const TRIGGERS = [
   'bitbucket',
 ] as const;
 export const SORT_ORDERS = ['CREATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT', 'UPDATED_AT_DESC'] as const;
-export const StartTaskSortOrder = enumOf(SORT_ORDERS, 'AppConversationStartTaskSortOrder');
+export const StartTaskSortOrder = enumOf(SORT_ORDERS);
 
 /** AppConversationStartRequest: every member optional; unknown members are ignored. */
 export const AppConversationStartRequest = Type.Object(

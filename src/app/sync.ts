@@ -8,6 +8,7 @@ import type { EventLog } from '../conversation/event-log.js';
 import { titleFromText } from '../conversation/state.js';
 import type { AnyEvent } from '../events/index.js';
 import type { ConversationPatch, ConversationRecord, Store } from '../store/index.js';
+import { hex } from './records.js';
 
 export interface SyncTarget {
   agentUrl: string;
@@ -60,8 +61,7 @@ export class ConversationSync {
     await this.flushing;
     if (this.stopped) return;
     let expected = (await this.store.events.lastSeq(this.conversationId)) + 1;
-    const hex = this.conversationId.replaceAll('-', '');
-    const url = `${this.target.agentUrl.replace(/^http/, 'ws')}/sockets/events/${hex}?after_seq=${expected - 1}`;
+    const url = `${this.target.agentUrl.replace(/^http/, 'ws')}/sockets/events/${hex(this.conversationId)}?after_seq=${expected - 1}`;
     const socket = new WebSocket(url, {
       headers: { 'X-Session-API-Key': this.target.sessionKey },
       handshakeTimeout: 10_000,

@@ -48,6 +48,12 @@ export const ConversationIdParams = Type.Object({
 
 export { dashedUuid } from '../events/index.js';
 
+/** A documented `{detail}` error response. */
+export const detailResponse = (description: string) => ({
+  description,
+  ...Type.Object({ detail: Type.String() }),
+});
+
 export const errorResponses = {
   401: { description: 'Missing or wrong X-Session-API-Key', ...ErrorDetail },
   422: { description: 'Validation Error', ...HTTPValidationErrorBody },

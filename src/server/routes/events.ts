@@ -10,7 +10,7 @@ import type { SendMessageRequest } from '../../conversation/schemas.js';
 import type { ConversationService } from '../../conversation/service.js';
 import type { ValidationIssue } from '../../events/index.js';
 import { HttpError, RequestValidationError } from '../errors.js';
-import { ConversationIdParams, dashedUuid, errorResponses } from '../schemas.js';
+import { ConversationIdParams, dashedUuid, detailResponse, errorResponses } from '../schemas.js';
 import { eventTime } from './v1/query.js';
 
 export interface EventRoutesOptions {
@@ -133,7 +133,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
         querystring: BatchQuery,
         response: {
           200: Type.Array(Type.Union([Type.Ref('Event'), Type.Null()])),
-          404: { description: 'Unknown conversation', ...Type.Object({ detail: Type.String() }) },
+          404: detailResponse('Unknown conversation'),
           ...errorResponses,
         },
       },
@@ -162,7 +162,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
             items: Type.Array(Type.Ref('Event')),
             next_page_id: Type.Union([Type.String(), Type.Null()]),
           }),
-          400: { description: 'Unknown page_id', ...Type.Object({ detail: Type.String() }) },
+          400: detailResponse('Unknown page_id'),
           ...errorResponses,
         },
       },
@@ -202,7 +202,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
         params: Type.Object({ ...ConversationIdParams.properties, event_id: Type.String() }),
         response: {
           200: Type.Ref('Event'),
-          404: { description: 'Unknown event', ...Type.Object({ detail: Type.String() }) },
+          404: detailResponse('Unknown event'),
           ...errorResponses,
         },
       },

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { Settings, SettingsService } from '../../settings/index.js';
 import { HttpError } from '../errors.js';
-import { errorResponses } from '../schemas.js';
+import { detailResponse, errorResponses } from '../schemas.js';
 
 export interface SettingsRoutesOptions {
   settings: SettingsService;
@@ -19,7 +19,7 @@ export const settingsRoutes: FastifyPluginAsync<SettingsRoutesOptions> = async (
         security: [{ APIKeyHeader: [] }],
         response: {
           200: Type.Ref('GETSettingsResponse'),
-          404: { description: 'No settings stored yet', ...Type.Object({ detail: Type.String() }) },
+          404: detailResponse('No settings stored yet'),
           401: errorResponses[401],
         },
       },

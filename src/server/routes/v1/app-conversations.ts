@@ -6,10 +6,12 @@ import { Type } from 'typebox';
 import {
   type AppConversationService,
   type AppConversationStartRequest,
-  SORT_ORDERS,
+  hex,
+  type SORT_ORDERS,
+  StartTaskSortOrder,
   startTaskJson,
 } from '../../../app/index.js';
-import { errorResponses, UUID_PATTERN } from '../../schemas.js';
+import { detailResponse, errorResponses, UUID_PATTERN } from '../../schemas.js';
 import { DateTimeQuery, IdList, PageQuery, recordTime } from './query.js';
 
 export interface AppConversationRoutesOptions {
@@ -17,7 +19,6 @@ export interface AppConversationRoutesOptions {
 }
 
 const Ref = (id: string) => Type.Ref(id);
-const detail = (description: string) => ({ description, ...Type.Object({ detail: Type.String() }) });
 const base = '/api/v1/app-conversations';
 
 const ConversationFilterQuery = {
@@ -75,7 +76,11 @@ export const appConversationRoutes: FastifyPluginAsync<AppConversationRoutesOpti
           ...PageQuery,
           include_sub_conversations: Type.Optional(Type.Boolean({ default: false })),
         }),
-        response: { 200: Ref('AppConversationPage'), 400: detail('Unknown page_id'), ...errorResponses },
+        response: {
+          200: Ref('AppConversationPage'),
+          400: detailResponse('Unknown page_id'),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {
@@ -181,14 +186,12 @@ export const appConversationRoutes: FastifyPluginAsync<AppConversationRoutesOpti
         summary: 'Search Start Tasks',
         querystring: Type.Object({
           ...TaskFilterQuery,
-          sort_order: Type.Optional(
-            Type.Unsafe<string>({ type: 'string', enum: [...SORT_ORDERS], default: 'CREATED_AT_DESC' }),
-          ),
+          sort_order: Type.Optional(StartTaskSortOrder),
           ...PageQuery,
         }),
         response: {
           200: Ref('AppConversationStartTaskPage'),
-          400: detail('Unknown page_id'),
+          400: detailResponse('Unknown page_id'),
           ...errorResponses,
         },
       },
@@ -207,7 +210,7 @@ export const appConversationRoutes: FastifyPluginAsync<AppConversationRoutesOpti
       });
       return {
         items: page.items.map(startTaskJson),
-        next_page_id: page.nextPageId?.replaceAll('-', '') ?? null,
+        next_page_id: page.nextPageId ? hex(page.nextPageId) : null,
       };
     },
   );

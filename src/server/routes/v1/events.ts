@@ -5,7 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { OwnerEventQueries } from '../../../conversation/event-queries.js';
 import { dashedUuid, EVENT_KIND_PATHS } from '../../../events/index.js';
-import { errorResponses, UUID_PATTERN } from '../../schemas.js';
+import { detailResponse, errorResponses, UUID_PATTERN } from '../../schemas.js';
 import { DateTimeQuery, eventTime, IdList, PageQuery } from './query.js';
 
 export interface V1EventRoutesOptions {
@@ -59,7 +59,7 @@ export const v1EventRoutes: FastifyPluginAsync<V1EventRoutesOptions> = async (ap
             items: Type.Array(Type.Ref('Event')),
             next_page_id: Type.Union([Type.String(), Type.Null()]),
           }),
-          400: { description: 'Unknown page_id', ...Type.Object({ detail: Type.String() }) },
+          400: detailResponse('Unknown page_id'),
           ...errorResponses,
         },
       },

@@ -5,7 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { SandboxService, SandboxSpecs } from '../../../sandbox/index.js';
 import { notFound, RequestValidationError } from '../../errors.js';
-import { errorResponses } from '../../schemas.js';
+import { detailResponse, errorResponses } from '../../schemas.js';
 import { IdList, PageQuery } from './query.js';
 
 export interface SandboxRoutesOptions {
@@ -14,7 +14,6 @@ export interface SandboxRoutesOptions {
 }
 
 const Ref = (id: string) => Type.Ref(id);
-const detail = (description: string) => ({ description, ...Type.Object({ detail: Type.String() }) });
 
 export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (app, { sandboxes, specs }) => {
   const tags = ['Sandboxes'];
@@ -28,7 +27,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (ap
         summary: 'Search Sandboxes',
         description: 'Newest first, cursor pages.',
         querystring: Type.Object(PageQuery),
-        response: { 200: Ref('SandboxPage'), 400: detail('Unknown page_id'), ...errorResponses },
+        response: { 200: Ref('SandboxPage'), 400: detailResponse('Unknown page_id'), ...errorResponses },
       },
     },
     async (request) => {
@@ -66,8 +65,8 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (ap
         querystring: Type.Object({ sandbox_spec_id: Type.Optional(Type.String({ minLength: 1 })) }),
         response: {
           200: Ref('SandboxInfo'),
-          404: detail('Unknown sandbox spec'),
-          429: detail('The limit of running sandboxes is reached'),
+          404: detailResponse('Unknown sandbox spec'),
+          429: detailResponse('The limit of running sandboxes is reached'),
           ...errorResponses,
         },
       },
@@ -92,8 +91,10 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (ap
           params: IdParams,
           response: {
             200: Ref('Success'),
-            404: detail('Unknown sandbox'),
-            ...(action === 'resume' ? { 429: detail('The limit of running sandboxes is reached') } : {}),
+            404: detailResponse('Unknown sandbox'),
+            ...(action === 'resume'
+              ? { 429: detailResponse('The limit of running sandboxes is reached') }
+              : {}),
             ...errorResponses,
           },
         },
@@ -122,7 +123,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (ap
     description: 'Stops the sandbox and removes its folder.',
     ...(withPath ? { params: Type.Object({ id: Type.String({ minLength: 1 }) }) } : {}),
     querystring: Type.Object({ sandbox_id: Type.Optional(Type.String({ minLength: 1 })) }),
-    response: { 200: Ref('Success'), 404: detail('Unknown sandbox'), ...errorResponses },
+    response: { 200: Ref('Success'), 404: detailResponse('Unknown sandbox'), ...errorResponses },
   });
   app.delete('/api/v1/sandboxes/:id', { schema: deleteSchema(true) }, async (request) => {
     const { id } = request.params as { id: string };
@@ -141,7 +142,11 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (ap
         tags: specTags,
         summary: 'Search Sandbox Specs',
         querystring: Type.Object(PageQuery),
-        response: { 200: Ref('SandboxSpecInfoPage'), 400: detail('Unknown page_id'), ...errorResponses },
+        response: {
+          200: Ref('SandboxSpecInfoPage'),
+          400: detailResponse('Unknown page_id'),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {
