@@ -8,7 +8,13 @@ import { stateOf } from '../conversation/state.js';
 import { dashedUuid } from '../events/index.js';
 import type { SandboxRecord, SandboxService, SandboxSpecs } from '../sandbox/index.js';
 import type { SettingsService } from '../settings/index.js';
-import type { ConversationFilter, ConversationRecord, DocumentStore, Store } from '../store/index.js';
+import {
+  allItems,
+  type ConversationFilter,
+  type ConversationRecord,
+  type DocumentStore,
+  type Store,
+} from '../store/index.js';
 import { AgentServerClient } from './agent-client.js';
 import { appFieldsOf, hex, type StartTaskRecord } from './records.js';
 import { type AppConversation, type AppConversationStartRequest, START_TASK_STATUSES } from './schemas.js';
@@ -57,20 +63,18 @@ export class AppConversationService {
    * sandboxes sync again from their cursors.
    */
   async recover(liveSandboxes: readonly SandboxRecord[]): Promise<void> {
-    let pageId: string | undefined;
     const unfinished = START_TASK_STATUSES.filter((s) => s !== 'READY' && s !== 'ERROR');
-    do {
-      const page = await this.tasks.search({ status: unfinished, sort: 'CREATED_AT', limit: 100, pageId });
-      for (const task of page.items) {
-        await this.tasks.put({
-          ...task,
-          status: 'ERROR',
-          detail: 'The server restarted while this conversation was starting; start it again.',
-          updatedAt: new Date().toISOString(),
-        });
-      }
-      pageId = page.nextPageId ?? undefined;
-    } while (pageId);
+    const tasks = allItems((pageId) =>
+      this.tasks.search({ status: unfinished, sort: 'CREATED_AT', limit: 100, pageId }),
+    );
+    for await (const task of tasks) {
+      await this.tasks.put({
+        ...task,
+        status: 'ERROR',
+        detail: 'The server restarted while this conversation was starting; start it again.',
+        updatedAt: new Date().toISOString(),
+      });
+    }
     for (const sandbox of liveSandboxes) await this.syncs.followSandbox(sandbox);
   }
 

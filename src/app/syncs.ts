@@ -3,7 +3,7 @@
 // them. A paused sandbox keeps its syncs: their sockets are simply quiet until it resumes.
 import type { EventLog } from '../conversation/event-log.js';
 import type { SandboxRecord, SandboxService } from '../sandbox/index.js';
-import type { Store } from '../store/index.js';
+import { allItems, type Store } from '../store/index.js';
 import { ConversationSync } from './sync.js';
 
 export class MirrorSyncs {
@@ -44,17 +44,10 @@ export class MirrorSyncs {
   }
 
   async followSandbox(sandbox: SandboxRecord): Promise<void> {
-    let pageId: string | undefined;
-    do {
-      const page = await this.store.conversations.search({
-        sandboxId: sandbox.id,
-        sort: 'CREATED_AT',
-        limit: 100,
-        pageId,
-      });
-      for (const record of page.items) this.follow(record.id, sandbox);
-      pageId = page.nextPageId ?? undefined;
-    } while (pageId);
+    const mirrors = allItems((pageId) =>
+      this.store.conversations.search({ sandboxId: sandbox.id, sort: 'CREATED_AT', limit: 100, pageId }),
+    );
+    for await (const record of mirrors) this.follow(record.id, sandbox);
   }
 
   async unfollow(conversationId: string): Promise<void> {

@@ -26,7 +26,7 @@ import {
 } from '../hooks/index.js';
 import { createLLM, type LLM, type PriceTable } from '../llm/index.js';
 import type { SecretBox, SettingsService } from '../settings/index.js';
-import type { ConversationRecord, ConversationSearch, Store } from '../store/index.js';
+import { allItems, type ConversationRecord, type ConversationSearch, type Store } from '../store/index.js';
 import { createTools, type McpPool, registeredToolNames } from '../tools/index.js';
 import { resolveCondenser } from './condenser.js';
 import {
@@ -97,30 +97,28 @@ export class ConversationService {
    */
   async recover(): Promise<number> {
     let recovered = 0;
-    let pageId: string | undefined;
-    do {
-      const page = await this.store.conversations.search({
+    const running = allItems((pageId) =>
+      this.store.conversations.search({
         executionStatus: 'running',
         sandboxed: false,
         limit: 100,
         sort: 'CREATED_AT',
         pageId,
-      });
-      for (const record of page.items) {
-        const events = await this.loadEvents(record.id);
-        const now = new Date().toISOString();
-        await this.options.log.append(
-          record.id,
-          [...recoverAfterCrash(events), stateUpdateEvent('execution_status', 'error')],
-          {
-            executionStatus: 'error',
-            updatedAt: now,
-          },
-        );
-        recovered++;
-      }
-      pageId = page.nextPageId ?? undefined;
-    } while (pageId);
+      }),
+    );
+    for await (const record of running) {
+      const events = await this.loadEvents(record.id);
+      const now = new Date().toISOString();
+      await this.options.log.append(
+        record.id,
+        [...recoverAfterCrash(events), stateUpdateEvent('execution_status', 'error')],
+        {
+          executionStatus: 'error',
+          updatedAt: now,
+        },
+      );
+      recovered++;
+    }
     return recovered;
   }
 

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SecretBox } from '../settings/index.js';
-import type { DocumentStore, Store } from '../store/index.js';
+import { allItems, type DocumentStore, type Store } from '../store/index.js';
 import type { SandboxInfo, SandboxStatus } from './schemas.js';
 import { DEFAULT_SPEC_ID, type SandboxSpecs } from './specs.js';
 import {
@@ -226,20 +226,15 @@ export class SandboxService {
    */
   async reconcile(): Promise<SandboxRecord[]> {
     const live: SandboxRecord[] = [];
-    let pageId: string | undefined;
-    do {
-      const page = await this.records.search({ status: LIVE, sort: 'CREATED_AT', limit: 100, pageId });
-      for (const record of page.items) {
-        if (record.status === 'STARTING') {
-          await this.options.provider.stop(record);
-          await this.save(record, { status: 'MISSING', pid: null, agentUrl: null });
-          continue;
-        }
-        const checked = await this.checked(record);
-        if (checked.status !== 'MISSING') live.push(checked);
+    for await (const record of this.live()) {
+      if (record.status === 'STARTING') {
+        await this.options.provider.stop(record);
+        await this.save(record, { status: 'MISSING', pid: null, agentUrl: null });
+        continue;
       }
-      pageId = page.nextPageId ?? undefined;
-    } while (pageId);
+      const checked = await this.checked(record);
+      if (checked.status !== 'MISSING') live.push(checked);
+    }
     await this.removeOrphanFolders();
     return live;
   }
@@ -270,12 +265,9 @@ export class SandboxService {
       rmSync(spare.dir, { recursive: true, force: true });
     }
     await Promise.allSettled([...this.starting.values()]);
-    let pageId: string | undefined;
-    do {
-      const page = await this.records.search({ status: LIVE, sort: 'CREATED_AT', limit: 100, pageId });
-      await Promise.all(page.items.map((r) => this.options.provider.stop(r)));
-      pageId = page.nextPageId ?? undefined;
-    } while (pageId);
+    const stopping: Promise<void>[] = [];
+    for await (const record of this.live()) stopping.push(this.options.provider.stop(record));
+    await Promise.all(stopping);
   }
 
   /** Runs a shell command in a sandbox (the setup steps of an app conversation's start). */
@@ -288,6 +280,13 @@ export class SandboxService {
   }
 
   // ---- internals ---------------------------------------------------------------------------------
+
+  /** Every sandbox a process should exist for, oldest first. */
+  private live(): AsyncGenerator<SandboxRecord> {
+    return allItems((pageId) =>
+      this.records.search({ status: LIVE, sort: 'CREATED_AT', limit: 100, pageId }),
+    );
+  }
 
   private launchRequest(record: SandboxRecord) {
     return {
