@@ -1,7 +1,7 @@
 // The `agentd` command.
 import { Command } from 'commander';
-import { agent } from './agent.js';
-import { ConfigError } from './config.js';
+import { type AgentOptions, agent } from './agent.js';
+import { ConfigError, type ServerOptions } from './config.js';
 import { demo } from './demo.js';
 import { serverOptions } from './lifecycle.js';
 import { serve } from './serve.js';
@@ -23,17 +23,9 @@ serverOptions(
     '--max-sandboxes <n>',
     'sandboxes starting or running at once (env AGENTD_MAX_SANDBOXES; default 10)',
   )
-  .action(
-    async (opts: {
-      host?: string;
-      port?: string;
-      dataDir?: string;
-      auth: boolean;
-      maxSandboxes?: string;
-    }) => {
-      await serve(opts);
-    },
-  );
+  .action(async (opts: ServerOptions) => {
+    await serve(opts);
+  });
 
 serverOptions(
   program
@@ -44,18 +36,9 @@ serverOptions(
 )
   .option('--ready-fd <fd>', 'write one JSON line {port, pid} to this file descriptor once listening')
   .option('--spare', 'a warm spare: exit if the ready pipe closes before the control plane claims it')
-  .action(
-    async (opts: {
-      host?: string;
-      port?: string;
-      dataDir?: string;
-      auth: boolean;
-      readyFd?: string;
-      spare?: boolean;
-    }) => {
-      await agent(opts);
-    },
-  );
+  .action(async (opts: AgentOptions) => {
+    await agent(opts);
+  });
 
 program
   .command('demo')
