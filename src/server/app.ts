@@ -8,7 +8,7 @@ import type { ConversationService } from '../conversation/service.js';
 import type { SandboxService, SandboxSpecs } from '../sandbox/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
-import { installAuth } from './auth.js';
+import { installAuth, type RouteEntry } from './auth.js';
 import { loggerOptions } from './logging.js';
 import { installOpenApi } from './openapi.js';
 import { conversationRoutes } from './routes/conversations.js';
@@ -21,6 +21,13 @@ import { appConversationRoutes } from './routes/v1/app-conversations.js';
 import { v1EventRoutes } from './routes/v1/events.js';
 import { sandboxRoutes } from './routes/v1/sandboxes.js';
 import { installErrorHandler, installValidation } from './validation.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every registered route with who may call it (deny by default; see auth.ts). */
+    routeTable: readonly RouteEntry[];
+  }
+}
 
 export interface AppDeps {
   sessionApiKeys: readonly string[];
@@ -55,10 +62,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installValidation(app);
   installErrorHandler(app);
-  const sessionKeys = installAuth(app, deps.sessionApiKeys);
+  const { sessionKeys, routes } = installAuth(app, deps.sessionApiKeys);
+  app.decorate('routeTable', routes);
+  let lastActivity = 0;
+  app.addHook('onResponse', async (request) => {
+    if (!request.is404 && (request.routeOptions.config.access ?? 'key') !== 'public')
+      lastActivity = Date.now();
+  });
   await installOpenApi(app, { controlPlane: deps.controlPlane !== undefined, docsUi: deps.docsUi ?? true });
 
-  await app.register(healthRoutes, { usableTools: deps.toolNames });
+  await app.register(healthRoutes, { usableTools: deps.toolNames, lastActivity: () => lastActivity });
   await app.register(conversationRoutes, { conversations: deps.conversations });
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
   await app.register(settingsRoutes, { settings: deps.settings });

@@ -1,11 +1,32 @@
-// Session-key authentication. Every /api route requires a configured key in X-Session-API-Key; the key
-// also names the user (settings and conversations are per user). Health, docs and the OpenAPI document
-// stay open. Keys are compared in constant time, over their SHA-256 digests so length does not leak.
+// Session-key authentication, denied by default and decided per route. Every route needs a configured
+// key in X-Session-API-Key unless the route itself says otherwise in its config (`access`): 'public'
+// for health, server info and the docs, 'own' for the WebSocket, which authenticates in its handler.
+// The decision reads the matched route, never the URL text, so an encoded path (`/%61pi/...`) that the
+// router decodes onto a protected route meets the same check. The key also names the user (settings
+// and conversations are per user). Keys are compared in constant time, over their SHA-256 digests so
+// length does not leak.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { userIdForSessionKey } from '../settings/index.js';
 
 export const SESSION_KEY_HEADER = 'x-session-api-key';
+
+/** The OpenAPI security scheme every protected operation declares. */
+export const SECURITY_SCHEME = 'APIKeyHeader';
+
+/** Who may call a route: 'key' (the default), 'public', or 'own' (the handler authenticates). */
+export type RouteAccess = 'key' | 'public' | 'own';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Absent means 'key': a route is protected unless it says otherwise. */
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    /** The caller's user id, derived from the session key ('local' when auth is off). */
+    userId: string;
+  }
+}
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
@@ -34,20 +55,62 @@ export class SessionKeys {
   }
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The caller's user id, derived from the session key ('local' when auth is off). */
-    userId: string;
-  }
+/** One registered route and who may call it. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: RouteAccess;
 }
 
-const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+export function accessOf(route: Pick<RouteOptions, 'config'>): RouteAccess {
+  return (route.config as { access?: RouteAccess } | undefined)?.access ?? 'key';
+}
 
-export function installAuth(app: FastifyInstance, keys: readonly string[]): SessionKeys {
+/**
+ * Marks every route registered in `scope` (a plugin's instance) as public, for plugins whose routes we
+ * do not declare ourselves (the swagger-ui pages). Call it inside the plugin scope before registering.
+ */
+export function markPublic(scope: FastifyInstance): void {
+  scope.addHook('onRoute', (route) => {
+    route.config = { ...(route.config as object), access: 'public' };
+    route.schema = { ...route.schema, security: [] } as typeof route.schema;
+  });
+}
+
+/**
+ * Installs the per-route check and returns the session keys and the table of registered routes (every
+ * route, with its access; tests walk it). Install it before any route is registered.
+ */
+export function installAuth(
+  app: FastifyInstance,
+  keys: readonly string[],
+): { sessionKeys: SessionKeys; routes: RouteEntry[] } {
   const sessionKeys = new SessionKeys(keys);
+  const routes: RouteEntry[] = [];
   app.decorateRequest('userId', '');
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    // Read when asked: hooks of inner scopes (markPublic) run after this one and may still set it.
+    for (const method of methods) {
+      routes.push({
+        method,
+        url: route.url,
+        get access() {
+          return accessOf(route);
+        },
+      });
+    }
+    if (accessOf(route) === 'public') {
+      // Public operations say so in the OpenAPI document; the rest inherit the global key requirement.
+      route.schema = { ...route.schema, security: [] } as typeof route.schema;
+    }
+  });
   app.addHook('onRequest', async (request, reply) => {
-    if (!isApiPath(request.url)) return;
+    // An unknown route has no handler to protect: it answers 404 (the route table is public anyway,
+    // in /openapi.json).
+    if (request.is404) return;
+    const access = request.routeOptions.config.access ?? 'key';
+    if (access !== 'key') return;
     const header = request.headers[SESSION_KEY_HEADER];
     const key = Array.isArray(header) ? header[0] : header;
     if (!sessionKeys.accepts(key)) {
@@ -55,5 +118,5 @@ export function installAuth(app: FastifyInstance, keys: readonly string[]): Sess
     }
     request.userId = userIdForSessionKey(sessionKeys.enabled ? (key ?? null) : null);
   });
-  return sessionKeys;
+  return { sessionKeys, routes };
 }

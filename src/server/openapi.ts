@@ -9,6 +9,7 @@ import { EventUnionSchema } from '../events/index.js';
 import { HookConfigInput } from '../hooks/index.js';
 import * as sandbox from '../sandbox/schemas.js';
 import { GETSettingsResponse, SettingsSchema, SettingsStoredResponse } from '../settings/index.js';
+import { markPublic, SECURITY_SCHEME } from './auth.js';
 import { BatchEventIdsBody } from './routes/events.js';
 
 const BATCH_EVENTS_PATH = '/api/conversations/{conversation_id}/events';
@@ -96,9 +97,13 @@ export async function installOpenApi(
         version: '0.1.0',
       },
       components: {
-        securitySchemes: { APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Session-API-Key' } },
+        securitySchemes: {
+          [SECURITY_SCHEME]: { type: 'apiKey', in: 'header', name: 'X-Session-API-Key' },
+        },
       },
-      security: [],
+      // Every operation needs the key unless it declares `security: []` (the public routes do,
+      // from their route config; see auth.ts).
+      security: [{ [SECURITY_SCHEME]: [] }],
     },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) =>
@@ -107,9 +112,18 @@ export async function installOpenApi(
     transformObject: (documentObject) =>
       addBatchGetBody((documentObject as { openapiObject: OpenApiDoc }).openapiObject) as never,
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
   if (options.docsUi) {
     const { default: swaggerUi } = await import('@fastify/swagger-ui');
-    await app.register(swaggerUi, { routePrefix: '/docs' });
+    await app.register(async (docs) => {
+      markPublic(docs);
+      await docs.register(swaggerUi, {
+        routePrefix: '/docs',
+        // "Authorize" once and "Try it out" sends the key on every call, also after a reload.
+        uiConfig: { persistAuthorization: true },
+      });
+    });
   }
 }

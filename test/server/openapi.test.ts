@@ -39,6 +39,25 @@ describe('OpenAPI document', () => {
     expect(doc.components.schemas.Settings).toBeDefined();
   });
 
+  it('declares the session key on every operation but the public ones', () => {
+    const global = (doc as unknown as { security: unknown }).security;
+    expect(global).toEqual([{ APIKeyHeader: [] }]);
+    const publicPaths = ['/alive', '/health', '/ready', '/server_info'];
+    let protectedOps = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if (publicPaths.includes(path)) {
+          expect(op.security, `${method} ${path}`).toEqual([]);
+        } else {
+          // No override: the global requirement applies.
+          expect(op.security, `${method} ${path}`).toBeUndefined();
+          protectedOps++;
+        }
+      }
+    }
+    expect(protectedOps).toBeGreaterThan(40);
+  });
+
   it('serves an interactive docs page', async () => {
     const res = await api(server, '/docs/', { key: null });
     expect(res.status).toBe(200);

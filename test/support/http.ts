@@ -1,4 +1,5 @@
-// A GET with a JSON body, which fetch() refuses to send but OpenHands' batch events route requires.
+// Raw HTTP requests, for what fetch() will not send: a GET with a JSON body (OpenHands' batch events
+// route requires one) and paths exactly as written (fetch normalizes `/./` and some escapes).
 import { Agent, request } from 'node:http';
 
 export interface RawResponse {
@@ -9,21 +10,26 @@ export interface RawResponse {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
-export function getWithBody(
-  url: string,
-  body: string,
-  headers: Record<string, string> = {},
+/** Sends `method path` to the server at `base` with the path untouched. */
+export function rawRequest(
+  base: string,
+  options: { method: string; path: string; headers?: Record<string, string>; body?: string },
 ): Promise<RawResponse> {
+  const { hostname, port } = new URL(base);
+  const { body } = options;
   return new Promise((resolve, reject) => {
     const req = request(
-      url,
       {
-        method: 'GET',
+        host: hostname,
+        port,
+        method: options.method,
+        path: options.path,
         agent,
         headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          ...headers,
+          ...(body !== undefined
+            ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+            : {}),
+          ...options.headers,
         },
       },
       (res) => {
@@ -39,4 +45,13 @@ export function getWithBody(
     req.on('error', reject);
     req.end(body);
   });
+}
+
+export function getWithBody(
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
+  const { origin, pathname, search } = new URL(url);
+  return rawRequest(origin, { method: 'GET', path: `${pathname}${search}`, headers, body });
 }

@@ -1,21 +1,20 @@
-// Liveness, readiness and server details; no auth, as in OpenHands.
+// Liveness, readiness and server details; public (no key), as in OpenHands.
 import type { FastifyPluginAsync } from 'fastify';
 import { ServerInfo, StatusOk } from '../schemas.js';
 
 export interface HealthOptions {
   usableTools: readonly string[];
+  /** When a protected route last answered (server_info's idle_time counts from it). */
+  lastActivity: () => number;
 }
+
+const publicRoute = { access: 'public' as const };
 
 const VERSION = '0.1.0';
 
 export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, options) => {
   const startedAt = Date.now();
-  let lastActivity = startedAt;
-  app.addHook('onResponse', async (request) => {
-    if (request.url.startsWith('/api/')) lastActivity = Date.now();
-  });
-
-  const ok = { schema: { tags: ['Server Details'], response: { 200: StatusOk } } };
+  const ok = { config: publicRoute, schema: { tags: ['Server Details'], response: { 200: StatusOk } } };
   app.get('/alive', ok, async () => ({ status: 'ok' }));
   app.get('/health', ok, async () => ({ status: 'ok' }));
   app.get('/ready', ok, async () => ({ status: 'ready' }));
@@ -24,7 +23,7 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, optio
     const now = Date.now();
     return {
       uptime: Math.floor((now - startedAt) / 1000),
-      idle_time: Math.floor((now - lastActivity) / 1000),
+      idle_time: Math.floor((now - Math.max(startedAt, options.lastActivity())) / 1000),
       title: 'agentd',
       version: VERSION,
       sdk_version: VERSION,
@@ -42,7 +41,7 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, optio
       redoc: '/docs',
     };
   };
-  const infoRoute = { schema: { tags: ['Server Details'], response: { 200: ServerInfo } } };
-  app.get('/server_info', infoRoute, async () => info());
-  app.get('/', { schema: { ...infoRoute.schema, hide: true } }, async () => info());
+  const infoSchema = { tags: ['Server Details'], response: { 200: ServerInfo } };
+  app.get('/server_info', { config: publicRoute, schema: infoSchema }, async () => info());
+  app.get('/', { config: publicRoute, schema: { ...infoSchema, hide: true } }, async () => info());
 };

@@ -16,7 +16,6 @@ export const settingsRoutes: FastifyPluginAsync<SettingsRoutesOptions> = async (
       schema: {
         tags: ['Settings'],
         summary: 'Load Settings',
-        security: [{ APIKeyHeader: [] }],
         response: {
           200: Type.Ref('GETSettingsResponse'),
           404: detailResponse('No settings stored yet'),
@@ -37,7 +36,6 @@ export const settingsRoutes: FastifyPluginAsync<SettingsRoutesOptions> = async (
       schema: {
         tags: ['Settings'],
         summary: 'Store Settings',
-        security: [{ APIKeyHeader: [] }],
         body: Type.Ref('Settings'),
         response: { 200: Type.Ref('SettingsStoredResponse'), ...errorResponses },
       },

@@ -156,7 +156,13 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
 
   app.get(
     '/sockets/events/:conversation_id',
-    { websocket: true, schema: { hide: true, params: ConversationIdParams, querystring: SocketQuery } },
+    {
+      websocket: true,
+      // Authenticated in the handler: browsers cannot set headers on a WebSocket, so the key may
+      // also come as a query parameter or a first frame.
+      config: { access: 'own' },
+      schema: { hide: true, params: ConversationIdParams, querystring: SocketQuery },
+    },
     async (socket, request) => {
       const query = request.query as SocketQuery;
       const conversationId = dashedUuid((request.params as { conversation_id: string }).conversation_id);

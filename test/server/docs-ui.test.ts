@@ -1,0 +1,44 @@
+// The interactive docs in a real Chromium: after "Authorize" with the session key, "Try it out" on a
+// protected operation sends the key and gets the answer, not a 401.
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from '../../src/tools/browser/session.js';
+import { startServer, type TestServer } from '../support/server.js';
+
+describe('/docs in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startServer({ keys: ['docs-key'] });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server.close({ remove: true });
+  });
+
+  it('sends the key on "Try it out" after Authorize', async () => {
+    const page = await browser.newPage();
+    const sent: (string | undefined)[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/conversations/count') {
+        sent.push(request.headers()['x-session-api-key']);
+      }
+    });
+    await page.goto(`${server.url}/docs`);
+    await page.locator('button.authorize').first().click();
+    await page.locator('.auth-container input').first().fill('docs-key');
+    await page.locator('.auth-btn-wrapper button.authorize').click();
+    await page.locator('button.btn-done').click();
+
+    const operation = page.locator('.opblock', { hasText: '/api/conversations/count' }).first();
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('button.try-out__btn').click();
+    await operation.locator('button.execute').click();
+    const status = operation.locator('.live-responses-table tr.response .response-col_status').first();
+    await status.waitFor();
+    expect((await status.textContent())?.trim()).toBe('200');
+    expect(sent).toEqual(['docs-key']);
+    await page.close();
+  });
+});
