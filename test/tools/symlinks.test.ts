@@ -1,6 +1,15 @@
 // Every file tool against symbolic links: links that leave the workspace are refused and nothing
 // outside is read or changed; links that stay inside work as the files and folders they point to.
-import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -97,7 +106,6 @@ describe('links that leave the workspace', () => {
   it('cannot become the plan file of planning_file_editor', async () => {
     const { ws, outside, before } = linkedWorkspace();
     const call = toolsIn(ws);
-    const { symlinkSync, mkdirSync } = await import('node:fs');
     mkdirSync(join(ws, '.agents_tmp'));
     symlinkSync(join(outside, 'secret.txt'), join(ws, '.agents_tmp', 'PLAN.md'));
     const plan = join(ws, '.agents_tmp', 'PLAN.md');
@@ -152,7 +160,13 @@ describe('links that stay inside the workspace', () => {
     expect((listed.entries as { path: string }[]).map((e) => e.path)).toEqual([join(ws, 'indir', 'a.txt')]);
     const top = (await call('list_directory', {})).entries as { path: string; is_directory: boolean }[];
     expect(top.find((e) => e.path === join(ws, 'indir'))!.is_directory).toBe(true);
-    expect(text(await call('file_editor', { command: 'view', path: ws }))).toContain(`${join(ws, 'indir')}/`);
+    const view = text(await call('file_editor', { command: 'view', path: ws }));
+    expect(view).toContain(`${join(ws, 'indir')}/`);
+    // Walks list a folder link but do not go into it (as find and ripgrep): no loops, no double listing.
+    expect(view).not.toContain(join(ws, 'indir', 'a.txt'));
+    const all = (await call('list_directory', { recursive: true })).entries as { path: string }[];
+    expect(all.map((e) => e.path)).toContain(join(ws, 'sub', 'a.txt'));
+    expect(all.map((e) => e.path)).not.toContain(join(ws, 'indir', 'a.txt'));
   });
 
   it('write, edit, replace, insert and undo their target, and stay links', async () => {
@@ -198,7 +212,6 @@ describe('links that stay inside the workspace', () => {
   it('keep a file’s permissions across an edit', async () => {
     const { ws } = linkedWorkspace();
     const call = toolsIn(ws);
-    const { chmodSync, writeFileSync } = await import('node:fs');
     writeFileSync(join(ws, 'run.sh'), '#!/bin/sh\necho hi\n');
     chmodSync(join(ws, 'run.sh'), 0o750);
     await call('edit', { file_path: 'run.sh', old_string: 'hi', new_string: 'ho' });
@@ -209,7 +222,6 @@ describe('links that stay inside the workspace', () => {
 describe('a workspace reached through a link', () => {
   it('works by either name and still refuses what leaves it', async () => {
     const { base, ws, outside, before } = linkedWorkspace();
-    const { symlinkSync } = await import('node:fs');
     const alias = join(base, 'alias');
     symlinkSync(ws, alias);
     const call = toolsIn(alias);
