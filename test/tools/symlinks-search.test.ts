@@ -18,7 +18,12 @@ import { linkedWorkspace, type Obs, removeFixtures, snapshot, text, toolsIn } fr
 
 afterAll(removeFixtures);
 
-const rg = ['/usr/bin/rg', '/usr/local/bin/rg'].find((p) => existsSync(p));
+// The system ripgrep the tools would use (the plain-walk tests run either way).
+const rg = (process.env.PATH ?? '')
+  .split(':')
+  .filter(Boolean)
+  .map((dir) => join(dir, 'rg'))
+  .find((p) => existsSync(p));
 const finders: [string, FileFinder | undefined][] = [
   ['ripgrep', rg ? ripgrepFinder(rg) : undefined],
   ['the plain walk', walkFinder],
