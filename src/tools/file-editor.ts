@@ -1,13 +1,14 @@
 // file_editor: view, create, str_replace, insert and undo_edit on files given by absolute path, with
 // OpenHands' messages. Failures are observations with is_error (the agent reads and corrects them),
-// not exceptions.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+// not exceptions. Paths are resolved to where they really lead (resolveInWorkspace) and the file
+// operations use that real path; messages name the path as the agent gave it.
+import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Static } from 'typebox';
 import { FileEditorAction } from '../events/index.js';
 import { toolDefinition } from './define.js';
-import { writeAtomic } from './files/atomic.js';
-import { resolveInWorkspace } from './paths.js';
+import { readNoFollow, writeAtomic } from './files/atomic.js';
+import { linkTarget, type ResolvedPath, resolveInWorkspace, workspaceRoot } from './paths.js';
 import type { Tool, ToolContext, ToolOptions } from './types.js';
 
 type Action = Static<typeof FileEditorAction>;
@@ -40,22 +41,29 @@ function isBinary(buffer: Buffer): boolean {
   return sample.includes(0);
 }
 
-function readText(path: string): string {
-  const stat = statSync(path);
-  if (stat.size > MAX_FILE_BYTES) {
-    throw new EditorError(
-      `File too large: ${path} is ${stat.size} bytes; the limit is ${MAX_FILE_BYTES} bytes.`,
-    );
-  }
-  const buffer = readFileSync(path);
+function readText({ path, real }: ResolvedPath): string {
+  const buffer = readNoFollow(
+    real,
+    MAX_FILE_BYTES,
+    (size) =>
+      new EditorError(`File too large: ${path} is ${size} bytes; the limit is ${MAX_FILE_BYTES} bytes.`),
+  );
   if (isBinary(buffer))
     throw new EditorError(`${path} is a binary file; the editor only handles text files.`);
   return buffer.toString('utf8');
 }
 
-function listDirectory(root: string): string {
+const exists = (real: string) => lstatSync(real, { throwIfNoEntry: false }) !== undefined;
+
+/**
+ * Two levels of the folder, like `find -maxdepth 2`: symbolic links are listed (a folder one that stays
+ * in the workspace with its `/`) but never descended into, so a link cannot lead the listing out.
+ */
+function listDirectory(at: ResolvedPath, workspace: string, options: ToolOptions): string {
+  const root = at.path;
   const lines: string[] = [];
   let hidden = 0;
+  const shown = (real: string) => join(root, relative(at.real, real));
   const walk = (dir: string, depth: number) => {
     let entries: string[];
     try {
@@ -69,12 +77,17 @@ function listDirectory(root: string): string {
         continue;
       }
       const full = join(dir, name);
-      const isDir = statSync(full, { throwIfNoEntry: false })?.isDirectory() ?? false;
-      lines.push(isDir ? `${full}/` : full);
-      if (isDir && depth < 2) walk(full, depth + 1);
+      const stat = lstatSync(full, { throwIfNoEntry: false });
+      if (!stat) continue;
+      const target = stat.isSymbolicLink() ? linkTarget(full, workspace, options) : null;
+      const isDir = target
+        ? (statSync(target, { throwIfNoEntry: false })?.isDirectory() ?? false)
+        : stat.isDirectory();
+      lines.push(isDir ? `${shown(full)}/` : shown(full));
+      if (isDir && !stat.isSymbolicLink() && depth < 2) walk(full, depth + 1);
     }
   };
-  walk(root, 1);
+  walk(at.real, 1);
   let text = `Here's the files and directories up to 2 levels deep in ${root}, excluding hidden items:\n${lines.join('\n')}`;
   if (hidden > 0)
     text += `\n\n${hidden} hidden files/directories in this directory are excluded. You can use 'ls -la ${root}' to see them.`;
@@ -117,24 +130,26 @@ export class FileEditor {
           `Invalid \`path\` parameter: ${path}. The path should be an absolute path, starting with \`/\`. Maybe you meant ${suggestion}?`,
         );
       }
+      let at: ResolvedPath;
       try {
-        resolveInWorkspace(path, ctx as ToolContext, this.options);
+        at = resolveInWorkspace(path, ctx, this.options);
       } catch (error) {
         throw new EditorError((error as Error).message);
       }
+      const real = at.real;
       switch (action.command) {
         case 'view':
-          return ok(this.view(path, action.view_range ?? null));
+          return ok(this.view(at, workspaceRoot(ctx), action.view_range ?? null));
         case 'create': {
           if (action.file_text === undefined || action.file_text === null)
             throw missing('file_text', 'create');
-          if (existsSync(path)) {
+          if (exists(real)) {
             throw new EditorError(
               `File already exists at: ${path}. Cannot overwrite files using command \`create\`.`,
             );
           }
-          writeAtomic(path, action.file_text);
-          this.remember(path, '');
+          writeAtomic(real, action.file_text);
+          this.remember(real, '');
           return ok(`File created successfully at: ${path}`, {
             prev_exist: false,
             new_content: action.file_text,
@@ -143,19 +158,20 @@ export class FileEditor {
         case 'str_replace': {
           if (action.old_str === undefined || action.old_str === null)
             throw missing('old_str', 'str_replace');
-          return ok(...this.replace(path, action.old_str, action.new_str ?? ''));
+          return ok(...this.replace(at, action.old_str, action.new_str ?? ''));
         }
         case 'insert': {
           if (action.insert_line === undefined || action.insert_line === null)
             throw missing('insert_line', 'insert');
           if (action.new_str === undefined || action.new_str === null) throw missing('new_str', 'insert');
-          return ok(...this.insert(path, action.insert_line, action.new_str));
+          return ok(...this.insert(at, action.insert_line, action.new_str));
         }
         case 'undo_edit': {
-          const list = this.history.get(path);
+          // Kept by real path: an edit through a link and its undo by the file's own name meet.
+          const list = this.history.get(real);
           const previous = list?.pop();
           if (previous === undefined) throw new EditorError(`No edit history found for ${path}.`);
-          writeAtomic(path, previous);
+          writeAtomic(real, previous);
           return ok(`Last edit to ${path} undone successfully. ${snippetAll(previous)}`, {
             new_content: previous,
           });
@@ -168,15 +184,16 @@ export class FileEditor {
     }
   }
 
-  private view(path: string, range: number[] | null): string {
-    const stat = statSync(path, { throwIfNoEntry: false });
+  private view(at: ResolvedPath, workspace: string, range: number[] | null): string {
+    const path = at.path;
+    const stat = lstatSync(at.real, { throwIfNoEntry: false });
     if (!stat) throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);
     if (stat.isDirectory()) {
       if (range)
         throw new EditorError('The `view_range` parameter is not allowed when `path` points to a directory.');
-      return listDirectory(path);
+      return listDirectory(at, workspace, this.options);
     }
-    const text = readText(path);
+    const text = readText(at);
     const lines = text.split('\n');
     if (!range) return `Here's the result of running \`cat -n\` on ${path}:\n${numbered(text)}\n`;
     if (range.length !== 2)
@@ -201,10 +218,11 @@ export class FileEditor {
     return `${note}Here's the result of running \`cat -n\` on ${path}:\n${numbered(lines.slice(start - 1, end).join('\n'), start)}\n`;
   }
 
-  private replace(path: string, oldStr: string, newStr: string): [string, Partial<Observation>] {
-    if (!existsSync(path))
+  private replace(file: ResolvedPath, oldStr: string, newStr: string): [string, Partial<Observation>] {
+    const path = file.path;
+    if (!exists(file.real))
       throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);
-    const text = readText(path);
+    const text = readText(file);
     let needle = oldStr;
     let count = occurrences(text, needle);
     if (count === 0 && oldStr.trim() !== oldStr) {
@@ -231,8 +249,8 @@ export class FileEditor {
       throw new EditorError('No replacement was performed. `new_str` and `old_str` must be different.');
     const at = text.indexOf(needle);
     const updated = text.slice(0, at) + newStr + text.slice(at + needle.length);
-    this.remember(path, text);
-    writeAtomic(path, updated);
+    this.remember(file.real, text);
+    writeAtomic(file.real, updated);
     const line = text.slice(0, at).split('\n').length - 1;
     const shown = snippet(updated, line, newStr.split('\n').length);
     return [
@@ -241,10 +259,11 @@ export class FileEditor {
     ];
   }
 
-  private insert(path: string, line: number, newStr: string): [string, Partial<Observation>] {
-    if (!existsSync(path))
+  private insert(at: ResolvedPath, line: number, newStr: string): [string, Partial<Observation>] {
+    const path = at.path;
+    if (!exists(at.real))
       throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);
-    const text = readText(path);
+    const text = readText(at);
     const lines = text.split('\n');
     if (line < 0 || line > lines.length) {
       throw new EditorError(
@@ -253,8 +272,8 @@ export class FileEditor {
     }
     const updatedLines = [...lines.slice(0, line), ...newStr.split('\n'), ...lines.slice(line)];
     const updated = updatedLines.join('\n');
-    this.remember(path, text);
-    writeAtomic(path, updated);
+    this.remember(at.real, text);
+    writeAtomic(at.real, updated);
     const shown = snippet(updated, line, newStr.split('\n').length - 1);
     return [
       `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${shown}\nReview the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). Edit the file again if necessary.`,

@@ -1,24 +1,31 @@
 // read_file, write_file and edit: the simple file tools (OpenHands' Gemini-style set).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import type { Static } from 'typebox';
 import { EditAction, ReadFileAction, WriteFileAction } from '../../events/index.js';
-import { resolveInWorkspace } from '../paths.js';
+import { type ResolvedPath, resolveInWorkspace } from '../paths.js';
 import type { Tool, ToolOptions } from '../types.js';
-import { writeAtomic } from './atomic.js';
+import { readNoFollow, writeAtomic } from './atomic.js';
 import { fileTool, ToolInputError } from './common.js';
 
 const MAX_LINES_PER_READ = 1000;
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-function readText(path: string): string {
-  const stat = statSync(path, { throwIfNoEntry: false });
+/** The text of the file at `at.real`; messages name it as the agent did. */
+function readText(at: ResolvedPath): string {
+  const { path } = at;
+  const stat = lstatSync(at.real, { throwIfNoEntry: false });
   if (!stat) throw new ToolInputError(`File not found: ${path}`);
   if (stat.isDirectory()) throw new ToolInputError(`${path} is a directory; use list_directory.`);
-  if (stat.size > MAX_FILE_BYTES) throw new ToolInputError(`${path} is larger than 10 MB.`);
-  const buffer = readFileSync(path);
+  const buffer = readNoFollow(
+    at.real,
+    MAX_FILE_BYTES,
+    () => new ToolInputError(`${path} is larger than 10 MB.`),
+  );
   if (buffer.subarray(0, 8000).includes(0)) throw new ToolInputError(`${path} is a binary file.`);
   return buffer.toString('utf8');
 }
+
+const exists = (at: ResolvedPath) => lstatSync(at.real, { throwIfNoEntry: false }) !== undefined;
 
 export function readFileTool(options: ToolOptions = {}): Tool<Static<typeof ReadFileAction>> {
   return fileTool({
@@ -32,8 +39,9 @@ export function readFileTool(options: ToolOptions = {}): Tool<Static<typeof Read
       'Read a text file with line numbers. `offset` is the first line to show (0-based) and `limit` the number of lines; at most 1000 lines are shown per call, so read long files in parts.',
     errorMembers: (a) => ({ file_path: a.file_path }),
     async run(action, ctx) {
-      const path = resolveInWorkspace(action.file_path, ctx, options);
-      const lines = readText(path).split('\n');
+      const at = resolveInWorkspace(action.file_path, ctx, options);
+      const path = at.path;
+      const lines = readText(at).split('\n');
       const start = Math.min(action.offset ?? 0, lines.length);
       const count = Math.min(action.limit ?? MAX_LINES_PER_READ, MAX_LINES_PER_READ);
       const shown = lines.slice(start, start + count);
@@ -66,9 +74,10 @@ export function writeFileTool(options: ToolOptions = {}): Tool<Static<typeof Wri
     readOnly: false,
     description: 'Write `content` to a file, creating it (and its folders) or replacing what it held.',
     async run(action, ctx) {
-      const path = resolveInWorkspace(action.file_path, ctx, options);
-      const old = existsSync(path) ? readText(path) : null;
-      writeAtomic(path, action.content);
+      const at = resolveInWorkspace(action.file_path, ctx, options);
+      const path = at.path;
+      const old = exists(at) ? readText(at) : null;
+      writeAtomic(at.real, action.content);
       return {
         members: {
           file_path: path,
@@ -100,24 +109,25 @@ export function editTool(options: ToolOptions = {}): Tool<Static<typeof EditActi
     description:
       'Replace `old_string` with `new_string` in a file. The match is exact, whitespace included, and must occur exactly `expected_replacements` times (default 1). An empty `old_string` creates a new file holding `new_string`.',
     async run(action, ctx) {
-      const path = resolveInWorkspace(action.file_path, ctx, options);
+      const at = resolveInWorkspace(action.file_path, ctx, options);
+      const path = at.path;
       if (action.old_string === '') {
-        if (existsSync(path))
+        if (exists(at))
           throw new ToolInputError(`Error: ${path} already exists; give the text to replace in old_string.`);
-        writeAtomic(path, action.new_string);
+        writeAtomic(at.real, action.new_string);
         return {
           members: { file_path: path, is_new_file: true, new_content: action.new_string },
           text: `Created ${path}.`,
         };
       }
-      const old = readText(path);
+      const old = readText(at);
       const expected = action.expected_replacements ?? 1;
       const found = occurrences(old, action.old_string);
       if (found !== expected) {
         throw new ToolInputError(`Error: Expected ${expected} occurrence(s) but found ${found} in ${path}.`);
       }
       const updated = old.split(action.old_string).join(action.new_string);
-      writeAtomic(path, updated);
+      writeAtomic(at.real, updated);
       return {
         members: {
           file_path: path,
