@@ -24,7 +24,7 @@ import {
   mergeHookConfigs,
   normalizeHookConfig,
 } from '../hooks/index.js';
-import { createLLM, type LLM, type PriceTable } from '../llm/index.js';
+import { createLLM, type LLM, type Logger, type PriceTable } from '../llm/index.js';
 import type { SecretBox, SettingsService } from '../settings/index.js';
 import { allItems, type ConversationRecord, type ConversationSearch, type Store } from '../store/index.js';
 import { createTools, type McpPool, registeredToolNames } from '../tools/index.js';
@@ -37,6 +37,7 @@ import {
   InvalidConversationRequestError,
 } from './errors.js';
 import type { EventLog } from './event-log.js';
+import { checkRequestedLLMs, checkSettingsLLM } from './llm-checks.js';
 import { ConversationRuntime } from './runtime.js';
 import type {
   AgentSpec,
@@ -73,6 +74,11 @@ export interface ConversationServiceOptions {
   hooks?: HookConfig | null;
   /** Price overrides for cost (and budgets); the built-in table covers common models. */
   prices?: PriceTable;
+  /**
+   * Where LLM retries and failures, runs that fail and conversations cut off by a restart are
+   * logged (pino's shape; the server passes its logger). Every line carries `conversation_id`.
+   */
+  logger?: Logger;
 }
 
 const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
@@ -81,6 +87,8 @@ const DEFAULT_MAX_ITERATIONS = 500;
 export class ConversationService {
   private readonly runtimes = new Map<string, ConversationRuntime>();
   private readonly loading = new Map<string, Promise<ConversationRuntime>>();
+  /** Starts in progress by conversation id: a second start of one id waits for the first. */
+  private readonly starting = new Map<string, Promise<unknown>>();
   private readonly idleTimeoutMs: number;
 
   constructor(private readonly options: ConversationServiceOptions) {
@@ -92,8 +100,9 @@ export class ConversationService {
   }
 
   /**
-   * After a restart: a conversation the store says was running was cut off. It goes to `error`, and
-   * each action left without an observation gets an AgentErrorEvent, so a later `run` continues.
+   * After a restart: a conversation the store says was running was cut off. It goes to `error`, each
+   * action left without an observation gets an AgentErrorEvent (so a later `run` continues), and a
+   * ConversationErrorEvent `ServerRestarted` says why the run stopped.
    */
   async recover(): Promise<number> {
     let recovered = 0;
@@ -109,13 +118,18 @@ export class ConversationService {
     for await (const record of running) {
       const events = await this.loadEvents(record.id);
       const now = new Date().toISOString();
+      const unanswered = recoverAfterCrash(events);
       await this.options.log.append(
         record.id,
-        [...recoverAfterCrash(events), stateUpdateEvent('execution_status', 'error')],
+        [...unanswered, restartError(unanswered.length), stateUpdateEvent('execution_status', 'error')],
         {
           executionStatus: 'error',
           updatedAt: now,
         },
+      );
+      this.logFor(record.id).warn(
+        { unanswered_actions: unanswered.length },
+        'conversation was running when the server stopped; marked error',
       );
       recovered++;
     }
@@ -187,11 +201,35 @@ export class ConversationService {
 
   // ---- lifecycle ---------------------------------------------------------------------------------
 
+  /**
+   * Starts a conversation. Atomic: everything that can be checked is checked before anything is
+   * stored (the LLM configuration, the initial message, tools, hooks, secrets); if a later step still
+   * fails (building the runtime, MCP), the record, its events and its folders are removed again, so a
+   * failed start leaves nothing and a client may simply retry.
+   */
   async start(
     userId: string,
     request: StartConversationRequest,
   ): Promise<{ info: ConversationInfo; created: boolean }> {
     const id = request.conversation_id ? dashedUuid(request.conversation_id) : crypto.randomUUID();
+    // One start per id at a time (a client retrying with its conversation_id): the second sees the
+    // first's record, and undoing a failed start never touches another start's conversation.
+    for (let pending = this.starting.get(id); pending; pending = this.starting.get(id))
+      await pending.catch(() => undefined);
+    const work = this.startOnce(userId, id, request);
+    this.starting.set(id, work);
+    try {
+      return await work;
+    } finally {
+      if (this.starting.get(id) === work) this.starting.delete(id);
+    }
+  }
+
+  private async startOnce(
+    userId: string,
+    id: string,
+    request: StartConversationRequest,
+  ): Promise<{ info: ConversationInfo; created: boolean }> {
     const existing = await this.store.conversations.get(id);
     if (existing) {
       if (existing.ownerId !== userId)
@@ -201,6 +239,7 @@ export class ConversationService {
         );
       return { info: conversationInfo(existing), created: false };
     }
+    if (request.initial_message) userMessage(request.initial_message, NO_SKILLS, ['body', 'initial_message']);
     const resolved = await this.resolveAgent(userId, request.agent);
     const effective = await this.options.settings.getEffective(userId);
     const agent: AgentSpec = {
@@ -208,9 +247,7 @@ export class ConversationService {
       condenser: resolveCondenser(resolved, effective, (key) => this.options.secretBox.encrypt(key)),
     };
     const workingDir = request.workspace.working_dir;
-    mkdirSync(workingDir, { recursive: true });
     const persistenceDir = join(this.options.dataDir, 'conversations', id.replaceAll('-', ''));
-    mkdirSync(persistenceDir, { recursive: true });
     const now = new Date().toISOString();
     const state: ConversationState = {
       agent,
@@ -235,29 +272,48 @@ export class ConversationService {
       hook_config: hookConfigOf(request.hook_config),
       max_budget_per_task: budgetOf(request.max_budget_per_task, effective?.max_budget_per_task),
     };
-    await this.store.conversations.create({
-      id,
-      ownerId: userId,
-      title: null,
-      tags: request.tags ?? {},
-      executionStatus: 'idle',
-      state: state as unknown as Record<string, unknown>,
-      createdAt: now,
-      updatedAt: now,
-    });
-    if (request.initial_message) {
-      await this.sendMessage(userId, id, { ...request.initial_message, run: true });
+    // From here on things are created; a failure undoes them.
+    const createdWorkspace = makeWorkspace(workingDir);
+    try {
+      mkdirSync(persistenceDir, { recursive: true });
+      await this.store.conversations.create({
+        id,
+        ownerId: userId,
+        title: null,
+        tags: request.tags ?? {},
+        executionStatus: 'idle',
+        state: state as unknown as Record<string, unknown>,
+        createdAt: now,
+        updatedAt: now,
+      });
+      if (request.initial_message) {
+        await this.sendMessage(userId, id, { ...request.initial_message, run: true });
+      }
+    } catch (error) {
+      await this.undoStart(id, persistenceDir, createdWorkspace);
+      throw error;
     }
     return { info: await this.info(userId, id), created: true };
   }
 
-  async sendMessage(userId: string, id: string, request: SendMessageRequest): Promise<void> {
-    if ((request.role ?? 'user') !== 'user') {
-      throw new InvalidConversationRequestError(
-        ['body', 'role'],
-        "Only messages with role 'user' can be sent",
-      );
+  /** Removes what a failed start created: its runtime, record (events cascade) and folders. */
+  private async undoStart(id: string, persistenceDir: string, createdWorkspace: string | null) {
+    await this.loading.get(id)?.catch(() => undefined);
+    const runtime = this.runtimes.get(id);
+    if (runtime) {
+      this.runtimes.delete(id);
+      runtime.interrupt();
+      await runtime.running?.catch(() => undefined);
+      await runtime.close();
     }
+    await this.store.conversations.delete(id);
+    rmSync(persistenceDir, { recursive: true, force: true });
+    // Only a workspace this start created (and so holds nothing of the user's) is removed.
+    if (createdWorkspace) rmSync(createdWorkspace, { recursive: true, force: true });
+  }
+
+  async sendMessage(userId: string, id: string, request: SendMessageRequest): Promise<void> {
+    userMessage(request, NO_SKILLS); // a bad message is refused before the runtime is built
     const runtime = await this.runtime(userId, id);
     if (!runtime.events().some((e) => e.kind === 'SystemPromptEvent')) {
       await runtime.emit([runtime.agent.systemPromptEvent(runtime.state.workspace.working_dir)]);
@@ -267,25 +323,12 @@ export class ConversationService {
     const active = new Set(runtime.state.activated_knowledge_skills);
     const text = (request.content ?? []).map((c) => ('text' in c ? c.text : '')).join('\n');
     const skills = runtime.agent.context?.forUserMessage(text, active) ?? { extended: [], activated: [] };
-    const message = parseEvent({
-      id: newEventId(),
-      timestamp: nowTimestamp(),
-      source: 'user',
-      llm_message: { role: 'user', content: request.content ?? [] },
-      activated_skills: skills.activated,
-      extended_content: skills.extended.map((t) => ({ type: 'text', text: t, cache_prompt: false })),
-      kind: 'MessageEvent',
-    });
-    if (!message.ok)
-      throw new InvalidConversationRequestError(
-        ['body', 'content'],
-        message.errors[0]?.msg ?? 'invalid message',
-      );
-    await runtime.emit([message.value as AnyEvent]);
-    await runtime.changeState('last_user_message_id', message.value.id, {
+    const message = userMessage(request, skills);
+    await runtime.emit([message]);
+    await runtime.changeState('last_user_message_id', message.id, {
       state: {
         ...runtime.state,
-        last_user_message_id: message.value.id,
+        last_user_message_id: message.id,
         activated_knowledge_skills: [...active, ...skills.activated],
       },
     });
@@ -454,6 +497,10 @@ export class ConversationService {
     })
       .catch(async (error: unknown) => {
         // The loop reports agent, LLM and tool failures as events itself; this is a last resort.
+        this.logFor(runtime.conversationId).error(
+          { error: (error as Error)?.name ?? 'Error', detail: (error as Error)?.message ?? String(error) },
+          'conversation run failed',
+        );
         await runtime.emit([
           {
             id: newEventId(),
@@ -510,7 +557,7 @@ export class ConversationService {
   private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
     const state = stateOf(record);
     const events = await this.loadEvents(record.id);
-    const llm = this.llmFor(state.agent.llm, state);
+    const llm = this.llmFor(state.agent.llm, state, record.id);
     const builtIn = createTools(
       toolNamesOf(state.agent),
       this.options.toolOptions ?? {},
@@ -531,7 +578,7 @@ export class ConversationService {
       toolConcurrencyLimit: state.agent.tool_concurrency_limit ?? 1,
       notes: mcp.warnings,
       securityAnalyzer: state.security_analyzer?.kind === 'LLMSecurityAnalyzer',
-      critic: this.criticFor(state),
+      critic: this.criticFor(state, record.id),
       context: AgentContext.load(state.workspace.working_dir, state.agent.agent_context),
       hooks: isEmptyHookConfig(hooks)
         ? null
@@ -539,7 +586,11 @@ export class ConversationService {
       // Conversations from before condensers existed have no `condenser` member: none.
       condenser: condenser
         ? new SummarizingCondenser({
-            llm: this.llmFor(condenser.llm ?? { ...state.agent.llm, usage_id: 'condenser' }, state),
+            llm: this.llmFor(
+              condenser.llm ?? { ...state.agent.llm, usage_id: 'condenser' },
+              state,
+              record.id,
+            ),
             maxSize: condenser.max_size!,
             keepFirst: condenser.keep_first!,
             maxTokens: condenser.max_tokens ?? null,
@@ -560,6 +611,16 @@ export class ConversationService {
     return runtime;
   }
 
+  /** The service's logger with the conversation's id on every line. */
+  private logFor(conversationId: string): Logger {
+    const logger = this.options.logger;
+    if (!logger) return SILENT;
+    return {
+      warn: (fields, message) => logger.warn({ conversation_id: conversationId, ...fields }, message),
+      error: (fields, message) => logger.error({ conversation_id: conversationId, ...fields }, message),
+    };
+  }
+
   private async loadEvents(id: string): Promise<AnyEvent[]> {
     const events: AnyEvent[] = [];
     let after = 0;
@@ -571,19 +632,22 @@ export class ConversationService {
     }
   }
 
-  private criticFor(state: ConversationState): Critic | null {
+  private criticFor(state: ConversationState, conversationId: string): Critic | null {
     const spec = state.agent.critic;
     if (!spec) return null;
     if (spec.kind === 'PassCritic') return new PassCritic(spec.mode);
     // Without an LLM of its own the critic uses the agent's model, under its own usage id.
-    const llm = this.llmFor(spec.llm ?? { ...state.agent.llm, usage_id: 'critic' }, state);
+    const llm = this.llmFor(spec.llm ?? { ...state.agent.llm, usage_id: 'critic' }, state, conversationId);
     return new LLMCritic(llm, spec.mode);
   }
 
   /** An LLM of the conversation, its metrics continuing from the stored stats. */
-  private llmFor(spec: LLMSpec, state: ConversationState): LLM {
+  private llmFor(spec: LLMSpec, state: ConversationState, conversationId: string): LLM {
     const key = spec.api_key ? this.options.secretBox.decrypt(spec.api_key) : null;
-    const llm = createLLM({ ...spec, api_key: key }, { prices: this.options.prices });
+    const llm = createLLM(
+      { ...spec, api_key: key },
+      { prices: this.options.prices, logger: this.logFor(conversationId) },
+    );
     const stored = (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
     llm.metrics.restore(stored[llm.metrics.usageId]);
     llm.metrics.maxBudgetPerTask = state.max_budget_per_task ?? null;
@@ -600,6 +664,7 @@ export class ConversationService {
           `Unknown tools: ${unknown.join(', ')}`,
         );
       }
+      checkRequestedLLMs(requested);
       const seal = (llm: LLMSpec): LLMSpec => ({
         ...llm,
         api_key: llm.api_key ? this.options.secretBox.encrypt(llm.api_key) : null,
@@ -616,6 +681,7 @@ export class ConversationService {
         'No agent given and no LLM in the stored settings: send `agent.llm`, or POST /api/settings with llm_model first',
       );
     }
+    checkSettingsLLM(settings);
     return {
       kind: 'Agent',
       llm: {
@@ -660,6 +726,64 @@ export class ConversationService {
     if (!title) return;
     await this.store.conversations.update(runtime.conversationId, { title });
     runtime.record = { ...runtime.record, title };
+  }
+}
+
+const SILENT: Logger = { warn() {}, error() {} };
+
+/** Why a conversation that was running is now `error` after a restart. */
+function restartError(unanswered: number): AnyEvent {
+  const cut = unanswered > 0 ? ` ${unanswered} tool call(s) did not finish and are marked as failed.` : '';
+  return {
+    id: newEventId(),
+    timestamp: nowTimestamp(),
+    source: 'environment',
+    code: 'ServerRestarted',
+    detail: `The server stopped (restart or crash) while this conversation was running, so the run was cut off.${cut} Send a message or POST /run to continue.`,
+    kind: 'ConversationErrorEvent',
+  } as AnyEvent;
+}
+
+const NO_SKILLS = { extended: [] as string[], activated: [] as string[] };
+
+/** The MessageEvent of a user message; a 422 for a role other than user or content it cannot carry. */
+function userMessage(
+  request: SendMessageRequest,
+  skills: typeof NO_SKILLS,
+  loc: string[] = ['body'],
+): AnyEvent {
+  if ((request.role ?? 'user') !== 'user') {
+    throw new InvalidConversationRequestError([...loc, 'role'], "Only messages with role 'user' can be sent");
+  }
+  const message = parseEvent({
+    id: newEventId(),
+    timestamp: nowTimestamp(),
+    source: 'user',
+    llm_message: { role: 'user', content: request.content ?? [] },
+    activated_skills: skills.activated,
+    extended_content: skills.extended.map((t) => ({ type: 'text', text: t, cache_prompt: false })),
+    kind: 'MessageEvent',
+  });
+  if (!message.ok)
+    throw new InvalidConversationRequestError(
+      [...loc, 'content'],
+      message.errors[0]?.msg ?? 'invalid message',
+    );
+  return message.value as AnyEvent;
+}
+
+/**
+ * Creates the working directory; returns the topmost folder it had to create (null when it
+ * existed), so a failed start removes only what it made. A path that cannot be a folder is a 422.
+ */
+function makeWorkspace(workingDir: string): string | null {
+  try {
+    return mkdirSync(workingDir, { recursive: true }) ?? null;
+  } catch (error) {
+    throw new InvalidConversationRequestError(
+      ['body', 'workspace', 'working_dir'],
+      `Cannot create the working directory: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
 }
 

@@ -60,8 +60,9 @@ function baseUrlProblem(text: string): string | null {
   } catch {
     return 'The base URL is not a valid URL (e.g. https://api.example.com/v1)';
   }
+  // (The URL itself is not quoted back: it may carry credentials, https://user:secret@host.)
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return `The base URL must be http or https, not ${url.protocol.replace(/:$/, '')}`;
+    return 'The base URL must start with http:// or https:// (e.g. https://api.example.com/v1)';
   return null;
 }
 
