@@ -1,155 +1,65 @@
 // Conversation lifecycle: start, message, run, pause, interrupt, confirm, delete, and the reads.
 // Every event goes through the EventLog; every state change is a ConversationStateUpdateEvent
-// persisted together with the record. Runs happen in the background; `full_state` snapshots are
-// published after each run ends and after pause and interrupt (OpenHands clients wait for them).
+// persisted together with the record. Runs happen in the background (runtimes.ts); `full_state`
+// snapshots are published after each run ends and after pause and interrupt (OpenHands clients wait
+// for them).
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  Agent,
-  AgentContext,
-  type Critic,
-  LLMCritic,
-  PassCritic,
-  recoverAfterCrash,
-  rejectPending,
-  run,
-  SummarizingCondenser,
-} from '../agent/index.js';
-import { type AnyEvent, dashedUuid, newEventId, nowTimestamp, parseEvent } from '../events/index.js';
-import {
-  type HookConfig,
-  HookConfigError,
-  HookRunner,
-  isEmptyHookConfig,
-  mergeHookConfigs,
-  normalizeHookConfig,
-} from '../hooks/index.js';
-import { createLLM, type LLM, type Logger, type PriceTable } from '../llm/index.js';
-import type { SecretBox, SettingsService } from '../settings/index.js';
-import { allItems, type ConversationRecord, type ConversationSearch, type Store } from '../store/index.js';
-import { createTools, type McpPool, registeredToolNames } from '../tools/index.js';
+import { rejectPending } from '../agent/index.js';
+import { type AnyEvent, dashedUuid, newEventId, nowTimestamp } from '../events/index.js';
+import type { ConversationRecord, ConversationSearch } from '../store/index.js';
 import { resolveCondenser } from './condenser.js';
 import {
   CondenserUnavailableError,
-  ConversationInSandboxError,
   ConversationNotFoundError,
   ConversationRunningError,
   InvalidConversationRequestError,
 } from './errors.js';
-import type { EventLog } from './event-log.js';
-import { checkRequestedLLMs, checkSettingsLLM } from './llm-checks.js';
-import { ConversationRuntime } from './runtime.js';
+import { recoverInterrupted } from './recovery.js';
+import type { ConversationRuntime } from './runtime.js';
+import { ConversationRuntimes } from './runtimes.js';
 import type {
   AgentSpec,
   ConfirmationPolicy,
   ConversationInfo,
-  LLMSpec,
   SendMessageRequest,
   StartConversationRequest,
 } from './schemas.js';
 import {
-  type ConversationState,
-  conversationInfo,
-  fullState,
-  stateOf,
-  stateUpdateEvent,
-  titleFromText,
-} from './state.js';
-import { toolNamesOf } from './tools.js';
+  analyzerFromSettings,
+  budgetOf,
+  DEFAULT_MAX_ITERATIONS,
+  defaultPolicy,
+  hookConfigOf,
+  makeWorkspace,
+  NO_SKILLS,
+  resolveAgent,
+  sealSecrets,
+  userMessage,
+} from './start-request.js';
+import { type ConversationState, conversationInfo, stateOf, titleFromText } from './state.js';
 
-export interface ConversationServiceOptions {
-  store: Store;
-  log: EventLog;
-  settings: SettingsService;
-  secretBox: SecretBox;
-  /** Folder for per-conversation files (saved outputs, task lists). */
-  dataDir: string;
-  /** A runtime unused this long is closed (its shell ends); default 20 minutes as in OpenHands. */
-  idleTimeoutMs?: number;
-  /** Overrides for tests and benchmarks (e.g. fast terminal timeouts). */
-  toolOptions?: Record<string, unknown>;
-  /** Shared MCP connections; the user's mcp_config servers are connected for each runtime. */
-  mcp: McpPool;
-  /** Server-wide hooks (server configuration), run in every conversation before its own. */
-  hooks?: HookConfig | null;
-  /** Price overrides for cost (and budgets); the built-in table covers common models. */
-  prices?: PriceTable;
-  /**
-   * Where LLM retries and failures, runs that fail and conversations cut off by a restart are
-   * logged (pino's shape; the server passes its logger). Every line carries `conversation_id`.
-   */
-  logger?: Logger;
-}
+export type { ConversationServiceOptions } from './runtimes.js';
 
-const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
-const DEFAULT_MAX_ITERATIONS = 500;
-
-export class ConversationService {
-  private readonly runtimes = new Map<string, ConversationRuntime>();
-  private readonly loading = new Map<string, Promise<ConversationRuntime>>();
+export class ConversationService extends ConversationRuntimes {
   /** Starts in progress by conversation id: a second start of one id waits for the first. */
   private readonly starting = new Map<string, Promise<unknown>>();
-  private readonly idleTimeoutMs: number;
-
-  constructor(private readonly options: ConversationServiceOptions) {
-    this.idleTimeoutMs = options.idleTimeoutMs ?? 20 * 60 * 1000;
-  }
-
-  private get store(): Store {
-    return this.options.store;
-  }
 
   /**
    * After a restart: a conversation the store says was running was cut off. It goes to `error`, each
    * action left without an observation gets an AgentErrorEvent (so a later `run` continues), and a
    * ConversationErrorEvent `ServerRestarted` says why the run stopped.
    */
-  async recover(): Promise<number> {
-    let recovered = 0;
-    const running = allItems((pageId) =>
-      this.store.conversations.search({
-        executionStatus: 'running',
-        sandboxed: false,
-        limit: 100,
-        sort: 'CREATED_AT',
-        pageId,
-      }),
-    );
-    for await (const record of running) {
-      const events = await this.loadEvents(record.id);
-      const now = new Date().toISOString();
-      const unanswered = recoverAfterCrash(events);
-      await this.options.log.append(
-        record.id,
-        [...unanswered, restartError(unanswered.length), stateUpdateEvent('execution_status', 'error')],
-        {
-          executionStatus: 'error',
-          updatedAt: now,
-        },
-      );
-      this.logFor(record.id).warn(
-        { unanswered_actions: unanswered.length },
-        'conversation was running when the server stopped; marked error',
-      );
-      recovered++;
-    }
-    return recovered;
+  recover(): Promise<number> {
+    return recoverInterrupted({
+      store: this.store,
+      log: this.options.log,
+      loadEvents: (id) => this.loadEvents(id),
+      logFor: (id) => this.logFor(id),
+    });
   }
 
   // ---- reads -------------------------------------------------------------------------------------
-
-  async get(userId: string, id: string): Promise<ConversationRecord> {
-    const record = await this.store.conversations.get(id);
-    if (!record || record.ownerId !== userId) throw new ConversationNotFoundError(id);
-    return this.runtimes.get(id)?.record ?? record;
-  }
-
-  /** A conversation this server runs itself (not a sandboxed one it only mirrors). */
-  private async local(userId: string, id: string): Promise<ConversationRecord> {
-    const record = await this.get(userId, id);
-    if (record.sandboxId) throw new ConversationInSandboxError(id, record.sandboxId);
-    return record;
-  }
 
   async info(userId: string, id: string): Promise<ConversationInfo> {
     return conversationInfo(await this.get(userId, id));
@@ -240,7 +150,7 @@ export class ConversationService {
       return { info: conversationInfo(existing), created: false };
     }
     if (request.initial_message) userMessage(request.initial_message, NO_SKILLS, ['body', 'initial_message']);
-    const resolved = await this.resolveAgent(userId, request.agent);
+    const resolved = await resolveAgent(this.options, userId, request.agent);
     const effective = await this.options.settings.getEffective(userId);
     const agent: AgentSpec = {
       ...resolved,
@@ -266,7 +176,7 @@ export class ConversationService {
       blocked_messages: {},
       last_user_message_id: null,
       stats: { usage_to_metrics: {} },
-      secrets: this.sealSecrets(request.secrets ?? {}),
+      secrets: sealSecrets(this.options.secretBox, request.secrets ?? {}),
       agent_state: {},
       autotitle: request.autotitle ?? true,
       hook_config: hookConfigOf(request.hook_config),
@@ -397,7 +307,7 @@ export class ConversationService {
   async updateSecrets(userId: string, id: string, secrets: Record<string, unknown>): Promise<void> {
     const record = await this.local(userId, id);
     const state = stateOf(record);
-    const next = { ...state, secrets: { ...state.secrets, ...this.sealSecrets(secrets) } };
+    const next = { ...state, secrets: { ...state.secrets, ...sealSecrets(this.options.secretBox, secrets) } };
     await this.store.conversations.update(id, { state: next as unknown as Record<string, unknown> });
     const runtime = this.runtimes.get(id);
     if (runtime) runtime.record = { ...runtime.record, state: next as unknown as Record<string, unknown> };
@@ -477,342 +387,10 @@ export class ConversationService {
     rmSync(stateOf(record).persistence_dir, { recursive: true, force: true });
   }
 
-  async close(): Promise<void> {
-    const all = [...this.runtimes.values()];
-    this.runtimes.clear();
-    for (const r of all) r.interrupt();
-    await Promise.allSettled(all.map((r) => r.running));
-    await Promise.allSettled(all.map((r) => r.close()));
-  }
-
-  // ---- internals ---------------------------------------------------------------------------------
-
-  private startRun(runtime: ConversationRuntime): void {
-    runtime.beginRun();
-    const state = runtime.state;
-    runtime.running = run(runtime.agent, runtime, {
-      maxIterations: state.max_iterations,
-      stuckDetection: state.stuck_detection,
-      maxBudgetPerTask: state.max_budget_per_task ?? null,
-    })
-      .catch(async (error: unknown) => {
-        // The loop reports agent, LLM and tool failures as events itself; this is a last resort.
-        this.logFor(runtime.conversationId).error(
-          { error: (error as Error)?.name ?? 'Error', detail: (error as Error)?.message ?? String(error) },
-          'conversation run failed',
-        );
-        await runtime.emit([
-          {
-            id: newEventId(),
-            timestamp: nowTimestamp(),
-            source: 'environment',
-            code: (error as Error)?.name ?? 'Error',
-            detail: (error as Error)?.message ?? String(error),
-            kind: 'ConversationErrorEvent',
-          } as AnyEvent,
-        ]);
-        await runtime.setStatus('error');
-      })
-      .finally(async () => {
-        runtime.running = null;
-        await this.publishSnapshot(runtime);
-        runtime.scheduleEviction(this.idleTimeoutMs, () => void this.evict(runtime));
-      });
-  }
-
-  private async evict(runtime: ConversationRuntime): Promise<void> {
-    if (runtime.running || this.runtimes.get(runtime.conversationId) !== runtime) return;
-    this.runtimes.delete(runtime.conversationId);
-    await runtime.close();
-  }
-
-  private publishSnapshot(runtime: ConversationRuntime): Promise<void> {
-    return this.options.log.publishTransient(runtime.conversationId, () => this.snapshot(runtime.record));
-  }
-
-  snapshot(record: ConversationRecord): Record<string, unknown> {
-    return {
-      id: newEventId(),
-      timestamp: nowTimestamp(),
-      source: 'environment',
-      key: 'full_state',
-      value: fullState(this.runtimes.get(record.id)?.record ?? record),
-      kind: 'ConversationStateUpdateEvent',
-    };
-  }
-
-  /** The runtime of a conversation, built on first use (one build even under concurrent calls). */
-  private async runtime(userId: string, id: string): Promise<ConversationRuntime> {
-    const record = await this.local(userId, id);
-    const existing = this.runtimes.get(id);
-    if (existing) return existing;
-    let loading = this.loading.get(id);
-    if (!loading) {
-      loading = this.buildRuntime(record).finally(() => this.loading.delete(id));
-      this.loading.set(id, loading);
-    }
-    return loading;
-  }
-
-  private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
-    const state = stateOf(record);
-    const events = await this.loadEvents(record.id);
-    const llm = this.llmFor(state.agent.llm, state, record.id);
-    const builtIn = createTools(
-      toolNamesOf(state.agent),
-      this.options.toolOptions ?? {},
-      state.persistence_dir,
-    );
-    const settings = await this.options.settings.getEffective(record.ownerId);
-    const mcp = await this.options.mcp.acquire(
-      record.ownerId,
-      settings?.mcp_config,
-      new Set(builtIn.map((t) => t.name)),
-    );
-    const tools = [...builtIn, ...mcp.tools];
-    const hooks = mergeHookConfigs(this.options.hooks, state.hook_config);
-    const condenser = state.agent.condenser;
-    const agent = new Agent({
-      llm,
-      tools,
-      toolConcurrencyLimit: state.agent.tool_concurrency_limit ?? 1,
-      notes: mcp.warnings,
-      securityAnalyzer: state.security_analyzer?.kind === 'LLMSecurityAnalyzer',
-      critic: this.criticFor(state, record.id),
-      context: AgentContext.load(state.workspace.working_dir, state.agent.agent_context),
-      hooks: isEmptyHookConfig(hooks)
-        ? null
-        : new HookRunner(hooks, { workingDir: state.workspace.working_dir, sessionId: record.id }),
-      // Conversations from before condensers existed have no `condenser` member: none.
-      condenser: condenser
-        ? new SummarizingCondenser({
-            llm: this.llmFor(
-              condenser.llm ?? { ...state.agent.llm, usage_id: 'condenser' },
-              state,
-              record.id,
-            ),
-            maxSize: condenser.max_size!,
-            keepFirst: condenser.keep_first!,
-            maxTokens: condenser.max_tokens ?? null,
-          })
-        : null,
-    });
-    const secrets = (): Record<string, string> => this.openSecrets(stateOf(runtime.record));
-    const runtime: ConversationRuntime = new ConversationRuntime(
-      record,
-      events,
-      agent,
-      tools,
-      this.options.log,
-      secrets,
-      mcp.release,
-    );
-    this.runtimes.set(record.id, runtime);
-    return runtime;
-  }
-
-  /** The service's logger with the conversation's id on every line. */
-  private logFor(conversationId: string): Logger {
-    const logger = this.options.logger;
-    if (!logger) return SILENT;
-    return {
-      warn: (fields, message) => logger.warn({ conversation_id: conversationId, ...fields }, message),
-      error: (fields, message) => logger.error({ conversation_id: conversationId, ...fields }, message),
-    };
-  }
-
-  private async loadEvents(id: string): Promise<AnyEvent[]> {
-    const events: AnyEvent[] = [];
-    let after = 0;
-    for (;;) {
-      const page = await this.store.events.after(id, after, 1000);
-      for (const e of page) events.push(JSON.parse(e.json) as AnyEvent);
-      if (page.length < 1000) return events;
-      after = page[page.length - 1]!.seq;
-    }
-  }
-
-  private criticFor(state: ConversationState, conversationId: string): Critic | null {
-    const spec = state.agent.critic;
-    if (!spec) return null;
-    if (spec.kind === 'PassCritic') return new PassCritic(spec.mode);
-    // Without an LLM of its own the critic uses the agent's model, under its own usage id.
-    const llm = this.llmFor(spec.llm ?? { ...state.agent.llm, usage_id: 'critic' }, state, conversationId);
-    return new LLMCritic(llm, spec.mode);
-  }
-
-  /** An LLM of the conversation, its metrics continuing from the stored stats. */
-  private llmFor(spec: LLMSpec, state: ConversationState, conversationId: string): LLM {
-    const key = spec.api_key ? this.options.secretBox.decrypt(spec.api_key) : null;
-    const llm = createLLM(
-      { ...spec, api_key: key },
-      { prices: this.options.prices, logger: this.logFor(conversationId) },
-    );
-    const stored = (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
-    llm.metrics.restore(stored[llm.metrics.usageId]);
-    llm.metrics.maxBudgetPerTask = state.max_budget_per_task ?? null;
-    return llm;
-  }
-
-  /** The request's agent (its key sealed), or one built from the user's stored settings. */
-  private async resolveAgent(userId: string, requested: AgentSpec | undefined): Promise<AgentSpec> {
-    if (requested) {
-      const unknown = toolNamesOf(requested).filter((n) => !registeredToolNames().includes(n));
-      if (unknown.length > 0) {
-        throw new InvalidConversationRequestError(
-          ['body', 'agent', 'tools'],
-          `Unknown tools: ${unknown.join(', ')}`,
-        );
-      }
-      checkRequestedLLMs(requested);
-      const seal = (llm: LLMSpec): LLMSpec => ({
-        ...llm,
-        api_key: llm.api_key ? this.options.secretBox.encrypt(llm.api_key) : null,
-      });
-      const critic = requested.critic?.llm
-        ? { critic: { ...requested.critic, llm: seal(requested.critic.llm) } }
-        : {};
-      return { ...requested, llm: seal(requested.llm), ...critic };
-    }
-    const settings = await this.options.settings.getEffective(userId);
-    if (!settings?.llm_model) {
-      throw new InvalidConversationRequestError(
-        ['body', 'agent'],
-        'No agent given and no LLM in the stored settings: send `agent.llm`, or POST /api/settings with llm_model first',
-      );
-    }
-    checkSettingsLLM(settings);
-    return {
-      kind: 'Agent',
-      llm: {
-        model: settings.llm_model,
-        api_key: settings.llm_api_key ? this.options.secretBox.encrypt(settings.llm_api_key) : null,
-        base_url: settings.llm_base_url ?? null,
-        usage_id: 'agent',
-      },
-      tools: DEFAULT_TOOLS.map((name) => ({ name, params: {} })),
-    };
-  }
-
-  private sealSecrets(secrets: Record<string, unknown>): ConversationState['secrets'] {
-    const sealed: ConversationState['secrets'] = {};
-    for (const [name, source] of Object.entries(secrets)) {
-      const value = typeof source === 'string' ? source : (source as { value?: unknown }).value;
-      if (typeof value !== 'string') {
-        throw new InvalidConversationRequestError(
-          ['body', 'secrets', name],
-          'Only static secret values are supported',
-        );
-      }
-      const description =
-        typeof source === 'object' ? (source as { description?: string }).description : undefined;
-      sealed[name] = {
-        value: this.options.secretBox.encrypt(value),
-        ...(description ? { description } : {}),
-      };
-    }
-    return sealed;
-  }
-
-  private openSecrets(state: ConversationState): Record<string, string> {
-    const open: Record<string, string> = {};
-    for (const [name, secret] of Object.entries(state.secrets))
-      open[name] = this.options.secretBox.decrypt(secret.value);
-    return open;
-  }
-
   private async autotitle(runtime: ConversationRuntime, request: SendMessageRequest): Promise<void> {
     const title = titleFromText((request.content ?? []).map((c) => ('text' in c ? c.text : '')).join(' '));
     if (!title) return;
     await this.store.conversations.update(runtime.conversationId, { title });
     runtime.record = { ...runtime.record, title };
   }
-}
-
-const SILENT: Logger = { warn() {}, error() {} };
-
-/** Why a conversation that was running is now `error` after a restart. */
-function restartError(unanswered: number): AnyEvent {
-  const cut = unanswered > 0 ? ` ${unanswered} tool call(s) did not finish and are marked as failed.` : '';
-  return {
-    id: newEventId(),
-    timestamp: nowTimestamp(),
-    source: 'environment',
-    code: 'ServerRestarted',
-    detail: `The server stopped (restart or crash) while this conversation was running, so the run was cut off.${cut} Send a message or POST /run to continue.`,
-    kind: 'ConversationErrorEvent',
-  } as AnyEvent;
-}
-
-const NO_SKILLS = { extended: [] as string[], activated: [] as string[] };
-
-/** The MessageEvent of a user message; a 422 for a role other than user or content it cannot carry. */
-function userMessage(
-  request: SendMessageRequest,
-  skills: typeof NO_SKILLS,
-  loc: string[] = ['body'],
-): AnyEvent {
-  if ((request.role ?? 'user') !== 'user') {
-    throw new InvalidConversationRequestError([...loc, 'role'], "Only messages with role 'user' can be sent");
-  }
-  const message = parseEvent({
-    id: newEventId(),
-    timestamp: nowTimestamp(),
-    source: 'user',
-    llm_message: { role: 'user', content: request.content ?? [] },
-    activated_skills: skills.activated,
-    extended_content: skills.extended.map((t) => ({ type: 'text', text: t, cache_prompt: false })),
-    kind: 'MessageEvent',
-  });
-  if (!message.ok)
-    throw new InvalidConversationRequestError(
-      [...loc, 'content'],
-      message.errors[0]?.msg ?? 'invalid message',
-    );
-  return message.value as AnyEvent;
-}
-
-/**
- * Creates the working directory; returns the topmost folder it had to create (null when it
- * existed), so a failed start removes only what it made. A path that cannot be a folder is a 422.
- */
-function makeWorkspace(workingDir: string): string | null {
-  try {
-    return mkdirSync(workingDir, { recursive: true }) ?? null;
-  } catch (error) {
-    throw new InvalidConversationRequestError(
-      ['body', 'workspace', 'working_dir'],
-      `Cannot create the working directory: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
-  }
-}
-
-/** The settings' `security_analyzer` names one ("llm"); anything else means none here. */
-function analyzerFromSettings(name: string | null | undefined): Record<string, unknown> | null {
-  return name?.toLowerCase() === 'llm' ? { kind: 'LLMSecurityAnalyzer' } : null;
-}
-
-/** The request's budget, else the user's (settings allow any number; only a positive one limits). */
-function budgetOf(
-  requested: number | null | undefined,
-  fromSettings: number | null | undefined,
-): number | null {
-  if (requested !== undefined) return requested;
-  return typeof fromSettings === 'number' && fromSettings > 0 ? fromSettings : null;
-}
-
-/** The request's hook_config, normalized; a bad one is a 422 pointing at the member. */
-function hookConfigOf(input: unknown): HookConfig | null {
-  try {
-    const config = normalizeHookConfig(input);
-    return isEmptyHookConfig(config) ? null : config;
-  } catch (error) {
-    if (error instanceof HookConfigError)
-      throw new InvalidConversationRequestError(['body', 'hook_config', ...error.path], error.message);
-    throw error;
-  }
-}
-
-function defaultPolicy(confirmationMode: boolean | null | undefined): ConfirmationPolicy {
-  return confirmationMode ? { kind: 'AlwaysConfirm' } : { kind: 'NeverConfirm' };
 }
