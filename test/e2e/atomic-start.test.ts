@@ -2,7 +2,7 @@
 // folder (under the data folder or a workspace it would have created) and no event; a client that
 // retries makes no duplicates.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedLLM } from '../support/scripted-llm.js';
@@ -10,6 +10,14 @@ import { api, startServer, type TestServer, tempDir } from '../support/server.js
 
 const llm = new ScriptedLLM();
 let server: TestServer;
+/** Every folder this file makes is under one, removed at the end. */
+const scratch = tempDir('agentd-atomic-');
+let folders = 0;
+const folder = () => {
+  const path = join(scratch, `f${++folders}`);
+  mkdirSync(path);
+  return path;
+};
 
 beforeAll(async () => {
   await llm.start();
@@ -18,6 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close({ remove: true });
   await llm.stop();
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 const goodLlm = () => ({ model: 'openai/scripted', api_key: 'sk-atomic', base_url: llm.openaiBaseUrl });
@@ -37,7 +46,7 @@ async function traces(id: string) {
 /** Posts a start (with an initial message) and checks that it left nothing; returns the answer. */
 async function refusedStart(
   body: Record<string, unknown>,
-  workingDir = join(tempDir('agentd-atomic-'), 'not-yet', 'there'),
+  workingDir = join(folder(), 'not-yet', 'there'),
 ): Promise<{ status: number; detail: unknown }> {
   const id = randomUUID();
   const before = await traces(id);
@@ -152,7 +161,7 @@ describe('other refused starts', () => {
   });
 
   it('a working directory that cannot be created: 422 at working_dir, nothing stored', async () => {
-    const file = join(tempDir('agentd-atomic-'), 'a-file');
+    const file = join(folder(), 'a-file');
     writeFileSync(file, 'not a folder');
     const id = randomUUID();
     const before = await traces(id);
@@ -176,7 +185,7 @@ describe('other refused starts', () => {
   it('a failure after the record was stored (building the runtime) removes it again', async () => {
     // A workspace whose skills folder is a file: loading the agent's context (part of building the
     // runtime for the initial message) fails after the record and its first events were stored.
-    const workingDir = tempDir('agentd-atomic-ws-');
+    const workingDir = folder();
     mkdirSync(join(workingDir, '.openhands'));
     writeFileSync(join(workingDir, '.openhands', 'skills'), 'not a folder');
     const id = randomUUID();
@@ -204,7 +213,7 @@ describe('retries of one start', () => {
     const body = JSON.stringify({
       conversation_id: id,
       ...agent(goodLlm()),
-      workspace: { working_dir: tempDir('agentd-atomic-ws-') },
+      workspace: { working_dir: folder() },
     });
     const before = (await (await api(server, '/api/conversations/count')).json()) as number;
     const answers = await Promise.all(

@@ -2,7 +2,9 @@
 // one request (or none), a retryable one is retried and the run finishes, and every retry and every
 // failed call is a log line naming the conversation. Over real HTTP, with the scripted LLM server.
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allEvents, type Ev, waitForStatus } from '../support/conversation.js';
 import { RecordingLogger } from '../support/recording-logger.js';
@@ -12,6 +14,8 @@ import { api, startServer, type TestServer, tempDir } from '../support/server.js
 const llm = new ScriptedLLM();
 const logger = new RecordingLogger();
 let server: TestServer;
+/** The conversations' working directories, removed at the end. */
+const scratch = tempDir('agentd-llm-failures-');
 
 beforeAll(async () => {
   await llm.start();
@@ -20,6 +24,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close({ remove: true });
   await llm.stop();
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 /** Starts a conversation whose LLM is `llmConfig` over the server's defaults (no num_retries given). */
@@ -32,7 +37,7 @@ async function start(llmConfig: Record<string, unknown>): Promise<string> {
         llm: { model: 'openai/scripted-model', base_url: llm.openaiBaseUrl, usage_id: 'agent', ...llmConfig },
         tools: [{ name: 'terminal' }],
       },
-      workspace: { working_dir: tempDir('agentd-ws-') },
+      workspace: { working_dir: join(scratch, randomUUID()) },
       initial_message: { role: 'user', content: [{ type: 'text', text: 'Do the task.' }] },
     }),
   });

@@ -1,6 +1,7 @@
 // A conversation cut off by a server stop says so: after the restart it reads `error` with a
 // ConversationErrorEvent `ServerRestarted`, stored (REST, WebSocket replay) and logged with its id.
 // (test/e2e/crash.test.ts does the same through kill -9 of the real binary.)
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allEvents, startConversation, waitForStatus } from '../support/conversation.js';
 import { RecordingLogger } from '../support/recording-logger.js';
@@ -22,7 +23,9 @@ describe('a server stop during a run', () => {
   it('leaves a ServerRestarted error event, over REST and WebSocket, and a log line', async () => {
     const first = await startServer({ dataDir, keys: ['restart-key'] });
     // The LLM answers only after the server is gone: the run is cut off in the middle of a step.
-    const { id, key } = await startConversation(first, llm, [{ delayMs: 60_000, text: 'too late' }]);
+    const { id, key } = await startConversation(first, llm, [{ delayMs: 60_000, text: 'too late' }], {
+      workingDir: join(dataDir, 'workspace'),
+    });
     await waitForStatus(first, id, ['running']);
     while (llm.requestsFor(key).length === 0) await new Promise((r) => setTimeout(r, 20));
     await first.close();
