@@ -7,7 +7,7 @@ import type { LLMConfig } from './types.js';
 const options = (config: LLMConfig) => ({
   apiKey: config.api_key ?? 'no-key',
   baseURL: config.base_url ?? undefined,
-  maxRetries: 0, // retries are ours (llm.ts), with OpenHands' backoff
+  maxRetries: 0, // retries are ours (llm.ts): only what retrying can fix, OpenHands' backoff formula
   timeout: (config.timeout ?? 300) * 1000,
 });
 

@@ -1,4 +1,12 @@
 export {
+  apiKeyProblem,
+  baseUrlOf,
+  type LLMConfigProblem,
+  llmConfigProblems,
+  routingProblems,
+  splitModel,
+} from './config-check.js';
+export {
   classify,
   LLMAuthenticationError,
   LLMBadRequestError,
@@ -9,7 +17,14 @@ export {
   LLMServiceUnavailableError,
   LLMTimeoutError,
 } from './errors.js';
-export { backoffSeconds, type CreateLLMOptions, createLLM, type Route, route } from './llm.js';
+export {
+  backoffSeconds,
+  type CreateLLMOptions,
+  createLLM,
+  RETRY_DEFAULTS,
+  type Route,
+  route,
+} from './llm.js';
 export { Metrics } from './metrics.js';
 export {
   BUILT_IN_PRICES,
@@ -36,5 +51,6 @@ export type {
   LlmResponse,
   LlmTool,
   LlmToolCall,
+  Logger,
   TokenUsage,
 } from './types.js';

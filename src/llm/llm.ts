@@ -5,12 +5,13 @@
 //   litellm_proxy/<m> and other provider prefixes (ollama/, hosted_vllm/, openrouter/, …) →
 //                                    OpenAI-compatible chat completions at `base_url`
 import { AnthropicAdapter } from './anthropic.js';
+import { llmConfigProblems, problemError, splitModel } from './config-check.js';
 import { classify, LLMBadRequestError, LLMError } from './errors.js';
 import { Metrics } from './metrics.js';
 import { OpenAIChatAdapter } from './openai-chat.js';
 import { OpenAIResponsesAdapter } from './openai-responses.js';
 import { costOf, type PriceTable, priceOf } from './pricing.js';
-import type { Adapter, LLM, LLMConfig, LlmRequest, LlmResponse } from './types.js';
+import type { Adapter, LLM, LLMConfig, LlmRequest, LlmResponse, Logger } from './types.js';
 
 /** Reasoning models that OpenAI serves best through the Responses API. */
 const RESPONSES_MODELS = /^(gpt-5|o[134](-|$)|codex)/;
@@ -22,9 +23,7 @@ export interface Route {
 }
 
 export function route(config: LLMConfig): Route {
-  const slash = config.model.indexOf('/');
-  const prefix = slash === -1 ? '' : config.model.slice(0, slash);
-  const model = slash === -1 ? config.model : config.model.slice(slash + 1);
+  const { prefix, name: model } = splitModel(config.model);
   if (prefix === 'anthropic' || (prefix === '' && model.startsWith('claude')))
     return { provider: 'anthropic', api: 'messages', model };
   if (prefix === '' || prefix === 'openai') {
@@ -73,29 +72,64 @@ function requestSignal(outer: AbortSignal | undefined): { signal?: AbortSignal; 
   return { signal: controller.signal, release: () => outer.removeEventListener('abort', forward) };
 }
 
+/**
+ * agentd's retry defaults: 3 retries after 2, 4 and 8 s (14 s of waiting in all), so a failure that
+ * retrying cannot fix is an event within seconds, not minutes. OpenHands' defaults (5 retries, 8–64 s)
+ * kept a conversation silent for three minutes; its clients send their own values, which win.
+ */
+export const RETRY_DEFAULTS = {
+  num_retries: 3,
+  retry_min_wait: 2,
+  retry_max_wait: 10,
+  retry_multiplier: 2,
+} as const;
+
 /** Exponential backoff in seconds, clamped to [min, max] (tenacity's wait_exponential, as OpenHands). */
 export function backoffSeconds(attempt: number, config: LLMConfig): number {
-  const min = config.retry_min_wait ?? 8;
-  const max = config.retry_max_wait ?? 64;
-  const multiplier = config.retry_multiplier ?? 8;
+  const min = config.retry_min_wait ?? RETRY_DEFAULTS.retry_min_wait;
+  const max = config.retry_max_wait ?? RETRY_DEFAULTS.retry_max_wait;
+  const multiplier = config.retry_multiplier ?? RETRY_DEFAULTS.retry_multiplier;
   return Math.min(max, Math.max(min, multiplier * 2 ** (attempt - 1)));
 }
 
 export interface CreateLLMOptions {
   /** The server's price overrides (AGENTD_PRICING_FILE); the built-in table fills the rest. */
   prices?: PriceTable;
+  /** Gets a warn line per retry and an error line per failed call (bind the conversation id to it). */
+  logger?: Logger;
 }
 
+const SILENT: Logger = { warn() {}, error() {} };
+
+/**
+ * An LLM over the configured provider. A configuration that cannot work (no base URL where one is
+ * needed, a malformed URL, a key that cannot be sent) does not throw here: its first call fails at
+ * once, without a request or a retry, so the conversation shows the error as an event.
+ */
 export function createLLM(config: LLMConfig, options: CreateLLMOptions = {}): LLM {
-  const r = route(config);
-  const adapter = adapterFor(config, r);
+  const problem = llmConfigProblems(config)[0];
+  const adapter = problem ? null : adapterFor(config, route(config));
   const metrics = new Metrics(config.usage_id ?? 'default', config.model);
   const price = priceOf(config.model, options.prices, config);
-  const retries = config.num_retries ?? 5;
+  const retries = config.num_retries ?? RETRY_DEFAULTS.num_retries;
+  const logger = options.logger ?? SILENT;
+  const fields = (failure: Error, attempt: number) => ({
+    usage_id: metrics.usageId,
+    model: config.model,
+    attempt,
+    error: failure.name,
+    status: failure instanceof LLMError ? (failure.status ?? null) : null,
+    detail: failure.message,
+  });
   return {
     config,
     metrics,
     async complete(request: LlmRequest, signal?: AbortSignal): Promise<LlmResponse> {
+      if (!adapter) {
+        const failure = problemError(problem!);
+        logger.error(fields(failure, 0), 'LLM call not made: the LLM configuration cannot work');
+        throw failure;
+      }
       for (let attempt = 0; ; attempt++) {
         const started = performance.now();
         const call = requestSignal(signal);
@@ -111,8 +145,20 @@ export function createLLM(config: LLMConfig, options: CreateLLMOptions = {}): LL
         } catch (error) {
           if (signal?.aborted) throw signal.reason ?? error;
           const failure = classify(error, config.api_key);
-          if (!(failure instanceof LLMError) || !failure.retryable || attempt >= retries) throw failure;
-          await sleep(backoffSeconds(attempt + 1, config) * 1000, signal);
+          const retryable = failure instanceof LLMError && failure.retryable;
+          if (!retryable || attempt >= retries) {
+            logger.error(
+              { ...fields(failure, attempt + 1), retryable, retries },
+              retryable ? 'LLM call failed; no retries left' : 'LLM call failed; not retried',
+            );
+            throw failure;
+          }
+          const wait = backoffSeconds(attempt + 1, config);
+          logger.warn(
+            { ...fields(failure, attempt + 1), retries, wait_s: wait },
+            'LLM call failed; retrying',
+          );
+          await sleep(wait * 1000, signal);
         } finally {
           call.release();
         }

@@ -71,10 +71,22 @@ export interface LLMConfig {
   log_completions?: boolean | null;
 }
 
+/**
+ * Where an LLM reports its retries and failures: the part of pino's logger it uses, so pino (and
+ * Fastify's logger, which is pino) fits as it is. The caller binds what names the conversation.
+ */
+export interface Logger {
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
 export interface LLM {
   readonly config: LLMConfig;
   readonly metrics: import('./metrics.js').Metrics;
-  /** One completion, with retries on 429/5xx/connection errors; throws an LLMError subclass. */
+  /**
+   * One completion, retried only where retrying can help (429, 408, 5xx, timeouts, dropped
+   * connections); throws an LLMError subclass.
+   */
   complete(request: LlmRequest, signal?: AbortSignal): Promise<LlmResponse>;
 }
 

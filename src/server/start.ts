@@ -8,7 +8,7 @@ import { EventLog } from '../conversation/event-log.js';
 import { EventQueries, OwnerEventQueries } from '../conversation/event-queries.js';
 import { ConversationService } from '../conversation/service.js';
 import type { HookConfig } from '../hooks/index.js';
-import type { PriceTable } from '../llm/index.js';
+import type { Logger, PriceTable } from '../llm/index.js';
 import {
   type ProcessProviderOptions,
   ProcessSandboxProvider,
@@ -24,6 +24,11 @@ export interface AgentdOptions {
   dataDir: string;
   sessionApiKeys: readonly string[];
   logger?: AppDeps['logger'];
+  /**
+   * Where the services log (LLM retries and failures, failed runs, conversations cut off by a
+   * restart); default the HTTP app's logger, so one stream carries everything.
+   */
+  serviceLogger?: Logger;
   /** Environment for the secret key (OH_SECRET_KEY); defaults to process.env. */
   env?: Record<string, string | undefined>;
   sockets?: AppDeps['sockets'];
@@ -70,6 +75,13 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
   const settings = new SettingsService(store.settings, secretBox);
   const log = new EventLog(store, bus);
   const mcp = new McpPool();
+  // The services start before the HTTP app (and its logger) exists; they log through it once it does,
+  // and recovery below runs after it is built, so its lines are not lost.
+  let app: FastifyInstance | null = null;
+  const serviceLogger: Logger = options.serviceLogger ?? {
+    warn: (fields, message) => app?.log.warn(fields, message),
+    error: (fields, message) => app?.log.error(fields, message),
+  };
   const conversations = new ConversationService({
     store,
     log,
@@ -81,10 +93,9 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     mcp,
     hooks: options.hooks ?? null,
     prices: options.prices,
+    logger: serviceLogger,
   });
-  await conversations.recover();
   // The control plane starts before the HTTP app exists; its background errors go to the app's log.
-  let app: FastifyInstance | null = null;
   const logError = (error: Error, context: string) => app?.log.warn({ err: error }, context);
   const controlPlane =
     options.controlPlane === false
@@ -111,6 +122,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     controlPlane: controlPlane ?? undefined,
     docsUi: options.docsUi,
   });
+  await conversations.recover();
   let closed = false;
   return {
     app,

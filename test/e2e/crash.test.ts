@@ -16,7 +16,15 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-type Ev = { id: string; kind: string; error?: string; key?: string; value?: unknown };
+type Ev = {
+  id: string;
+  kind: string;
+  error?: string;
+  key?: string;
+  value?: unknown;
+  code?: string;
+  detail?: string;
+};
 
 describe('kill -9 during a run', () => {
   it('keeps every committed event once, records the interrupted action, and run continues', async () => {
@@ -69,9 +77,18 @@ describe('kill -9 during a run', () => {
       expect(after.slice(0, before.length).map((e) => e.id)).toEqual(before.map((e) => e.id));
       expect(new Set(after.map((e) => e.id)).size).toBe(after.length);
       const recovery = after.slice(before.length);
-      expect(recovery.map((e) => e.kind)).toEqual(['AgentErrorEvent', 'ConversationStateUpdateEvent']);
+      expect(recovery.map((e) => e.kind)).toEqual([
+        'AgentErrorEvent',
+        'ConversationErrorEvent',
+        'ConversationStateUpdateEvent',
+      ]);
       expect(recovery[0]!.error).toMatch(/A restart occurred while this tool was in progress/);
-      expect(recovery[1]).toMatchObject({ key: 'execution_status', value: 'error' });
+      // Why the conversation reads `error`: said at once, in the conversation itself.
+      expect(recovery[1]).toMatchObject({ code: 'ServerRestarted', source: 'environment' });
+      expect(recovery[1]!.detail).toMatch(/server stopped .* while this conversation was running/);
+      expect(recovery[2]).toMatchObject({ key: 'execution_status', value: 'error' });
+      // And the server's log says it, naming the conversation (JSON lines: stdout is not a terminal).
+      expect(cli.output()).toMatch(new RegExp(`"conversation_id":"${id}".*marked error`));
       const conversation = (await (await call(cli.url, `/api/conversations/${id}`)).json()) as {
         execution_status: string;
       };

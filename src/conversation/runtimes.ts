@@ -1,0 +1,260 @@
+// The runtimes of the conversations in use: looked up (a live runtime's record is the current one),
+// built on first use (the agent, its LLMs with the conversation's logger, its tools, MCP and hooks),
+// run in the background with a `full_state` snapshot after each run, and closed after a period
+// without use. ConversationService (service.ts) adds the lifecycle and the operations on top.
+import {
+  Agent,
+  AgentContext,
+  type Critic,
+  LLMCritic,
+  PassCritic,
+  run,
+  SummarizingCondenser,
+} from '../agent/index.js';
+import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
+import { type HookConfig, HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.js';
+import { createLLM, type LLM, type Logger, type PriceTable } from '../llm/index.js';
+import type { SecretBox, SettingsService } from '../settings/index.js';
+import type { ConversationRecord, Store } from '../store/index.js';
+import { createTools, type McpPool } from '../tools/index.js';
+import { ConversationInSandboxError, ConversationNotFoundError } from './errors.js';
+import type { EventLog } from './event-log.js';
+import { ConversationRuntime } from './runtime.js';
+import type { LLMSpec } from './schemas.js';
+import { type ConversationState, fullState, stateOf } from './state.js';
+import { toolNamesOf } from './tools.js';
+
+export interface ConversationServiceOptions {
+  store: Store;
+  log: EventLog;
+  settings: SettingsService;
+  secretBox: SecretBox;
+  /** Folder for per-conversation files (saved outputs, task lists). */
+  dataDir: string;
+  /** A runtime unused this long is closed (its shell ends); default 20 minutes as in OpenHands. */
+  idleTimeoutMs?: number;
+  /** Overrides for tests and benchmarks (e.g. fast terminal timeouts). */
+  toolOptions?: Record<string, unknown>;
+  /** Shared MCP connections; the user's mcp_config servers are connected for each runtime. */
+  mcp: McpPool;
+  /** Server-wide hooks (server configuration), run in every conversation before its own. */
+  hooks?: HookConfig | null;
+  /** Price overrides for cost (and budgets); the built-in table covers common models. */
+  prices?: PriceTable;
+  /**
+   * Where LLM retries and failures, runs that fail and conversations cut off by a restart are
+   * logged (pino's shape; the server passes its logger). Every line carries `conversation_id`.
+   */
+  logger?: Logger;
+}
+
+const SILENT: Logger = { warn() {}, error() {} };
+
+export abstract class ConversationRuntimes {
+  protected readonly runtimes = new Map<string, ConversationRuntime>();
+  protected readonly loading = new Map<string, Promise<ConversationRuntime>>();
+  protected readonly idleTimeoutMs: number;
+
+  constructor(protected readonly options: ConversationServiceOptions) {
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 20 * 60 * 1000;
+  }
+
+  protected get store(): Store {
+    return this.options.store;
+  }
+
+  async get(userId: string, id: string): Promise<ConversationRecord> {
+    const record = await this.store.conversations.get(id);
+    if (!record || record.ownerId !== userId) throw new ConversationNotFoundError(id);
+    return this.runtimes.get(id)?.record ?? record;
+  }
+
+  /** A conversation this server runs itself (not a sandboxed one it only mirrors). */
+  protected async local(userId: string, id: string): Promise<ConversationRecord> {
+    const record = await this.get(userId, id);
+    if (record.sandboxId) throw new ConversationInSandboxError(id, record.sandboxId);
+    return record;
+  }
+
+  snapshot(record: ConversationRecord): Record<string, unknown> {
+    return {
+      id: newEventId(),
+      timestamp: nowTimestamp(),
+      source: 'environment',
+      key: 'full_state',
+      value: fullState(this.runtimes.get(record.id)?.record ?? record),
+      kind: 'ConversationStateUpdateEvent',
+    };
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.runtimes.values()];
+    this.runtimes.clear();
+    for (const r of all) r.interrupt();
+    await Promise.allSettled(all.map((r) => r.running));
+    await Promise.allSettled(all.map((r) => r.close()));
+  }
+
+  protected startRun(runtime: ConversationRuntime): void {
+    runtime.beginRun();
+    const state = runtime.state;
+    runtime.running = run(runtime.agent, runtime, {
+      maxIterations: state.max_iterations,
+      stuckDetection: state.stuck_detection,
+      maxBudgetPerTask: state.max_budget_per_task ?? null,
+    })
+      .catch(async (error: unknown) => {
+        // The loop reports agent, LLM and tool failures as events itself; this is a last resort.
+        this.logFor(runtime.conversationId).error(
+          { error: (error as Error)?.name ?? 'Error', detail: (error as Error)?.message ?? String(error) },
+          'conversation run failed',
+        );
+        await runtime.emit([
+          {
+            id: newEventId(),
+            timestamp: nowTimestamp(),
+            source: 'environment',
+            code: (error as Error)?.name ?? 'Error',
+            detail: (error as Error)?.message ?? String(error),
+            kind: 'ConversationErrorEvent',
+          } as AnyEvent,
+        ]);
+        await runtime.setStatus('error');
+      })
+      .finally(async () => {
+        runtime.running = null;
+        await this.publishSnapshot(runtime);
+        runtime.scheduleEviction(this.idleTimeoutMs, () => void this.evict(runtime));
+      });
+  }
+
+  protected async evict(runtime: ConversationRuntime): Promise<void> {
+    if (runtime.running || this.runtimes.get(runtime.conversationId) !== runtime) return;
+    this.runtimes.delete(runtime.conversationId);
+    await runtime.close();
+  }
+
+  protected publishSnapshot(runtime: ConversationRuntime): Promise<void> {
+    return this.options.log.publishTransient(runtime.conversationId, () => this.snapshot(runtime.record));
+  }
+
+  /** The runtime of a conversation, built on first use (one build even under concurrent calls). */
+  protected async runtime(userId: string, id: string): Promise<ConversationRuntime> {
+    const record = await this.local(userId, id);
+    const existing = this.runtimes.get(id);
+    if (existing) return existing;
+    let loading = this.loading.get(id);
+    if (!loading) {
+      loading = this.buildRuntime(record).finally(() => this.loading.delete(id));
+      this.loading.set(id, loading);
+    }
+    return loading;
+  }
+
+  private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
+    const state = stateOf(record);
+    const events = await this.loadEvents(record.id);
+    const llm = this.llmFor(state.agent.llm, state, record.id);
+    const builtIn = createTools(
+      toolNamesOf(state.agent),
+      this.options.toolOptions ?? {},
+      state.persistence_dir,
+    );
+    const settings = await this.options.settings.getEffective(record.ownerId);
+    const mcp = await this.options.mcp.acquire(
+      record.ownerId,
+      settings?.mcp_config,
+      new Set(builtIn.map((t) => t.name)),
+    );
+    const tools = [...builtIn, ...mcp.tools];
+    const hooks = mergeHookConfigs(this.options.hooks, state.hook_config);
+    const condenser = state.agent.condenser;
+    const agent = new Agent({
+      llm,
+      tools,
+      toolConcurrencyLimit: state.agent.tool_concurrency_limit ?? 1,
+      notes: mcp.warnings,
+      securityAnalyzer: state.security_analyzer?.kind === 'LLMSecurityAnalyzer',
+      critic: this.criticFor(state, record.id),
+      context: AgentContext.load(state.workspace.working_dir, state.agent.agent_context),
+      hooks: isEmptyHookConfig(hooks)
+        ? null
+        : new HookRunner(hooks, { workingDir: state.workspace.working_dir, sessionId: record.id }),
+      // Conversations from before condensers existed have no `condenser` member: none.
+      condenser: condenser
+        ? new SummarizingCondenser({
+            llm: this.llmFor(
+              condenser.llm ?? { ...state.agent.llm, usage_id: 'condenser' },
+              state,
+              record.id,
+            ),
+            maxSize: condenser.max_size!,
+            keepFirst: condenser.keep_first!,
+            maxTokens: condenser.max_tokens ?? null,
+          })
+        : null,
+    });
+    const secrets = (): Record<string, string> => this.openSecrets(stateOf(runtime.record));
+    const runtime: ConversationRuntime = new ConversationRuntime(
+      record,
+      events,
+      agent,
+      tools,
+      this.options.log,
+      secrets,
+      mcp.release,
+    );
+    this.runtimes.set(record.id, runtime);
+    return runtime;
+  }
+
+  /** The service's logger with the conversation's id on every line. */
+  protected logFor(conversationId: string): Logger {
+    const logger = this.options.logger;
+    if (!logger) return SILENT;
+    return {
+      warn: (fields, message) => logger.warn({ conversation_id: conversationId, ...fields }, message),
+      error: (fields, message) => logger.error({ conversation_id: conversationId, ...fields }, message),
+    };
+  }
+
+  protected async loadEvents(id: string): Promise<AnyEvent[]> {
+    const events: AnyEvent[] = [];
+    let after = 0;
+    for (;;) {
+      const page = await this.store.events.after(id, after, 1000);
+      for (const e of page) events.push(JSON.parse(e.json) as AnyEvent);
+      if (page.length < 1000) return events;
+      after = page[page.length - 1]!.seq;
+    }
+  }
+
+  private criticFor(state: ConversationState, conversationId: string): Critic | null {
+    const spec = state.agent.critic;
+    if (!spec) return null;
+    if (spec.kind === 'PassCritic') return new PassCritic(spec.mode);
+    // Without an LLM of its own the critic uses the agent's model, under its own usage id.
+    const llm = this.llmFor(spec.llm ?? { ...state.agent.llm, usage_id: 'critic' }, state, conversationId);
+    return new LLMCritic(llm, spec.mode);
+  }
+
+  /** An LLM of the conversation, its metrics continuing from the stored stats. */
+  private llmFor(spec: LLMSpec, state: ConversationState, conversationId: string): LLM {
+    const key = spec.api_key ? this.options.secretBox.decrypt(spec.api_key) : null;
+    const llm = createLLM(
+      { ...spec, api_key: key },
+      { prices: this.options.prices, logger: this.logFor(conversationId) },
+    );
+    const stored = (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
+    llm.metrics.restore(stored[llm.metrics.usageId]);
+    llm.metrics.maxBudgetPerTask = state.max_budget_per_task ?? null;
+    return llm;
+  }
+
+  private openSecrets(state: ConversationState): Record<string, string> {
+    const open: Record<string, string> = {};
+    for (const [name, secret] of Object.entries(state.secrets))
+      open[name] = this.options.secretBox.decrypt(secret.value);
+    return open;
+  }
+}

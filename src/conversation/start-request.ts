@@ -1,0 +1,159 @@
+// What a start request becomes before anything is stored: its agent (the request's, its keys sealed,
+// or one from the user's settings; its LLMs checked), its sealed secrets, the initial message, the
+// working directory, and the defaults taken from the settings. Each refusal is a 422 at its member.
+import { mkdirSync } from 'node:fs';
+import { type AnyEvent, newEventId, nowTimestamp, parseEvent } from '../events/index.js';
+import { type HookConfig, HookConfigError, isEmptyHookConfig, normalizeHookConfig } from '../hooks/index.js';
+import type { SecretBox } from '../settings/index.js';
+import { registeredToolNames } from '../tools/index.js';
+import { InvalidConversationRequestError } from './errors.js';
+import { checkRequestedLLMs, checkSettingsLLM } from './llm-checks.js';
+import type { ConversationServiceOptions } from './runtimes.js';
+import type { AgentSpec, ConfirmationPolicy, LLMSpec, SendMessageRequest } from './schemas.js';
+import type { ConversationState } from './state.js';
+import { toolNamesOf } from './tools.js';
+
+export const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
+export const DEFAULT_MAX_ITERATIONS = 500;
+
+/** The request's agent (its key sealed), or one built from the user's stored settings. */
+export async function resolveAgent(
+  deps: Pick<ConversationServiceOptions, 'settings' | 'secretBox'>,
+  userId: string,
+  requested: AgentSpec | undefined,
+): Promise<AgentSpec> {
+  if (requested) {
+    const unknown = toolNamesOf(requested).filter((n) => !registeredToolNames().includes(n));
+    if (unknown.length > 0) {
+      throw new InvalidConversationRequestError(
+        ['body', 'agent', 'tools'],
+        `Unknown tools: ${unknown.join(', ')}`,
+      );
+    }
+    checkRequestedLLMs(requested);
+    const seal = (llm: LLMSpec): LLMSpec => ({
+      ...llm,
+      api_key: llm.api_key ? deps.secretBox.encrypt(llm.api_key) : null,
+    });
+    const critic = requested.critic?.llm
+      ? { critic: { ...requested.critic, llm: seal(requested.critic.llm) } }
+      : {};
+    return { ...requested, llm: seal(requested.llm), ...critic };
+  }
+  const settings = await deps.settings.getEffective(userId);
+  if (!settings?.llm_model) {
+    throw new InvalidConversationRequestError(
+      ['body', 'agent'],
+      'No agent given and no LLM in the stored settings: send `agent.llm`, or POST /api/settings with llm_model first',
+    );
+  }
+  checkSettingsLLM(settings);
+  return {
+    kind: 'Agent',
+    llm: {
+      model: settings.llm_model,
+      api_key: settings.llm_api_key ? deps.secretBox.encrypt(settings.llm_api_key) : null,
+      base_url: settings.llm_base_url ?? null,
+      usage_id: 'agent',
+    },
+    tools: DEFAULT_TOOLS.map((name) => ({ name, params: {} })),
+  };
+}
+
+/** The request's secrets, sealed for the record: static values only (a 422 names any other). */
+export function sealSecrets(
+  secretBox: SecretBox,
+  secrets: Record<string, unknown>,
+): ConversationState['secrets'] {
+  const sealed: ConversationState['secrets'] = {};
+  for (const [name, source] of Object.entries(secrets)) {
+    const value = typeof source === 'string' ? source : (source as { value?: unknown }).value;
+    if (typeof value !== 'string') {
+      throw new InvalidConversationRequestError(
+        ['body', 'secrets', name],
+        'Only static secret values are supported',
+      );
+    }
+    const description =
+      typeof source === 'object' ? (source as { description?: string }).description : undefined;
+    sealed[name] = {
+      value: secretBox.encrypt(value),
+      ...(description ? { description } : {}),
+    };
+  }
+  return sealed;
+}
+
+export const NO_SKILLS = { extended: [] as string[], activated: [] as string[] };
+
+/** The MessageEvent of a user message; a 422 for a role other than user or content it cannot carry. */
+export function userMessage(
+  request: SendMessageRequest,
+  skills: typeof NO_SKILLS,
+  loc: string[] = ['body'],
+): AnyEvent {
+  if ((request.role ?? 'user') !== 'user') {
+    throw new InvalidConversationRequestError([...loc, 'role'], "Only messages with role 'user' can be sent");
+  }
+  const message = parseEvent({
+    id: newEventId(),
+    timestamp: nowTimestamp(),
+    source: 'user',
+    llm_message: { role: 'user', content: request.content ?? [] },
+    activated_skills: skills.activated,
+    extended_content: skills.extended.map((t) => ({ type: 'text', text: t, cache_prompt: false })),
+    kind: 'MessageEvent',
+  });
+  if (!message.ok)
+    throw new InvalidConversationRequestError(
+      [...loc, 'content'],
+      message.errors[0]?.msg ?? 'invalid message',
+    );
+  return message.value as AnyEvent;
+}
+
+/**
+ * Creates the working directory; returns the topmost folder it had to create (null when it
+ * existed), so a failed start removes only what it made. A path that cannot be a folder is a 422.
+ */
+export function makeWorkspace(workingDir: string): string | null {
+  try {
+    return mkdirSync(workingDir, { recursive: true }) ?? null;
+  } catch (error) {
+    throw new InvalidConversationRequestError(
+      ['body', 'workspace', 'working_dir'],
+      `Cannot create the working directory: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+}
+
+/** The settings' `security_analyzer` names one ("llm"); anything else means none here. */
+export function analyzerFromSettings(name: string | null | undefined): Record<string, unknown> | null {
+  return name?.toLowerCase() === 'llm' ? { kind: 'LLMSecurityAnalyzer' } : null;
+}
+
+/** The request's budget, else the user's (settings allow any number; only a positive one limits). */
+export function budgetOf(
+  requested: number | null | undefined,
+  fromSettings: number | null | undefined,
+): number | null {
+  if (requested !== undefined) return requested;
+  return typeof fromSettings === 'number' && fromSettings > 0 ? fromSettings : null;
+}
+
+/** The request's hook_config, normalized; a bad one is a 422 pointing at the member. */
+export function hookConfigOf(input: unknown): HookConfig | null {
+  try {
+    const config = normalizeHookConfig(input);
+    return isEmptyHookConfig(config) ? null : config;
+  } catch (error) {
+    if (error instanceof HookConfigError)
+      throw new InvalidConversationRequestError(['body', 'hook_config', ...error.path], error.message);
+    throw error;
+  }
+}
+
+/** The settings' confirmation_mode as a policy: confirm every action, or none. */
+export function defaultPolicy(confirmationMode: boolean | null | undefined): ConfirmationPolicy {
+  return confirmationMode ? { kind: 'AlwaysConfirm' } : { kind: 'NeverConfirm' };
+}

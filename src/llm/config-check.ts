@@ -1,0 +1,100 @@
+// What can be known wrong about an LLM configuration before any request: the conversation layer
+// checks it before storing a conversation (a 422 naming the field), and createLLM turns what is left
+// into an immediate, non-retried failure of the first call (never a request that cannot succeed).
+import { LLMAuthenticationError, LLMBadRequestError, type LLMError } from './errors.js';
+import type { LLMConfig } from './types.js';
+
+/** One thing wrong, and the LLMConfig member it is about. */
+export interface LLMConfigProblem {
+  field: 'model' | 'base_url' | 'api_key';
+  message: string;
+}
+
+/** Provider prefixes served by their own SDK at a default endpoint; any other prefix needs `base_url`. */
+const OWN_ENDPOINT_PREFIXES = new Set(['', 'openai', 'anthropic']);
+
+/** The model string's LiteLLM provider prefix ('' for a bare name) and the model name after it. */
+export function splitModel(model: string): { prefix: string; name: string } {
+  const slash = model.indexOf('/');
+  return slash === -1
+    ? { prefix: '', name: model }
+    : { prefix: model.slice(0, slash), name: model.slice(slash + 1) };
+}
+
+/** An empty base URL means none (clients send "" as well as null). */
+export function baseUrlOf(config: Pick<LLMConfig, 'base_url'>): string | null {
+  return config.base_url?.trim() ? config.base_url.trim() : null;
+}
+
+/** Problems with the model string and the endpoint (the start of a conversation rejects these). */
+export function routingProblems(config: LLMConfig): LLMConfigProblem[] {
+  const problems: LLMConfigProblem[] = [];
+  const { prefix, name } = splitModel(config.model.trim());
+  if (!name.trim()) {
+    problems.push({
+      field: 'model',
+      message: config.model.trim()
+        ? `Model ${JSON.stringify(config.model)} names no model after its provider prefix`
+        : 'The model must not be empty',
+    });
+  }
+  const baseUrl = baseUrlOf(config);
+  if (baseUrl === null) {
+    if (!OWN_ENDPOINT_PREFIXES.has(prefix)) {
+      problems.push({
+        field: 'base_url',
+        message: `Model ${config.model} needs a base URL for its ${prefix} endpoint (e.g. http://localhost:4000)`,
+      });
+    }
+  } else {
+    const problem = baseUrlProblem(baseUrl);
+    if (problem) problems.push({ field: 'base_url', message: problem });
+  }
+  return problems;
+}
+
+function baseUrlProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'The base URL is not a valid URL (e.g. https://api.example.com/v1)';
+  }
+  // (The URL itself is not quoted back: it may carry credentials, https://user:secret@host.)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return 'The base URL must start with http:// or https:// (e.g. https://api.example.com/v1)';
+  return null;
+}
+
+/**
+ * Why an API key cannot be sent as an HTTP header value, or null. fetch refuses characters above
+ * U+00FF and line breaks; a key pasted with an ellipsis (`sk-…`) or smart quotes is the usual case.
+ * The message names the character's code point, never the key.
+ */
+export function apiKeyProblem(key: string | null | undefined): string | null {
+  if (!key) return null;
+  const trimmed = key.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+  for (const char of trimmed) {
+    const code = char.codePointAt(0)!;
+    if (code > 0xff || code === 0 || code === 0x0a || code === 0x0d) {
+      const codePoint = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+      return `The API key contains a character that cannot be sent in an HTTP header (${codePoint}); an API key is plain ASCII — was it pasted with an ellipsis or smart quotes?`;
+    }
+  }
+  return null;
+}
+
+/** Every problem, the key's included. */
+export function llmConfigProblems(config: LLMConfig): LLMConfigProblem[] {
+  const problems = routingProblems(config);
+  const key = apiKeyProblem(config.api_key);
+  if (key) problems.push({ field: 'api_key', message: key });
+  return problems;
+}
+
+/** The failure a call with this problem would end in: an authentication error for the key. */
+export function problemError(problem: LLMConfigProblem): LLMError {
+  return problem.field === 'api_key'
+    ? new LLMAuthenticationError(problem.message)
+    : new LLMBadRequestError(problem.message);
+}

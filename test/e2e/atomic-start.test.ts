@@ -1,0 +1,225 @@
+// Starting a conversation is atomic: a start that cannot work answers 4xx and leaves no record, no
+// folder (under the data folder or a workspace it would have created) and no event; a client that
+// retries makes no duplicates.
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedLLM } from '../support/scripted-llm.js';
+import { api, startServer, type TestServer, tempDir } from '../support/server.js';
+
+const llm = new ScriptedLLM();
+let server: TestServer;
+/** Every folder this file makes is under one, removed at the end. */
+const scratch = tempDir('agentd-atomic-');
+let folders = 0;
+const folder = () => {
+  const path = join(scratch, `f${++folders}`);
+  mkdirSync(path);
+  return path;
+};
+
+beforeAll(async () => {
+  await llm.start();
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close({ remove: true });
+  await llm.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const goodLlm = () => ({ model: 'openai/scripted', api_key: 'sk-atomic', base_url: llm.openaiBaseUrl });
+
+/** What a start could leave behind: records, folders under the data folder, events. */
+async function traces(id: string) {
+  const count = (await (await api(server, '/api/conversations/count')).json()) as number;
+  const folder = join(server.dataDir, 'conversations');
+  return {
+    count,
+    folders: existsSync(folder) ? readdirSync(folder).sort() : [],
+    record: (await api(server, `/api/conversations/${id}`)).status,
+    events: (await server.store.events.after(id, 0, 10).catch(() => [])).length,
+  };
+}
+
+/** Posts a start (with an initial message) and checks that it left nothing; returns the answer. */
+async function refusedStart(
+  body: Record<string, unknown>,
+  workingDir = join(folder(), 'not-yet', 'there'),
+): Promise<{ status: number; detail: unknown }> {
+  const id = randomUUID();
+  const before = await traces(id);
+  const res = await api(server, '/api/conversations', {
+    method: 'POST',
+    body: JSON.stringify({
+      conversation_id: id,
+      workspace: { working_dir: workingDir },
+      initial_message: { role: 'user', content: [{ type: 'text', text: 'hello' }] },
+      ...body,
+    }),
+  });
+  const answer = { status: res.status, detail: ((await res.json()) as { detail: unknown }).detail };
+  expect(await traces(id)).toEqual({ ...before, record: 404, events: 0 });
+  expect(before.record).toBe(404);
+  expect(existsSync(join(workingDir, '..', '..'))).toBe(workingDir.includes('not-yet'));
+  expect(existsSync(join(workingDir, '..'))).toBe(false);
+  return answer;
+}
+
+const agent = (llmConfig: Record<string, unknown>, more: Record<string, unknown> = {}) => ({
+  agent: { kind: 'Agent', llm: llmConfig, tools: [{ name: 'terminal' }], ...more },
+});
+
+describe('a start with an LLM configuration that cannot work', () => {
+  it.each([
+    [
+      'a provider prefix that needs a base URL',
+      { model: 'foo/bar', api_key: 'k' },
+      'base_url',
+      /needs a base URL/,
+    ],
+    [
+      'a base URL that is not a URL',
+      { ...goodLlm(), base_url: 'http://exa mple/v1' },
+      'base_url',
+      /not a valid URL/,
+    ],
+    [
+      'a base URL that is not http',
+      { ...goodLlm(), base_url: 'ftp://example.com' },
+      'base_url',
+      /http:\/\/ or https:\/\//,
+    ],
+    [
+      'a base URL without its scheme',
+      { ...goodLlm(), base_url: 'localhost:4000' },
+      'base_url',
+      /http:\/\/ or https:\/\//,
+    ],
+    ['a blank model', { ...goodLlm(), model: '   ' }, 'model', /must not be empty/],
+    ['a prefix without a model', { ...goodLlm(), model: 'openai/' }, 'model', /names no model/],
+  ])('%s: 422 at the member, nothing stored', async (_name, llmConfig, field, message) => {
+    const { status, detail } = await refusedStart(agent(llmConfig));
+    expect(status).toBe(422);
+    expect(detail).toEqual([
+      { loc: ['body', 'agent', 'llm', field], msg: expect.stringMatching(message), type: 'value_error' },
+    ]);
+  });
+
+  it("checks the critic's and the condenser's own LLMs too", async () => {
+    const critic = await refusedStart(
+      agent(goodLlm(), { critic: { kind: 'LLMCritic', llm: { model: 'foo/bar' } } }),
+    );
+    expect(critic.status).toBe(422);
+    expect((critic.detail as { loc: unknown }[])[0]!.loc).toEqual([
+      'body',
+      'agent',
+      'critic',
+      'llm',
+      'base_url',
+    ]);
+    const condenser = await refusedStart(
+      agent(goodLlm(), { condenser: { kind: 'LLMSummarizingCondenser', llm: { model: 'hosted_vllm/x' } } }),
+    );
+    expect(condenser.status).toBe(422);
+    expect((condenser.detail as { loc: unknown }[])[0]!.loc).toEqual([
+      'body',
+      'agent',
+      'condenser',
+      'llm',
+      'base_url',
+    ]);
+  });
+
+  it('names the stored setting when the LLM comes from the settings', async () => {
+    const saved = await api(server, '/api/settings', {
+      method: 'POST',
+      body: JSON.stringify({ llm_model: 'litellm_proxy/my-model', llm_api_key: 'sk-settings' }),
+    });
+    expect(saved.ok).toBe(true);
+    try {
+      const { status, detail } = await refusedStart({});
+      expect(status).toBe(422);
+      expect(detail).toEqual([
+        { loc: ['body', 'agent'], msg: expect.stringMatching(/llm_base_url/), type: 'value_error' },
+      ]);
+    } finally {
+      await api(server, '/api/settings', { method: 'POST', body: JSON.stringify({ llm_model: null }) });
+    }
+  });
+});
+
+describe('other refused starts', () => {
+  it('an initial message from another role: 422 at the message, nothing stored', async () => {
+    const { status, detail } = await refusedStart({
+      ...agent(goodLlm()),
+      initial_message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] },
+    });
+    expect(status).toBe(422);
+    expect((detail as { loc: unknown }[])[0]!.loc).toEqual(['body', 'initial_message', 'role']);
+  });
+
+  it('a working directory that cannot be created: 422 at working_dir, nothing stored', async () => {
+    const file = join(folder(), 'a-file');
+    writeFileSync(file, 'not a folder');
+    const id = randomUUID();
+    const before = await traces(id);
+    const res = await api(server, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({
+        conversation_id: id,
+        ...agent(goodLlm()),
+        workspace: { working_dir: join(file, 'ws') },
+      }),
+    });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { detail: { loc: unknown }[] }).detail[0]!.loc).toEqual([
+      'body',
+      'workspace',
+      'working_dir',
+    ]);
+    expect(await traces(id)).toEqual(before);
+  });
+
+  it('a failure after the record was stored (building the runtime) removes it again', async () => {
+    // A workspace whose skills folder is a file: loading the agent's context (part of building the
+    // runtime for the initial message) fails after the record and its first events were stored.
+    const workingDir = folder();
+    mkdirSync(join(workingDir, '.openhands'));
+    writeFileSync(join(workingDir, '.openhands', 'skills'), 'not a folder');
+    const id = randomUUID();
+    const before = await traces(id);
+    const res = await api(server, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({
+        conversation_id: id,
+        ...agent(goodLlm()),
+        workspace: { working_dir: workingDir },
+        initial_message: { role: 'user', content: [{ type: 'text', text: 'hello' }] },
+      }),
+    });
+    // (Today that failure is a 500: the skills loader does not skip a skills path that is a file.)
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(await traces(id)).toEqual(before);
+    // The workspace existed before: it is the user's, and stays.
+    expect(readdirSync(workingDir)).toEqual(['.openhands']);
+  });
+});
+
+describe('retries of one start', () => {
+  it('concurrent starts with one conversation_id make one conversation', async () => {
+    const id = randomUUID();
+    const body = JSON.stringify({
+      conversation_id: id,
+      ...agent(goodLlm()),
+      workspace: { working_dir: folder() },
+    });
+    const before = (await (await api(server, '/api/conversations/count')).json()) as number;
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => api(server, '/api/conversations', { method: 'POST', body })),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 201]);
+    expect((await (await api(server, '/api/conversations/count')).json()) as number).toBe(before + 1);
+  });
+});
