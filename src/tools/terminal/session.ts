@@ -1,7 +1,7 @@
 // A persistent bash in a real pseudo-terminal. Completion is detected by the prompt: PS1 prints a
 // JSON marker with the exit code and working directory, so a command is done exactly when its
 // prompt arrives (no polling). Echo is off, so the output is only what the command printed.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { type IPty, spawn } from '@lydell/node-pty';
@@ -56,22 +56,24 @@ export function cleanOutput(raw: string): string {
   return raw.replace(ANSI, '').replace(/\r\n/g, '\n').replace(/\r/g, '');
 }
 
-let rcFile: string | null = null;
+const RC_LINES = [
+  'stty -echo 2>/dev/null',
+  'bind "set enable-bracketed-paste off" 2>/dev/null',
+  "PS2=''",
+  'PROMPT_COMMAND=',
+  `PS1='${PS1}'`,
+];
 
-/** The shell's startup file: echo off before the first prompt, so output is only the command's. */
-function bashrc(): string {
-  if (!rcFile) {
-    rcFile = join(mkdtempSync(join(tmpdir(), 'agentd-shell-')), 'bashrc');
-    const lines = [
-      'stty -echo 2>/dev/null',
-      'bind "set enable-bracketed-paste off" 2>/dev/null',
-      "PS2=''",
-      'PROMPT_COMMAND=',
-      `PS1='${PS1}'`,
-    ];
-    writeFileSync(rcFile, `${lines.join('\n')}\n`);
-  }
-  return rcFile;
+/**
+ * The shell's startup file: echo off before the first prompt, so output is only the command's. Each
+ * shell gets its own, removed as soon as bash has read it (at its first prompt), so no server leaves
+ * files in the temp folder, however it ends.
+ */
+function writeBashrc(): { path: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'agentd-shell-'));
+  const path = join(dir, 'bashrc');
+  writeFileSync(path, `${RC_LINES.join('\n')}\n`);
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export class TerminalSession {
@@ -90,13 +92,20 @@ export class TerminalSession {
 
   async start(): Promise<void> {
     if (this.pty) return;
-    const pty = spawn('bash', ['--rcfile', bashrc(), '--noprofile', '-i'], {
-      name: 'xterm-256color',
-      cols: 256,
-      rows: 200,
-      cwd: this.cwd,
-      env: { ...sanitizedEnv(), ...this.env, TERM: 'xterm-256color', HISTFILE: '/dev/null' },
-    });
+    const rc = writeBashrc();
+    let pty: IPty;
+    try {
+      pty = spawn('bash', ['--rcfile', rc.path, '--noprofile', '-i'], {
+        name: 'xterm-256color',
+        cols: 256,
+        rows: 200,
+        cwd: this.cwd,
+        env: { ...sanitizedEnv(), ...this.env, TERM: 'xterm-256color', HISTFILE: '/dev/null' },
+      });
+    } catch (error) {
+      rc.remove();
+      throw error;
+    }
     this.pty = pty;
     pty.onData((data) => {
       this.buffer += data;
@@ -106,8 +115,12 @@ export class TerminalSession {
       this.exited = true;
       for (const listener of this.listeners) listener();
     });
-    // The first prompt says the shell is ready.
-    await this.waitForPrompt(10_000, 10_000);
+    // The first prompt says the shell is ready (and has read its startup file).
+    try {
+      await this.waitForPrompt(10_000, 10_000);
+    } finally {
+      rc.remove();
+    }
     this.buffer = '';
   }
 
@@ -185,6 +198,11 @@ export class TerminalSession {
 
   get alive(): boolean {
     return this.pty !== null && !this.exited;
+  }
+
+  /** True while the shell has processes of its own (a command or background jobs; Linux only). */
+  hasChildren(): boolean {
+    return this.pty !== null && descendants(this.pty.pid).length > 0;
   }
 
   async close(): Promise<void> {
