@@ -123,7 +123,10 @@ export class Terminal {
     this.idleTimer = null;
     const session = this.session;
     if (!session || this.active > 0) return;
-    if (session.alive && (session.running || session.hasChildren())) return this.startIdleClock();
+    if (session.alive && (session.running || session.hasChildren())) {
+      this.startIdleClock();
+      return;
+    }
     this.closedIdleAt = session.lastPrompt?.working_dir ?? this.closedIdleAt;
     this.session = null;
     void session.close();
