@@ -1,7 +1,7 @@
 // The in-memory side of a conversation that is in use: its events (the agent's history), its agent
 // (LLM + tools, the terminal shell among them) and its run. Idle conversations have no runtime; one
-// is built on demand and dropped after a period without use, so 10k idle conversations cost only
-// their store rows.
+// is built on demand and dropped after a period without use or when too many are live (runtimes.ts),
+// so 10k idle conversations cost only their store rows.
 import type { Agent, AgentHost } from '../agent/index.js';
 import type { AnyEvent } from '../events/index.js';
 import type { ConversationRecord } from '../store/index.js';

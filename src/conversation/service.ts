@@ -38,6 +38,7 @@ import {
 } from './errors.js';
 import type { EventLog } from './event-log.js';
 import { ConversationRuntime } from './runtime.js';
+import { LiveRuntimes } from './runtimes.js';
 import type {
   AgentSpec,
   ConfirmationPolicy,
@@ -65,6 +66,8 @@ export interface ConversationServiceOptions {
   dataDir: string;
   /** A runtime unused this long is closed (its shell ends); default 20 minutes as in OpenHands. */
   idleTimeoutMs?: number;
+  /** Runtimes kept in memory at most; past it the least recently used idle one is closed (default 64). */
+  maxLiveConversations?: number;
   /** Overrides for tests and benchmarks (e.g. fast terminal timeouts). */
   toolOptions?: Record<string, unknown>;
   /** Shared MCP connections; the user's mcp_config servers are connected for each runtime. */
@@ -79,12 +82,18 @@ const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
 const DEFAULT_MAX_ITERATIONS = 500;
 
 export class ConversationService {
-  private readonly runtimes = new Map<string, ConversationRuntime>();
-  private readonly loading = new Map<string, Promise<ConversationRuntime>>();
-  private readonly idleTimeoutMs: number;
+  private readonly runtimes: LiveRuntimes;
 
   constructor(private readonly options: ConversationServiceOptions) {
-    this.idleTimeoutMs = options.idleTimeoutMs ?? 20 * 60 * 1000;
+    this.runtimes = new LiveRuntimes({
+      idleTimeoutMs: options.idleTimeoutMs ?? 20 * 60 * 1000,
+      maxLive: options.maxLiveConversations ?? 64,
+    });
+  }
+
+  /** How many conversations have a runtime in memory now. */
+  get liveRuntimes(): number {
+    return this.runtimes.size;
   }
 
   private get store(): Store {
@@ -259,6 +268,10 @@ export class ConversationService {
       );
     }
     const runtime = await this.runtime(userId, id);
+    await this.runtimes.hold(runtime, () => this.deliverMessage(runtime, request));
+  }
+
+  private async deliverMessage(runtime: ConversationRuntime, request: SendMessageRequest): Promise<void> {
     if (!runtime.events().some((e) => e.kind === 'SystemPromptEvent')) {
       await runtime.emit([runtime.agent.systemPromptEvent(runtime.state.workspace.working_dir)]);
     }
@@ -401,16 +414,12 @@ export class ConversationService {
     const idle = !runtime.running;
     // A fresh abort signal (an earlier interrupt may have spent it), and no eviction meanwhile.
     if (idle) runtime.beginRun();
-    try {
-      return (await runtime.agent.condense(runtime)) === 'continue';
-    } finally {
-      if (!runtime.running) runtime.scheduleEviction(this.idleTimeoutMs, () => void this.evict(runtime));
-    }
+    return this.runtimes.hold(runtime, async () => (await runtime.agent.condense(runtime)) === 'continue');
   }
 
   async ask(userId: string, id: string, question: string): Promise<string> {
     const runtime = await this.runtime(userId, id);
-    return runtime.agent.ask(runtime.events(), question);
+    return this.runtimes.hold(runtime, () => runtime.agent.ask(runtime.events(), question));
   }
 
   /**
@@ -435,11 +444,7 @@ export class ConversationService {
   }
 
   async close(): Promise<void> {
-    const all = [...this.runtimes.values()];
-    this.runtimes.clear();
-    for (const r of all) r.interrupt();
-    await Promise.allSettled(all.map((r) => r.running));
-    await Promise.allSettled(all.map((r) => r.close()));
+    await this.runtimes.closeAll();
   }
 
   // ---- internals ---------------------------------------------------------------------------------
@@ -469,14 +474,8 @@ export class ConversationService {
       .finally(async () => {
         runtime.running = null;
         await this.publishSnapshot(runtime);
-        runtime.scheduleEviction(this.idleTimeoutMs, () => void this.evict(runtime));
+        this.runtimes.idle(runtime);
       });
-  }
-
-  private async evict(runtime: ConversationRuntime): Promise<void> {
-    if (runtime.running || this.runtimes.get(runtime.conversationId) !== runtime) return;
-    this.runtimes.delete(runtime.conversationId);
-    await runtime.close();
   }
 
   private publishSnapshot(runtime: ConversationRuntime): Promise<void> {
@@ -497,14 +496,7 @@ export class ConversationService {
   /** The runtime of a conversation, built on first use (one build even under concurrent calls). */
   private async runtime(userId: string, id: string): Promise<ConversationRuntime> {
     const record = await this.local(userId, id);
-    const existing = this.runtimes.get(id);
-    if (existing) return existing;
-    let loading = this.loading.get(id);
-    if (!loading) {
-      loading = this.buildRuntime(record).finally(() => this.loading.delete(id));
-      this.loading.set(id, loading);
-    }
-    return loading;
+    return this.runtimes.use(id, () => this.buildRuntime(record));
   }
 
   private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
@@ -556,7 +548,6 @@ export class ConversationService {
       secrets,
       mcp.release,
     );
-    this.runtimes.set(record.id, runtime);
     return runtime;
   }
 
