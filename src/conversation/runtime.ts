@@ -17,6 +17,8 @@ export class ConversationRuntime implements AgentHost {
   private pause = false;
   private abort = new AbortController();
   private evictTimer: NodeJS.Timeout | null = null;
+  /** Set by the first close; a second (a delete racing an eviction) must not release MCP twice. */
+  private closing: Promise<void> | null = null;
 
   constructor(
     public record: ConversationRecord,
@@ -125,10 +127,14 @@ export class ConversationRuntime implements AgentHost {
     this.evictTimer = null;
   }
 
-  async close(): Promise<void> {
-    this.cancelEviction();
-    this.abort.abort(new Error('closed'));
-    await Promise.allSettled(this.tools.map((t) => t.close?.()));
-    await this.release();
+  /** Closes the tools and lets go of shared resources, once however often it is called. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.cancelEviction();
+      this.abort.abort(new Error('closed'));
+      await Promise.allSettled(this.tools.map((t) => t.close?.()));
+      await this.release();
+    })();
+    return this.closing;
   }
 }
