@@ -1,5 +1,5 @@
 // The terminal gives its shell back when unused: the shell ends after the idle time, and the next
-// command starts a new one in the directory the old one was in. Its startup file never outlives it.
+// command starts a new one in the directory the old one was in. A shell leaves no file behind.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,8 +43,8 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe('terminal idle close', () => {
-  // First in the file: before this change one startup file was made per process, at the first shell.
-  it("removes the shell's startup file once the shell has started", async () => {
+  // First in the file: a shell used to leave its startup file in the temp folder (one per process).
+  it('starts a shell without leaving anything in the temp folder', async () => {
     const ctx = context();
     const previous = process.env.TMPDIR;
     const tmp = tempDir('agentd-tmpdir-');

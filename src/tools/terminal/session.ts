@@ -1,9 +1,7 @@
 // A persistent bash in a real pseudo-terminal. Completion is detected by the prompt: PS1 prints a
 // JSON marker with the exit code and working directory, so a command is done exactly when its
 // prompt arrives (no polling). Echo is off, so the output is only what the command printed.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { userInfo } from 'node:os';
 import { type IPty, spawn } from '@lydell/node-pty';
 import { descendants } from '../../sandbox/process-tree.js';
 
@@ -56,25 +54,18 @@ export function cleanOutput(raw: string): string {
   return raw.replace(ANSI, '').replace(/\r\n/g, '\n').replace(/\r/g, '');
 }
 
-const RC_LINES = [
+/**
+ * The shell's setup, run before its first prompt: echo off, so output is only the command's, and the
+ * JSON prompt. It travels in the environment and runs from PROMPT_COMMAND (which it then unsets)
+ * rather than from an rc file, so a shell leaves no file behind, even when the server is killed.
+ */
+const SHELL_SETUP = [
+  'unset PROMPT_COMMAND AGENTD_SHELL_SETUP',
   'stty -echo 2>/dev/null',
   'bind "set enable-bracketed-paste off" 2>/dev/null',
   "PS2=''",
-  'PROMPT_COMMAND=',
   `PS1='${PS1}'`,
-];
-
-/**
- * The shell's startup file: echo off before the first prompt, so output is only the command's. Each
- * shell gets its own, removed as soon as bash has read it (at its first prompt), so no server leaves
- * files in the temp folder, however it ends.
- */
-function writeBashrc(): { path: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'agentd-shell-'));
-  const path = join(dir, 'bashrc');
-  writeFileSync(path, `${RC_LINES.join('\n')}\n`);
-  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+].join('\n');
 
 export class TerminalSession {
   private pty: IPty | null = null;
@@ -92,20 +83,20 @@ export class TerminalSession {
 
   async start(): Promise<void> {
     if (this.pty) return;
-    const rc = writeBashrc();
-    let pty: IPty;
-    try {
-      pty = spawn('bash', ['--rcfile', rc.path, '--noprofile', '-i'], {
-        name: 'xterm-256color',
-        cols: 256,
-        rows: 200,
-        cwd: this.cwd,
-        env: { ...sanitizedEnv(), ...this.env, TERM: 'xterm-256color', HISTFILE: '/dev/null' },
-      });
-    } catch (error) {
-      rc.remove();
-      throw error;
-    }
+    const pty = spawn('bash', ['--noprofile', '--norc', '-i'], {
+      name: 'xterm-256color',
+      cols: 256,
+      rows: 200,
+      cwd: this.cwd,
+      env: {
+        ...sanitizedEnv(),
+        ...this.env,
+        TERM: 'xterm-256color',
+        HISTFILE: '/dev/null',
+        AGENTD_SHELL_SETUP: SHELL_SETUP,
+        PROMPT_COMMAND: 'eval "$AGENTD_SHELL_SETUP"',
+      },
+    });
     this.pty = pty;
     pty.onData((data) => {
       this.buffer += data;
@@ -115,12 +106,8 @@ export class TerminalSession {
       this.exited = true;
       for (const listener of this.listeners) listener();
     });
-    // The first prompt says the shell is ready (and has read its startup file).
-    try {
-      await this.waitForPrompt(10_000, 10_000);
-    } finally {
-      rc.remove();
-    }
+    // The first prompt says the shell is ready.
+    await this.waitForPrompt(10_000, 10_000);
     this.buffer = '';
   }
 
