@@ -33,13 +33,17 @@ export class LiveRuntimes {
     return this.live.size;
   }
 
-  /** The runtime of a conversation, built on first use (one build even under concurrent calls). */
+  /**
+   * The runtime of a conversation, built on first use (one build even under concurrent calls). It
+   * is held until the next turn of the event loop, so the caller can start a run (or `hold` it)
+   * before another conversation's use could close it for the cap.
+   */
   async use(id: string, build: () => Promise<ConversationRuntime>): Promise<ConversationRuntime> {
     const existing = this.live.get(id);
     if (existing) {
       this.live.delete(id);
       this.live.set(id, existing);
-      this.idle(existing);
+      this.holdUntilNextTurn(existing);
       return existing;
     }
     let loading = this.loading.get(id);
@@ -47,7 +51,7 @@ export class LiveRuntimes {
       loading = build()
         .then((runtime) => {
           this.live.set(id, runtime);
-          this.idle(runtime);
+          this.holdUntilNextTurn(runtime);
           return runtime;
         })
         .finally(() => this.loading.delete(id));
@@ -58,15 +62,11 @@ export class LiveRuntimes {
 
   /** Keeps the runtime from being closed while `work` goes on. */
   async hold<T>(runtime: ConversationRuntime, work: () => Promise<T>): Promise<T> {
-    this.holds.set(runtime, (this.holds.get(runtime) ?? 0) + 1);
-    runtime.cancelEviction();
+    this.acquire(runtime);
     try {
       return await work();
     } finally {
-      const left = (this.holds.get(runtime) ?? 1) - 1;
-      if (left > 0) this.holds.set(runtime, left);
-      else this.holds.delete(runtime);
-      this.idle(runtime);
+      this.release(runtime);
     }
   }
 
@@ -97,17 +97,32 @@ export class LiveRuntimes {
     await Promise.allSettled([...all.map((r) => r.close()), ...this.closing]);
   }
 
+  private holdUntilNextTurn(runtime: ConversationRuntime): void {
+    this.acquire(runtime);
+    setImmediate(() => this.release(runtime));
+    this.enforceCap();
+  }
+
+  private acquire(runtime: ConversationRuntime): void {
+    this.holds.set(runtime, (this.holds.get(runtime) ?? 0) + 1);
+    runtime.cancelEviction();
+  }
+
+  private release(runtime: ConversationRuntime): void {
+    const left = (this.holds.get(runtime) ?? 1) - 1;
+    if (left > 0) this.holds.set(runtime, left);
+    else this.holds.delete(runtime);
+    this.idle(runtime);
+  }
+
   private busy(runtime: ConversationRuntime): boolean {
     return runtime.running !== null || this.holds.has(runtime);
   }
 
-  /**
-   * Past the cap, closes the least recently used runtimes that are idle, until under it again. The
-   * most recently used one is spared: its caller has it in hand.
-   */
+  /** Past the cap, closes the least recently used runtimes that are idle, until under it again. */
   private enforceCap(): void {
     if (this.live.size <= this.options.maxLive) return;
-    for (const runtime of [...this.live.values()].slice(0, -1)) {
+    for (const runtime of [...this.live.values()]) {
       if (this.live.size <= this.options.maxLive) return;
       // Waiting for the user's confirmation is a pause in a run, not the end of one.
       if (this.busy(runtime) || runtime.status === 'waiting_for_confirmation') continue;

@@ -96,14 +96,14 @@ describe('runtimes in use are kept past the cap', () => {
     const idle = await startConversation(server, llm, [finish]);
     await waitForStatus(server, idle.id, ['finished']);
 
-    // Over the cap of one: the running and the waiting conversation stay; the idle one was last used.
-    expect(server.conversations.liveRuntimes).toBe(3);
+    // Over the cap of one: the running and the waiting conversation stay; the finished one goes.
+    await until(() => server.conversations.liveRuntimes === 2);
     expect((await info(server, running.id)).execution_status).toBe('running');
+    expect((await info(server, waiting.id)).execution_status).toBe('waiting_for_confirmation');
 
+    // Once its run has ended, the interrupted conversation is idle, and goes too.
     await api(server, `/api/conversations/${running.id}/interrupt`, { method: 'POST' });
     await waitForStatus(server, running.id, ['paused']);
-    // The run has ended, so the cap is enforced again: the least recently used idle runtime (the
-    // finished conversation's) goes; the interrupted one was just used, the waiting one stays.
-    await until(() => server.conversations.liveRuntimes === 2);
+    await until(() => server.conversations.liveRuntimes === 1);
   });
 });
