@@ -8,5 +8,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     reporters: ['default'],
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/cleanup.ts'],
   },
 });

@@ -30,6 +30,8 @@ export async function agent(options: AgentOptions): Promise<void> {
     docsUi: false,
     hooks: config.hooks,
     prices: config.prices,
+    toolOptions: { terminalIdleSeconds: config.terminalIdleSeconds },
+    maxLiveConversations: config.maxLiveConversations,
   });
   const { port, shutdown } = await listenUntilStopped(agentd, config.host, config.port);
   const line = `${JSON.stringify({ listening: true, host: config.host, port, pid: process.pid })}\n`;

@@ -34,6 +34,10 @@ export interface ServerConfig {
   hooks: HookConfig | null;
   /** Price overrides (AGENTD_PRICING_FILE: model or /regex/ → LiteLLM-style per-token prices). */
   prices: PriceTable;
+  /** Seconds an unused terminal shell lives (AGENTD_TERMINAL_IDLE_SECONDS, default 60). */
+  terminalIdleSeconds: number;
+  /** Conversation runtimes kept in memory (AGENTD_MAX_LIVE_CONVERSATIONS, default 64). */
+  maxLiveConversations: number;
 }
 
 export class ConfigError extends Error {
@@ -76,6 +80,13 @@ function parseMaxSandboxes(value: number | string): number {
   return n;
 }
 
+function parsePositive(name: string, value: string, integer: boolean): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+    throw new ConfigError(`Invalid ${name}: ${value} (a ${integer ? 'whole ' : ''}number above 0)`);
+  return n;
+}
+
 function parsePort(value: number | string): number {
   const port = typeof value === 'number' ? value : Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Invalid port: ${value}`);
@@ -113,6 +124,16 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
     specs: specsFromEnv(env),
     hooks: hooksFromEnv(env),
     prices: pricesFromEnv(env),
+    terminalIdleSeconds: parsePositive(
+      'AGENTD_TERMINAL_IDLE_SECONDS',
+      env.AGENTD_TERMINAL_IDLE_SECONDS ?? '60',
+      false,
+    ),
+    maxLiveConversations: parsePositive(
+      'AGENTD_MAX_LIVE_CONVERSATIONS',
+      env.AGENTD_MAX_LIVE_CONVERSATIONS ?? '64',
+      true,
+    ),
   };
 
   if (noAuth) {

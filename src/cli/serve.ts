@@ -11,6 +11,8 @@ export async function serve(options: ServerOptions): Promise<void> {
     controlPlane: { maxSandboxes: config.maxSandboxes, specs: config.specs },
     hooks: config.hooks,
     prices: config.prices,
+    toolOptions: { terminalIdleSeconds: config.terminalIdleSeconds },
+    maxLiveConversations: config.maxLiveConversations,
   });
   const { port } = await listenUntilStopped(agentd, config.host, config.port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

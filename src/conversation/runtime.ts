@@ -1,7 +1,7 @@
 // The in-memory side of a conversation that is in use: its events (the agent's history), its agent
 // (LLM + tools, the terminal shell among them) and its run. Idle conversations have no runtime; one
-// is built on demand and dropped after a period without use, so 10k idle conversations cost only
-// their store rows.
+// is built on demand and dropped after a period without use or when too many are live (runtimes.ts),
+// so 10k idle conversations cost only their store rows.
 import type { Agent, AgentHost } from '../agent/index.js';
 import type { AnyEvent } from '../events/index.js';
 import type { ConversationRecord } from '../store/index.js';
@@ -17,6 +17,8 @@ export class ConversationRuntime implements AgentHost {
   private pause = false;
   private abort = new AbortController();
   private evictTimer: NodeJS.Timeout | null = null;
+  /** Set by the first close; a second (a delete racing an eviction) must not release MCP twice. */
+  private closing: Promise<void> | null = null;
 
   constructor(
     public record: ConversationRecord,
@@ -125,10 +127,14 @@ export class ConversationRuntime implements AgentHost {
     this.evictTimer = null;
   }
 
-  async close(): Promise<void> {
-    this.cancelEviction();
-    this.abort.abort(new Error('closed'));
-    await Promise.allSettled(this.tools.map((t) => t.close?.()));
-    await this.release();
+  /** Closes the tools and lets go of shared resources, once however often it is called. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.cancelEviction();
+      this.abort.abort(new Error('closed'));
+      await Promise.allSettled(this.tools.map((t) => t.close?.()));
+      await this.release();
+    })();
+    return this.closing;
   }
 }

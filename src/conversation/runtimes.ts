@@ -1,7 +1,8 @@
 // The runtimes of the conversations in use: looked up (a live runtime's record is the current one),
 // built on first use (the agent, its LLMs with the conversation's logger, its tools, MCP and hooks),
 // run in the background with a `full_state` snapshot after each run, and closed after a period
-// without use. ConversationService (service.ts) adds the lifecycle and the operations on top.
+// without use or past the live cap (LiveRuntimes, live-runtimes.ts). ConversationService (service.ts)
+// adds the lifecycle and the operations on top.
 import {
   Agent,
   AgentContext,
@@ -19,6 +20,7 @@ import type { ConversationRecord, Store } from '../store/index.js';
 import { createTools, type McpPool } from '../tools/index.js';
 import { ConversationInSandboxError, ConversationNotFoundError } from './errors.js';
 import type { EventLog } from './event-log.js';
+import { LiveRuntimes } from './live-runtimes.js';
 import { ConversationRuntime } from './runtime.js';
 import type { LLMSpec } from './schemas.js';
 import { type ConversationState, fullState, stateOf } from './state.js';
@@ -33,6 +35,8 @@ export interface ConversationServiceOptions {
   dataDir: string;
   /** A runtime unused this long is closed (its shell ends); default 20 minutes as in OpenHands. */
   idleTimeoutMs?: number;
+  /** Runtimes kept in memory at most; past it the least recently used idle one is closed (default 64). */
+  maxLiveConversations?: number;
   /** Overrides for tests and benchmarks (e.g. fast terminal timeouts). */
   toolOptions?: Record<string, unknown>;
   /** Shared MCP connections; the user's mcp_config servers are connected for each runtime. */
@@ -51,12 +55,18 @@ export interface ConversationServiceOptions {
 const SILENT: Logger = { warn() {}, error() {} };
 
 export abstract class ConversationRuntimes {
-  protected readonly runtimes = new Map<string, ConversationRuntime>();
-  protected readonly loading = new Map<string, Promise<ConversationRuntime>>();
-  protected readonly idleTimeoutMs: number;
+  protected readonly runtimes: LiveRuntimes;
 
   constructor(protected readonly options: ConversationServiceOptions) {
-    this.idleTimeoutMs = options.idleTimeoutMs ?? 20 * 60 * 1000;
+    this.runtimes = new LiveRuntimes({
+      idleTimeoutMs: options.idleTimeoutMs ?? 20 * 60 * 1000,
+      maxLive: options.maxLiveConversations ?? 64,
+    });
+  }
+
+  /** How many conversations have a runtime in memory now. */
+  get liveRuntimes(): number {
+    return this.runtimes.size;
   }
 
   protected get store(): Store {
@@ -88,11 +98,7 @@ export abstract class ConversationRuntimes {
   }
 
   async close(): Promise<void> {
-    const all = [...this.runtimes.values()];
-    this.runtimes.clear();
-    for (const r of all) r.interrupt();
-    await Promise.allSettled(all.map((r) => r.running));
-    await Promise.allSettled(all.map((r) => r.close()));
+    await this.runtimes.closeAll();
   }
 
   protected startRun(runtime: ConversationRuntime): void {
@@ -124,14 +130,8 @@ export abstract class ConversationRuntimes {
       .finally(async () => {
         runtime.running = null;
         await this.publishSnapshot(runtime);
-        runtime.scheduleEviction(this.idleTimeoutMs, () => void this.evict(runtime));
+        this.runtimes.idle(runtime);
       });
-  }
-
-  protected async evict(runtime: ConversationRuntime): Promise<void> {
-    if (runtime.running || this.runtimes.get(runtime.conversationId) !== runtime) return;
-    this.runtimes.delete(runtime.conversationId);
-    await runtime.close();
   }
 
   protected publishSnapshot(runtime: ConversationRuntime): Promise<void> {
@@ -141,14 +141,7 @@ export abstract class ConversationRuntimes {
   /** The runtime of a conversation, built on first use (one build even under concurrent calls). */
   protected async runtime(userId: string, id: string): Promise<ConversationRuntime> {
     const record = await this.local(userId, id);
-    const existing = this.runtimes.get(id);
-    if (existing) return existing;
-    let loading = this.loading.get(id);
-    if (!loading) {
-      loading = this.buildRuntime(record).finally(() => this.loading.delete(id));
-      this.loading.set(id, loading);
-    }
-    return loading;
+    return this.runtimes.use(id, () => this.buildRuntime(record));
   }
 
   private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
@@ -204,7 +197,6 @@ export abstract class ConversationRuntimes {
       secrets,
       mcp.release,
     );
-    this.runtimes.set(record.id, runtime);
     return runtime;
   }
 

@@ -208,7 +208,7 @@ export class ConversationService extends ConversationRuntimes {
 
   /** Removes what a failed start created: its runtime, record (events cascade) and folders. */
   private async undoStart(id: string, persistenceDir: string, createdWorkspace: string | null) {
-    await this.loading.get(id)?.catch(() => undefined);
+    await this.runtimes.settled(id);
     const runtime = this.runtimes.get(id);
     if (runtime) {
       this.runtimes.delete(id);
@@ -225,6 +225,10 @@ export class ConversationService extends ConversationRuntimes {
   async sendMessage(userId: string, id: string, request: SendMessageRequest): Promise<void> {
     userMessage(request, NO_SKILLS); // a bad message is refused before the runtime is built
     const runtime = await this.runtime(userId, id);
+    await this.runtimes.hold(runtime, () => this.deliverMessage(runtime, request));
+  }
+
+  private async deliverMessage(runtime: ConversationRuntime, request: SendMessageRequest): Promise<void> {
     if (!runtime.events().some((e) => e.kind === 'SystemPromptEvent')) {
       await runtime.emit([runtime.agent.systemPromptEvent(runtime.state.workspace.working_dir)]);
     }
@@ -354,16 +358,12 @@ export class ConversationService extends ConversationRuntimes {
     const idle = !runtime.running;
     // A fresh abort signal (an earlier interrupt may have spent it), and no eviction meanwhile.
     if (idle) runtime.beginRun();
-    try {
-      return (await runtime.agent.condense(runtime)) === 'continue';
-    } finally {
-      if (!runtime.running) runtime.scheduleEviction(this.idleTimeoutMs, () => void this.evict(runtime));
-    }
+    return this.runtimes.hold(runtime, async () => (await runtime.agent.condense(runtime)) === 'continue');
   }
 
   async ask(userId: string, id: string, question: string): Promise<string> {
     const runtime = await this.runtime(userId, id);
-    return runtime.agent.ask(runtime.events(), question);
+    return this.runtimes.hold(runtime, () => runtime.agent.ask(runtime.events(), question));
   }
 
   /**

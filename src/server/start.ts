@@ -36,7 +36,10 @@ export interface AgentdOptions {
   docsUi?: boolean;
   /** Tool options (e.g. short terminal timeouts in tests). */
   toolOptions?: Record<string, unknown>;
+  /** A conversation's runtime unused this long is closed (default 20 minutes). */
   idleTimeoutMs?: number;
+  /** Conversation runtimes kept in memory at most (default 64); past it the least recently used idle one closes. */
+  maxLiveConversations?: number;
   /**
    * The V1 control plane (sandboxes, app conversations); on unless false. `agentd agent`, the
    * server inside a sandbox, runs without it.
@@ -90,6 +93,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     dataDir: options.dataDir,
     toolOptions: options.toolOptions,
     idleTimeoutMs: options.idleTimeoutMs,
+    maxLiveConversations: options.maxLiveConversations,
     mcp,
     hooks: options.hooks ?? null,
     prices: options.prices,

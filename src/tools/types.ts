@@ -42,6 +42,11 @@ export interface Tool<A = unknown, O = unknown> {
 export interface ToolOptions {
   /** Terminal: seconds without new output before a command is reported as still running. */
   noChangeTimeoutSeconds?: number;
+  /**
+   * Terminal: seconds a shell may sit unused before it is closed (default 60); the next command
+   * starts a new one in the same directory. A shell with a command or background job running stays.
+   */
+  terminalIdleSeconds?: number;
   /** File tools: accept paths outside the conversation's working directory (default: refuse them). */
   allowPathsOutsideWorkspace?: boolean;
 }

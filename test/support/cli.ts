@@ -1,5 +1,26 @@
 // Runs the real `agentd` binary (dist/cli.js, built by the global setup) and waits for it to listen.
+// It gets the test run's temp folder (TMPDIR), and is stopped after the test file if a test did not.
 import { type ChildProcess, spawn } from 'node:child_process';
+
+const running = new Set<ChildProcess>();
+
+/** After a test file: stops the servers its tests left running (their whole process groups). */
+export async function stopLeftoverClis(): Promise<void> {
+  await Promise.allSettled(
+    [...running].map(
+      (proc) =>
+        new Promise<void>((resolve) => {
+          if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+          proc.once('exit', () => resolve());
+          try {
+            process.kill(-proc.pid!, 'SIGTERM');
+          } catch {
+            proc.kill('SIGTERM');
+          }
+        }),
+    ),
+  );
+}
 
 export interface RunningCli {
   url: string;
@@ -16,14 +37,25 @@ export function runCli(
   const command = options.command ?? [process.execPath, 'dist/cli.js'];
   const proc = spawn(command[0]!, [...command.slice(1), ...args], {
     cwd: options.cwd ?? process.cwd(),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so stop() reaches the server behind a wrapper such as `npm start`
     // (npm does not pass SIGTERM on to it).
     detached: true,
   });
+  running.add(proc);
   let out = '';
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    proc.once('exit', (code) => {
+      running.delete(proc);
+      resolve(code);
+    }),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`agentd did not start:\n${out}`)), 60_000);
     const onData = (chunk: Buffer) => {

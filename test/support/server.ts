@@ -1,4 +1,6 @@
 // Starts agentd in-process on a random loopback port, with a real SQLite file in a temp data folder.
+// What a test file makes here is undone after it (test/support/cleanup.ts): servers it left open are
+// closed, and every folder tempDir() made is removed.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +14,20 @@ export interface TestServer extends Agentd {
   close(options?: { remove?: boolean }): Promise<void>;
 }
 
+const madeDirs: string[] = [];
+const openServers = new Set<TestServer>();
+
+/** A fresh folder under the temp folder, removed after the test file (or earlier by the test). */
 export function tempDir(prefix = 'agentd-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.push(dir);
+  return dir;
+}
+
+/** After a test file: closes the servers it left open, then removes every folder tempDir() made. */
+export async function cleanUpTestFile(): Promise<void> {
+  await Promise.allSettled([...openServers].map((s) => s.close()));
+  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 export async function startServer(
@@ -34,16 +48,19 @@ export async function startServer(
   await agentd.app.listen({ host: '127.0.0.1', port: 0 });
   const address = agentd.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
-  return {
+  const server: TestServer = {
     ...agentd,
     url: `http://127.0.0.1:${address.port}`,
     key: keys[0] ?? '',
     dataDir,
     async close({ remove = false } = {}) {
+      openServers.delete(server);
       await agentd.close();
       if (remove) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  openServers.add(server);
+  return server;
 }
 
 /** fetch with the session key header set (pass key: null to send none). */

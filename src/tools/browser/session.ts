@@ -86,7 +86,16 @@ export class BrowserSession {
   private async start(): Promise<BrowserContext> {
     if (this.context) return this.context;
     const { chromium } = await import('playwright-core');
-    this.browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: FLAGS, headless: true });
+    // The server's own shutdown closes the browser (and Playwright then removes its temp profile);
+    // Playwright's signal handlers would race it, and on SIGINT exit before the server has closed.
+    this.browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: FLAGS,
+      headless: true,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
     this.context = await this.browser.newContext({ viewport: { width: 1280, height: 800 } });
     return this.context;
   }

@@ -1,9 +1,7 @@
 // A persistent bash in a real pseudo-terminal. Completion is detected by the prompt: PS1 prints a
 // JSON marker with the exit code and working directory, so a command is done exactly when its
 // prompt arrives (no polling). Echo is off, so the output is only what the command printed.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { userInfo } from 'node:os';
 import { type IPty, spawn } from '@lydell/node-pty';
 import { descendants } from '../../sandbox/process-tree.js';
 
@@ -56,23 +54,18 @@ export function cleanOutput(raw: string): string {
   return raw.replace(ANSI, '').replace(/\r\n/g, '\n').replace(/\r/g, '');
 }
 
-let rcFile: string | null = null;
-
-/** The shell's startup file: echo off before the first prompt, so output is only the command's. */
-function bashrc(): string {
-  if (!rcFile) {
-    rcFile = join(mkdtempSync(join(tmpdir(), 'agentd-shell-')), 'bashrc');
-    const lines = [
-      'stty -echo 2>/dev/null',
-      'bind "set enable-bracketed-paste off" 2>/dev/null',
-      "PS2=''",
-      'PROMPT_COMMAND=',
-      `PS1='${PS1}'`,
-    ];
-    writeFileSync(rcFile, `${lines.join('\n')}\n`);
-  }
-  return rcFile;
-}
+/**
+ * The shell's setup, run before its first prompt: echo off, so output is only the command's, and the
+ * JSON prompt. It travels in the environment and runs from PROMPT_COMMAND (which it then unsets)
+ * rather than from an rc file, so a shell leaves no file behind, even when the server is killed.
+ */
+const SHELL_SETUP = [
+  'unset PROMPT_COMMAND AGENTD_SHELL_SETUP',
+  'stty -echo 2>/dev/null',
+  'bind "set enable-bracketed-paste off" 2>/dev/null',
+  "PS2=''",
+  `PS1='${PS1}'`,
+].join('\n');
 
 export class TerminalSession {
   private pty: IPty | null = null;
@@ -90,12 +83,19 @@ export class TerminalSession {
 
   async start(): Promise<void> {
     if (this.pty) return;
-    const pty = spawn('bash', ['--rcfile', bashrc(), '--noprofile', '-i'], {
+    const pty = spawn('bash', ['--noprofile', '--norc', '-i'], {
       name: 'xterm-256color',
       cols: 256,
       rows: 200,
       cwd: this.cwd,
-      env: { ...sanitizedEnv(), ...this.env, TERM: 'xterm-256color', HISTFILE: '/dev/null' },
+      env: {
+        ...sanitizedEnv(),
+        ...this.env,
+        TERM: 'xterm-256color',
+        HISTFILE: '/dev/null',
+        AGENTD_SHELL_SETUP: SHELL_SETUP,
+        PROMPT_COMMAND: 'eval "$AGENTD_SHELL_SETUP"',
+      },
     });
     this.pty = pty;
     pty.onData((data) => {
@@ -185,6 +185,11 @@ export class TerminalSession {
 
   get alive(): boolean {
     return this.pty !== null && !this.exited;
+  }
+
+  /** True while the shell has processes of its own (a command or background jobs; Linux only). */
+  hasChildren(): boolean {
+    return this.pty !== null && descendants(this.pty.pid).length > 0;
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,11 @@
 // terminal: commands in the conversation's persistent shell. Output keeps head and tail past 30,000
 // characters (the full text saved under the conversation's folder); a command that goes quiet or
 // passes its time limit returns what it printed so far with exit code -1, and the agent can wait
-// (empty command), send input or keys (is_input), or interrupt it (C-c).
+// (empty command), send input or keys (is_input), or interrupt it (C-c). A shell left unused for a
+// while (terminalIdleSeconds, default 60) is closed; the next command starts a new one where the old
+// one was, and tells the agent that its environment variables are gone.
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Static } from 'typebox';
 import { TerminalAction } from '../../events/index.js';
@@ -35,6 +37,7 @@ export interface TerminalObservation {
 
 export const MAX_OUTPUT_CHARS = 30_000;
 const DEFAULT_NO_CHANGE_SECONDS = 30;
+const DEFAULT_IDLE_SECONDS = 60;
 const WAIT_HINT =
   'You may wait longer to see additional output by sending empty command \'\', send other commands to interact with the current process, send keys ("C-c", "C-z", "C-d") to interrupt/kill the previous command before sending your new command, or use the timeout parameter in terminal for future commands.';
 const CLIPPED =
@@ -66,15 +69,70 @@ function mask(text: string, secrets: Record<string, string>): string {
 
 export class Terminal {
   private session: TerminalSession | null = null;
+  /** Calls in progress; the idle clock runs only when there are none. */
+  private active = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
+  /** Set when an idle shell was closed: where it was, so its successor starts there. */
+  private closedIdleAt: string | null = null;
 
   constructor(private readonly options: ToolOptions) {}
 
   private shell(ctx: ToolContext): TerminalSession {
-    if (!this.session) this.session = new TerminalSession(ctx.workingDir, ctx.secrets?.() ?? {});
+    if (!this.session) {
+      const resumeIn =
+        this.closedIdleAt !== null && isDirectory(this.closedIdleAt) ? this.closedIdleAt : null;
+      this.session = new TerminalSession(resumeIn ?? ctx.workingDir, ctx.secrets?.() ?? {});
+    }
     return this.session;
   }
 
   async run(action: Action, ctx: ToolContext): Promise<TerminalObservation> {
+    this.active++;
+    this.stopIdleClock();
+    try {
+      const observation = await this.execute(action, ctx);
+      // The first command after an idle close says so: the agent's exports and functions are gone.
+      if (this.closedIdleAt !== null && this.session?.alive) {
+        observation.metadata.prefix = RESTARTED_NOTE;
+        this.closedIdleAt = null;
+      }
+      return observation;
+    } finally {
+      this.active--;
+      this.startIdleClock();
+    }
+  }
+
+  private startIdleClock(): void {
+    if (this.active > 0 || !this.session) return;
+    const seconds = this.options.terminalIdleSeconds ?? DEFAULT_IDLE_SECONDS;
+    this.idleTimer = setTimeout(() => this.closeIfIdle(), seconds * 1000);
+    this.idleTimer.unref();
+  }
+
+  private stopIdleClock(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  /**
+   * Closes a shell nobody is using. One with a command still going or background jobs (a dev server
+   * started with &) stays: the agent may come back for them; the clock starts again.
+   */
+  private closeIfIdle(): void {
+    this.idleTimer = null;
+    const session = this.session;
+    if (!session || this.active > 0) return;
+    if (session.alive && (session.running || session.hasChildren())) {
+      this.startIdleClock();
+      return;
+    }
+    this.closedIdleAt = session.lastPrompt?.working_dir ?? this.closedIdleAt;
+    this.session = null;
+    void session.close();
+  }
+
+  private async execute(action: Action, ctx: ToolContext): Promise<TerminalObservation> {
     const hardTimeoutMs = action.timeout ? action.timeout * 1000 : null;
     // With an explicit time limit, a quiet command is simply waited for (OpenHands' rule).
     const noChangeTimeoutMs =
@@ -85,6 +143,7 @@ export class Terminal {
       if (action.is_input) return this.error(command, 'Cannot use reset=True with is_input=True.');
       await this.session?.close();
       this.session = null;
+      this.closedIdleAt = null;
       await this.shell(ctx).start();
       return this.error(
         command,
@@ -184,8 +243,21 @@ export class Terminal {
   }
 
   async close(): Promise<void> {
-    await this.session?.close();
+    this.stopIdleClock();
+    const session = this.session;
     this.session = null;
+    await session?.close();
+  }
+}
+
+const RESTARTED_NOTE =
+  '[The previous shell was closed after a period without use; this is a new shell in the same directory. Environment variables, aliases and functions set earlier are gone.]\n';
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 
