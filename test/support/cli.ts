@@ -1,5 +1,5 @@
 // Runs the real `agentd` binary (dist/cli.js, built by the global setup) and waits for it to listen.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 
 export interface RunningCli {
   url: string;
@@ -59,4 +59,17 @@ export function runCli(
       reject(new Error(`agentd exited with ${code} before listening:\n${out}`));
     });
   });
+}
+
+/** Runs the binary to its exit, for the ways of calling it that must fail at once. */
+export function runCliToExit(
+  args: string[],
+  env: Record<string, string> = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const res = spawnSync(process.execPath, ['dist/cli.js', ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+  });
+  return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }
