@@ -17,8 +17,6 @@ const external = [
   '@modelcontextprotocol/sdk',
   'pino',
   'thread-stream',
-  'pg',
-  'ioredis',
 ];
 
 await build({

@@ -5,7 +5,7 @@ import { closeSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { startAgentd } from '../server/start.js';
 import { ConfigError, resolveConfig, type ServerOptions } from './config.js';
-import { listenUntilStopped } from './lifecycle.js';
+import { assertCanListen, listenUntilStopped } from './lifecycle.js';
 
 export interface AgentOptions extends ServerOptions {
   readyFd?: string;
@@ -23,8 +23,10 @@ export async function agent(options: AgentOptions): Promise<void> {
       'agentd agent needs its session key in the environment (OH_SESSION_API_KEYS_0), or --no-auth',
     );
   }
+  await assertCanListen(config.host, config.port);
   const agentd = await startAgentd({
     dataDir: config.dataDir,
+    logger: { level: config.logLevel },
     sessionApiKeys: config.sessionApiKeys,
     controlPlane: false,
     docsUi: false,

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { type HookConfig, HookConfigError, loadHookFile } from '../hooks/index.js';
 import { loadPriceTable, type PriceTable, PricingError } from '../llm/index.js';
 import { SandboxSpecs, SpecConfigError } from '../sandbox/index.js';
+import { LOG_LEVELS } from '../server/logging.js';
 
 export interface ServerOptions {
   host?: string;
@@ -16,6 +17,7 @@ export interface ServerOptions {
   /** false when `--no-auth` was given. */
   auth?: boolean;
   maxSandboxes?: number | string;
+  logLevel?: string;
 }
 
 export interface ServerConfig {
@@ -38,6 +40,8 @@ export interface ServerConfig {
   terminalIdleSeconds: number;
   /** Conversation runtimes kept in memory (AGENTD_MAX_LIVE_CONVERSATIONS, default 64). */
   maxLiveConversations: number;
+  /** The lowest log level written (--log-level, AGENTD_LOG_LEVEL; default info). */
+  logLevel: string;
 }
 
 export class ConfigError extends Error {
@@ -87,6 +91,22 @@ function parsePositive(name: string, value: string, integer: boolean): number {
   return n;
 }
 
+function parseLogLevel(value: string): string {
+  const level = value.toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level))
+    throw new ConfigError(`Invalid log level: ${value} (one of ${LOG_LEVELS.join(', ')})`);
+  return level;
+}
+
+/** Creates the data folder (mode 0700); a path that cannot be one is a clear error, not a stack. */
+function makeDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new ConfigError(`cannot create the data folder ${dataDir}: ${(error as Error).message}`);
+  }
+}
+
 function parsePort(value: number | string): number {
   const port = typeof value === 'number' ? value : Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Invalid port: ${value}`);
@@ -115,12 +135,14 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   const port = parsePort(options.port ?? env.AGENTD_PORT ?? 8000);
   const dataDir = resolve(options.dataDir ?? env.AGENTD_DATA_DIR ?? defaultDataDir(env));
   const maxSandboxes = parseMaxSandboxes(options.maxSandboxes ?? env.AGENTD_MAX_SANDBOXES ?? 10);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const logLevel = parseLogLevel(options.logLevel ?? env.AGENTD_LOG_LEVEL ?? 'info');
+  makeDataDir(dataDir);
   const common = {
     host,
     port,
     dataDir,
     maxSandboxes,
+    logLevel,
     specs: specsFromEnv(env),
     hooks: hooksFromEnv(env),
     prices: pricesFromEnv(env),
@@ -160,10 +182,12 @@ function hooksFromEnv(env: Env): HookConfig | null {
   }
 }
 
+/** AGENTD_SANDBOX_SPECS: the JSON list itself (it starts with `[`), else the path of a file holding it. */
 function specsFromEnv(env: Env): SandboxSpecs {
-  if (!env.AGENTD_SANDBOX_SPECS) return new SandboxSpecs();
+  const value = env.AGENTD_SANDBOX_SPECS?.trim();
+  if (!value) return new SandboxSpecs();
   try {
-    return SandboxSpecs.fromFile(resolve(env.AGENTD_SANDBOX_SPECS));
+    return value.startsWith('[') ? SandboxSpecs.fromJson(value) : SandboxSpecs.fromFile(resolve(value));
   } catch (error) {
     if (error instanceof SpecConfigError) throw new ConfigError(`AGENTD_SANDBOX_SPECS: ${error.message}`);
     throw error;

@@ -1,5 +1,6 @@
-// The `agentd` command.
-import { Command } from 'commander';
+// The `agentd` command. A mistake in how it was called (an unknown command or option, a bad value,
+// a port in use) is one line on stderr and exit code 2; only an unexpected failure prints a stack.
+import { Command, CommanderError } from 'commander';
 import { type AgentOptions, agent } from './agent.js';
 import { ConfigError, type ServerOptions } from './config.js';
 import { demo } from './demo.js';
@@ -10,7 +11,17 @@ const program = new Command();
 program
   .name('agentd')
   .description('An agent server, wire-compatible with the OpenHands agent server')
-  .version('0.1.0');
+  .version('0.1.0')
+  // Commander's errors are thrown (not printed and exited) so that fail() prints them once, as one
+  // line; the subcommands below inherit both settings.
+  .exitOverride()
+  .configureOutput({ outputError: () => {} });
+
+// The subcommand being run, for naming an unexpected argument (serve runs when none is named).
+let invoked: Command | undefined;
+program.hook('preSubcommand', (_program, subcommand) => {
+  invoked = subcommand;
+});
 
 serverOptions(
   program
@@ -47,7 +58,26 @@ program
     await demo();
   });
 
-program.parseAsync().catch((error: unknown) => {
+/** Commander's message as one line, naming an unknown command as such (not as an extra argument of serve). */
+function usageMessage(error: CommanderError): string {
+  if (error.code === 'commander.excessArguments' && invoked) {
+    const unexpected = invoked.args[0] ?? '';
+    const commands = program.commands.map((c) => c.name()).join(', ');
+    if (invoked.name() === 'serve' && program.args[0] !== 'serve')
+      return `unknown command '${unexpected}' (commands: ${commands}; see agentd --help)`;
+    return `unexpected argument '${unexpected}' for '${invoked.name()}' (see agentd ${invoked.name()} --help)`;
+  }
+  const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+  return message.includes('(Did you mean') ? message : `${message} (see agentd --help)`;
+}
+
+function fail(error: unknown): never {
+  if (error instanceof CommanderError) {
+    // --help and --version end this way too, with exit code 0.
+    if (error.exitCode === 0) process.exit(0);
+    process.stderr.write(`agentd: ${usageMessage(error)}\n`);
+    process.exit(2);
+  }
   if (error instanceof ConfigError) {
     process.stderr.write(`agentd: ${error.message}\n`);
     process.exit(2);
@@ -56,4 +86,6 @@ program.parseAsync().catch((error: unknown) => {
     `agentd: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
   process.exit(1);
-});
+}
+
+program.parseAsync().catch(fail);

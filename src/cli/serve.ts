@@ -1,12 +1,14 @@
 // `agentd serve`: the embedded default — one process, SQLite in the data folder, local sandboxes.
 import { startAgentd } from '../server/start.js';
 import { resolveConfig, type ServerOptions } from './config.js';
-import { listenUntilStopped } from './lifecycle.js';
+import { assertCanListen, listenUntilStopped } from './lifecycle.js';
 
 export async function serve(options: ServerOptions): Promise<void> {
   const config = resolveConfig(options);
+  await assertCanListen(config.host, config.port);
   const agentd = await startAgentd({
     dataDir: config.dataDir,
+    logger: { level: config.logLevel },
     sessionApiKeys: config.sessionApiKeys,
     controlPlane: { maxSandboxes: config.maxSandboxes, specs: config.specs },
     hooks: config.hooks,

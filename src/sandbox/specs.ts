@@ -1,6 +1,7 @@
 // Sandbox specs: the presets sandboxes start from. The built-in `process` spec runs `agentd agent`
 // with the workspace at `workspace/` in the sandbox's folder; more presets (other environment
-// variables or working folders) come from a JSON file (the CLI reads AGENTD_SANDBOX_SPECS).
+// variables or working folders) come from JSON (the CLI reads AGENTD_SANDBOX_SPECS: the list itself,
+// or the path of a file holding it).
 import { readFileSync } from 'node:fs';
 import { Type } from 'typebox';
 import { parse } from '../events/index.js';
@@ -48,13 +49,13 @@ export class SandboxSpecs {
     this.specs = all;
   }
 
-  /** Presets from a JSON file: a list of {id, initial_env?, working_dir?} (AGENTD_SANDBOX_SPECS). */
-  static fromFile(file: string): SandboxSpecs {
+  /** Presets from JSON text: a list of {id, initial_env?, working_dir?} (AGENTD_SANDBOX_SPECS). */
+  static fromJson(text: string): SandboxSpecs {
     let json: unknown;
     try {
-      json = JSON.parse(readFileSync(file, 'utf8'));
+      json = JSON.parse(text);
     } catch (error) {
-      throw new SpecConfigError(`cannot read ${file}: ${(error as Error).message}`);
+      throw new SpecConfigError(`not valid JSON: ${(error as Error).message}`);
     }
     const parsed = parse(SpecPresets, json);
     if (!parsed.ok) {
@@ -62,6 +63,22 @@ export class SandboxSpecs {
       throw new SpecConfigError(`${issue.loc.join('.')}: ${issue.msg}`);
     }
     return new SandboxSpecs(parsed.value);
+  }
+
+  /** Presets from a JSON file holding that list. */
+  static fromFile(file: string): SandboxSpecs {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new SpecConfigError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+    try {
+      return SandboxSpecs.fromJson(text);
+    } catch (error) {
+      if (error instanceof SpecConfigError) throw new SpecConfigError(`${file}: ${error.message}`);
+      throw error;
+    }
   }
 
   get(id: string | null | undefined): SandboxSpecInfo {

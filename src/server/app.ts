@@ -9,7 +9,7 @@ import type { SandboxService, SandboxSpecs } from '../sandbox/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
 import { installAuth, type RouteEntry } from './auth.js';
-import { loggerOptions } from './logging.js';
+import { loggerOptions, RequestLogController } from './logging.js';
 import { installOpenApi } from './openapi.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { eventRoutes } from './routes/events.js';
@@ -58,6 +58,7 @@ export interface ControlPlaneDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(deps.logger ?? true),
+    logController: new RequestLogController(),
     bodyLimit: 16 * 1024 * 1024,
   });
   installValidation(app);

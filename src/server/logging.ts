@@ -1,6 +1,22 @@
-// Log options: JSON lines through pino, with every place a secret could travel redacted.
+// Log options: pino, with every place a secret could travel redacted, and one line per request.
 // Query strings are cut from logged URLs because clients may put `session_api_key` there.
-import type { FastifyServerOptions } from 'fastify';
+// On a terminal the lines are short and human (pino-pretty); anywhere else they are JSON lines,
+// for log collectors. pino-pretty is loaded only for a terminal, so a server whose output goes to
+// a file or a pipe (a sandbox, a service manager) does not pay for it at start-up.
+import { createRequire } from 'node:module';
+import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
+import type { DestinationStream, Level } from 'pino';
+import type { PrettyOptions } from 'pino-pretty';
+
+export const LOG_LEVELS: readonly (Level | 'silent')[] = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+];
 
 const REDACT = [
   'req.headers["x-session-api-key"]',
@@ -9,14 +25,29 @@ const REDACT = [
   'res.headers["set-cookie"]',
 ];
 
+// Fields of a request line that the human format already says in its message.
+const SAID_IN_MESSAGE = 'pid,hostname,reqId,req,res,responseTime';
+
 function urlWithoutQuery(url: string | undefined): string | undefined {
   if (!url) return url;
   const q = url.indexOf('?');
   return q === -1 ? url : `${url.slice(0, q)}?…`;
 }
 
-export function loggerOptions(option: boolean | { level: string }): FastifyServerOptions['logger'] {
+export interface LogOutput {
+  /** Human lines instead of JSON; default: whether stdout is a terminal. */
+  tty?: boolean;
+  /** Where lines go; default stdout. Tests pass their own stream. */
+  destination?: NodeJS.WritableStream;
+}
+
+export function loggerOptions(
+  option: boolean | { level: string },
+  output: LogOutput = {},
+): FastifyServerOptions['logger'] {
   if (option === false) return false;
+  const tty = output.tty ?? process.stdout.isTTY === true;
+  const stream = tty ? prettyStream(output.destination) : output.destination;
   return {
     level: option === true ? 'info' : option.level,
     redact: { paths: REDACT, censor: '[redacted]' },
@@ -27,5 +58,44 @@ export function loggerOptions(option: boolean | { level: string }): FastifyServe
         remoteAddress: req.ip,
       }),
     },
+    ...(stream ? { stream: stream as DestinationStream } : {}),
   };
+}
+
+/** pino-pretty in this thread (no worker to start), one short line per entry, local time. */
+function prettyStream(destination: NodeJS.WritableStream | undefined): NodeJS.WritableStream {
+  const { build } = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
+  const options: PrettyOptions = {
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: SAID_IN_MESSAGE,
+    singleLine: true,
+    sync: true,
+  };
+  return build(destination ? { ...options, destination } : options);
+}
+
+/**
+ * One line per request, when it completes: `GET /api/conversations?… 200 3ms`, with method, url,
+ * status and time also as fields for JSON readers. Fastify's default is two lines (incoming and
+ * completed), which doubles a terminal's noise; only a WebSocket upgrade, which may never
+ * "complete", is still logged when it arrives.
+ */
+export class RequestLogController extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    if (request.headers.upgrade === undefined || this.isLogDisabled(request)) return;
+    request.log.info({ req: request }, `${request.method} ${urlWithoutQuery(request.url)} (upgrade)`);
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (this.isLogDisabled(request)) return;
+    const ms = reply.elapsedTime;
+    const fields = { req: request, res: reply, responseTime: ms };
+    const line = `${request.method} ${urlWithoutQuery(request.url)} ${reply.statusCode} ${Math.round(ms)}ms`;
+    if (error) reply.log.error({ ...fields, err: error }, `${line} (${error.message})`);
+    else reply.log.info(fields, line);
+  }
 }

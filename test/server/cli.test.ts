@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCli, runCliToExit } from '../support/cli.js';
 import { tempDir } from '../support/server.js';
 
 const dirs: string[] = [];
@@ -141,5 +142,113 @@ describe('agentd serve (the real binary)', () => {
     } finally {
       await cli.stop();
     }
+  });
+});
+
+/** A usage mistake: exit code 2 and exactly one line on stderr, no stack trace. */
+function expectOneLineError(res: { status: number | null; stderr: string }, text: string | RegExp): void {
+  expect(res.status).toBe(2);
+  const lines = res.stderr.split('\n').filter((l) => l.length > 0);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^agentd: /);
+  expect(lines[0]).toMatch(text);
+  expect(res.stderr).not.toMatch(/^\s+at /m);
+}
+
+describe('agentd usage errors (the real binary)', () => {
+  it('names an unknown command as one, and an unexpected argument as one', () => {
+    expectOneLineError(runCliToExit(['bogus']), "unknown command 'bogus' (commands: serve, agent, demo");
+    expectOneLineError(runCliToExit(['serve', 'bogus']), "unexpected argument 'bogus' for 'serve'");
+    expectOneLineError(runCliToExit(['demo', 'extra']), "unexpected argument 'extra' for 'demo'");
+  });
+
+  it('rejects an unknown option, a missing value and a bad value in one line each', () => {
+    expectOneLineError(runCliToExit(['--bogus']), "unknown option '--bogus'");
+    expectOneLineError(runCliToExit(['--prot', '80']), /unknown option '--prot' \(Did you mean --port\?\)/);
+    expectOneLineError(runCliToExit(['serve', '--port']), "option '--port <port>' argument missing");
+    expectOneLineError(
+      runCliToExit(['--log-level', 'loud', '--data-dir', newDir()]),
+      'Invalid log level: loud',
+    );
+    expectOneLineError(
+      runCliToExit(['--data-dir', newDir()], { AGENTD_LOG_LEVEL: 'chatty' }),
+      'Invalid log level: chatty',
+    );
+    expectOneLineError(
+      runCliToExit(['--max-sandboxes', '0', '--data-dir', newDir()]),
+      'Invalid sandbox limit',
+    );
+    const aFile = join(newDir(), 'a-file');
+    writeFileSync(aFile, '');
+    expectOneLineError(
+      runCliToExit(['--data-dir', join(aFile, 'x')]),
+      /cannot create the data folder .*a-file\/x: ENOTDIR/,
+    );
+    // --help and --version still end well.
+    expect(runCliToExit(['--help']).status).toBe(0);
+    expect(runCliToExit(['--version']).stdout.trim()).toBe('0.1.0');
+  });
+
+  it('says a port is in use in one line, before opening anything in the data folder', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const dataDir = newDir();
+      const res = runCliToExit(['serve', '--port', String(port), '--data-dir', dataDir]);
+      expectOneLineError(res, `cannot listen on 127.0.0.1:${port}: the port is in use`);
+      expect(existsSync(join(dataDir, 'agentd.db'))).toBe(false);
+      expectOneLineError(
+        runCliToExit(['agent', '--port', String(port), '--data-dir', newDir()], {
+          OH_SESSION_API_KEYS_0: 'k',
+        }),
+        'the port is in use',
+      );
+    } finally {
+      taken.close();
+    }
+    expectOneLineError(
+      runCliToExit(['--host', 'no-such-host.invalid', '--port', '0', '--data-dir', newDir()]),
+      'unknown host no-such-host.invalid',
+    );
+  });
+
+  it('takes AGENTD_SANDBOX_SPECS as the JSON list the README shows, or a file holding it', async () => {
+    const specs = [
+      { id: 'python', initial_env: { PYTHONUNBUFFERED: '1' } },
+      { id: 'tmp', working_dir: '/tmp' },
+    ];
+    const cli = await runCli(['--port', '0', '--data-dir', newDir()], {
+      env: { SESSION_API_KEY: 'k', AGENTD_SANDBOX_SPECS: JSON.stringify(specs) },
+    });
+    try {
+      const res = await fetch(`${cli.url}/api/v1/sandbox-specs/search`, {
+        headers: { 'X-Session-API-Key': 'k' },
+      });
+      const page = (await res.json()) as {
+        items: { id: string; initial_env: object; working_dir: string }[];
+      };
+      expect(page.items.map((s) => s.id)).toEqual(['process', 'python', 'tmp']);
+      expect(page.items[1]!.initial_env).toEqual({ PYTHONUNBUFFERED: '1' });
+      expect(page.items[2]!.working_dir).toBe('/tmp');
+    } finally {
+      await cli.stop();
+    }
+    expectOneLineError(
+      runCliToExit(['--data-dir', newDir()], { AGENTD_SANDBOX_SPECS: '[{"id": "python"' }),
+      'AGENTD_SANDBOX_SPECS: not valid JSON',
+    );
+    expectOneLineError(
+      runCliToExit(['--data-dir', newDir()], { AGENTD_SANDBOX_SPECS: '[{"id": "bad id!"}]' }),
+      /AGENTD_SANDBOX_SPECS: 0\.id: /,
+    );
+    expectOneLineError(
+      runCliToExit(['--data-dir', newDir()], { AGENTD_SANDBOX_SPECS: '[{"id": "process"}]' }),
+      'AGENTD_SANDBOX_SPECS: Sandbox spec id given twice: process',
+    );
+    expectOneLineError(
+      runCliToExit(['--data-dir', newDir()], { AGENTD_SANDBOX_SPECS: join(newDir(), 'none.json') }),
+      /AGENTD_SANDBOX_SPECS: cannot read .*none\.json/,
+    );
   });
 });

@@ -1,6 +1,6 @@
 // Runs the real `agentd` binary (dist/cli.js, built by the global setup) and waits for it to listen.
 // It gets the test run's temp folder (TMPDIR), and is stopped after the test file if a test did not.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 
 const running = new Set<ChildProcess>();
 
@@ -91,4 +91,17 @@ export function runCli(
       reject(new Error(`agentd exited with ${code} before listening:\n${out}`));
     });
   });
+}
+
+/** Runs the binary to its exit, for the ways of calling it that must fail at once. */
+export function runCliToExit(
+  args: string[],
+  env: Record<string, string> = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const res = spawnSync(process.execPath, ['dist/cli.js', ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+  });
+  return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }
