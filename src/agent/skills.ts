@@ -4,7 +4,7 @@
 // - knowledge skills with keyword triggers: when a user message mentions a keyword, the skill's text
 //   is added to that message as `extended_content` and its name listed in `activated_skills`
 //   (once per conversation: the text stays in the history after that).
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 export interface Skill {
@@ -63,6 +63,15 @@ export function parseSkillFile(text: string, fallbackName: string): Skill {
   return { name, content: m[2]!.trim(), keywords: keywords && keywords.length > 0 ? keywords : null };
 }
 
+/** A folder's entries, sorted; none when it is missing or not a folder (a workspace may hold anything). */
+function entriesOf(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
 /** Instructions and skills found in a workspace. */
 export function workspaceSkills(workingDir: string): Skill[] {
   const skills: Skill[] = [];
@@ -81,8 +90,7 @@ export function workspaceSkills(workingDir: string): Skill[] {
     [join(workingDir, '.agents', 'skills'), (e) => join(e, 'SKILL.md')],
   ];
   for (const [dir, fileOf] of dirs) {
-    if (!existsSync(dir)) continue;
-    for (const entry of readdirSync(dir).sort()) {
+    for (const entry of entriesOf(dir)) {
       const file = fileOf(entry);
       if (!file) continue;
       const text = readBounded(join(dir, file));

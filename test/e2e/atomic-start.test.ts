@@ -182,28 +182,40 @@ describe('other refused starts', () => {
     expect(await traces(id)).toEqual(before);
   });
 
-  it('a failure after the record was stored (building the runtime) removes it again', async () => {
-    // A workspace whose skills folder is a file: loading the agent's context (part of building the
-    // runtime for the initial message) fails after the record and its first events were stored.
+  it('a workspace whose skills path is a file starts normally (its skills are skipped)', async () => {
     const workingDir = folder();
     mkdirSync(join(workingDir, '.openhands'));
     writeFileSync(join(workingDir, '.openhands', 'skills'), 'not a folder');
+    const res = await api(server, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({
+        ...agent(goodLlm()),
+        workspace: { working_dir: workingDir },
+        initial_message: { role: 'user', content: [{ type: 'text', text: 'hello' }] },
+      }),
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it('a failure while creating its folders leaves nothing', async () => {
+    // The conversation's folder cannot be made: a file stands where it goes.
     const id = randomUUID();
-    const before = await traces(id);
+    const conversations = join(server.dataDir, 'conversations');
+    mkdirSync(conversations, { recursive: true });
+    writeFileSync(join(conversations, id.replaceAll('-', '')), 'in the way');
+    const workingDir = join(folder(), 'new-workspace');
+    const before = (await (await api(server, '/api/conversations/count')).json()) as number;
     const res = await api(server, '/api/conversations', {
       method: 'POST',
       body: JSON.stringify({
         conversation_id: id,
         ...agent(goodLlm()),
         workspace: { working_dir: workingDir },
-        initial_message: { role: 'user', content: [{ type: 'text', text: 'hello' }] },
       }),
     });
-    // (Today that failure is a 500: the skills loader does not skip a skills path that is a file.)
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(await traces(id)).toEqual(before);
-    // The workspace existed before: it is the user's, and stays.
-    expect(readdirSync(workingDir)).toEqual(['.openhands']);
+    expect(res.status).toBe(500);
+    expect((await (await api(server, '/api/conversations/count')).json()) as number).toBe(before);
+    expect(existsSync(workingDir)).toBe(false);
   });
 });
 
