@@ -8,7 +8,11 @@ export async function serve(options: ServerOptions): Promise<void> {
   const agentd = await startAgentd({
     dataDir: config.dataDir,
     sessionApiKeys: config.sessionApiKeys,
-    controlPlane: { maxSandboxes: config.maxSandboxes, specs: config.specs },
+    controlPlane: {
+      maxSandboxes: config.maxSandboxes,
+      specs: config.specs,
+      sandboxProvider: config.sandboxProvider,
+    },
     hooks: config.hooks,
     prices: config.prices,
   });

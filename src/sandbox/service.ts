@@ -270,6 +270,11 @@ export class SandboxService {
     await Promise.all(stopping);
   }
 
+  /** The sandbox's working folder (its spec's) as its processes see it. */
+  workingDir(record: SandboxRecord): string {
+    return this.options.provider.workingDir(record.dir, this.options.specs.get(record.specId).working_dir);
+  }
+
   /** Runs a shell command in a sandbox (the setup steps of an app conversation's start). */
   exec(
     record: SandboxRecord,
