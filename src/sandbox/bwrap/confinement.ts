@@ -36,7 +36,8 @@ export interface BwrapOptions {
   readOnly?: readonly string[];
   /**
    * Host folders the sandbox must not see even where they lie under one it reads (the control
-   * plane's data folder, e.g. when it is inside the package folder): covered with an empty tmpfs.
+   * plane's data folder, e.g. when it is inside the package folder): covered with an empty,
+   * read-only tmpfs.
    */
   hide?: readonly string[];
 }
@@ -99,7 +100,9 @@ function baseArgs(readOnly: readonly string[], hide: readonly string[]): string[
     args.push('--ro-bind-try', path, path);
     bound.push(path);
   }
-  for (const path of hide) if (bound.some((b) => isUnder(path, b))) args.push('--tmpfs', path);
+  for (const path of hide) {
+    if (bound.some((b) => isUnder(path, b))) args.push('--tmpfs', path, '--remount-ro', path);
+  }
   return [...NAMESPACES, ...args, '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
 }
 
