@@ -2,10 +2,10 @@
 // agent's own terminal (the scripted LLM asks for the commands, so this also shows the agent reaches
 // an LLM on loopback). The data folder lies inside the package folder, which sandboxes read, so
 // the test also shows it stays hidden there. bwrap must be installed: these tests fail without it.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bwrapUnavailable } from '../../src/sandbox/index.js';
+import { BwrapSandboxProvider, bwrapUnavailable, SandboxSpecs } from '../../src/sandbox/index.js';
 import { packageRoot } from '../../src/sandbox/process/provider.js';
 import { descendants, processState } from '../../src/sandbox/process-tree.js';
 import { runCli } from '../support/cli.js';
@@ -169,6 +169,42 @@ describe('BwrapSandboxProvider', () => {
     });
     expect(missing.session_api_key).toBeNull();
     await eventually(async () => (tree.every((p) => processState(p) === 'gone') ? true : undefined));
+  });
+});
+
+describe('BwrapSandboxProvider on its own', () => {
+  it("binds the server's configuration files read-only and passes no control-plane key", async () => {
+    const saved = { ...process.env };
+    const dir = tempDir('agentd-bwrap-');
+    const hooks = join(tempDir('agentd-bwrap-hooks-'), 'hooks.json');
+    writeFileSync(hooks, JSON.stringify({ stop: [{ hooks: [{ command: 'exit 0' }] }] }));
+    Object.assign(process.env, { AGENTD_HOOKS_FILE: hooks, OH_SECRET_KEY: 'control-plane-secret' });
+    const provider = new BwrapSandboxProvider();
+    const spec = new SandboxSpecs().get('process');
+    let sandbox: { pid: number; dir: string } | null = null;
+    try {
+      // The agent server reads the hooks file at start-up: it starts only if the file is there.
+      const launched = await provider.launch({ id: 'h', dir, spec, sessionKey: 'sandbox-key' });
+      sandbox = { pid: launched.pid, dir };
+      const server = descendants(launched.pid).find((pid) =>
+        readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('agent'),
+      )!;
+      const env = readFileSync(`/proc/${server}/environ`, 'utf8').split('\0');
+      expect(env).toContain('OH_SESSION_API_KEYS_0=sandbox-key');
+      expect(env).toContain('HOME=/home/agent');
+      expect(env.join('\n')).not.toMatch(/control-plane/);
+      const shell = await provider.exec(sandbox, `cat ${hooks} && echo more >> ${hooks}`, {
+        cwd: provider.workingDir(dir, spec.working_dir),
+        timeoutMs: 10_000,
+      });
+      expect(shell.output).toContain('exit 0');
+      expect(shell.output).toMatch(/Read-only file system/);
+      expect(shell.exitCode).not.toBe(0);
+    } finally {
+      process.env = saved;
+      if (sandbox) await provider.stop(sandbox);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -95,6 +95,8 @@ function systemArgs(): { args: string[]; bound: string[] } {
 /** The arguments shared by every sandbox and by the start-up check, up to the sandbox's own binds. */
 function baseArgs(readOnly: readonly string[], hide: readonly string[]): string[] {
   const { args, bound } = systemArgs();
+  // Its own /dev, /proc and /tmp first: a file bound below may lie in the host's /tmp.
+  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   for (const path of readOnly) {
     if (!isAbsolute(path) || bound.some((b) => isUnder(path, b))) continue;
     args.push('--ro-bind-try', path, path);
@@ -103,7 +105,7 @@ function baseArgs(readOnly: readonly string[], hide: readonly string[]): string[
   for (const path of hide) {
     if (bound.some((b) => isUnder(path, b))) args.push('--tmpfs', path, '--remount-ro', path);
   }
-  return [...NAMESPACES, ...args, '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  return [...NAMESPACES, ...args];
 }
 
 const limits = [
