@@ -71,7 +71,7 @@ describe('BwrapSandboxProvider', () => {
       'echo "PWD $(pwd) HOME $HOME"',
       'echo FILES; ls -a1 /workspace/project; echo END',
       'echo READS',
-      `for f in ${dataDir}/secret.key ${dataDir}/agentd.db ${otherWorkspace}/other.txt; do cat "$f" >/dev/null 2>&1 && echo "read $f"; done`,
+      `for f in ${dataDir}/secret.key ${dataDir}/agentd.db ${otherWorkspace}/other.txt /etc/shadow; do cat "$f" >/dev/null 2>&1 && echo "read $f"; done`,
       'echo END; echo WRITES',
       `for d in / /etc /usr /var/lib /home ${root} ${dataDir}; do touch "$d/probe" 2>/dev/null && echo "wrote $d"; done`,
       'echo END',

@@ -9,7 +9,7 @@
 // The network namespace is shared (see the README for why). No --die-with-parent: a sandbox
 // outlives a crashed control plane and is adopted by the next one.
 import { spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, posix, relative } from 'node:path';
 import type { Confinement, Wrapped } from '../process/provider.js';
 import { descendants } from '../process-tree.js';
@@ -65,6 +65,21 @@ const isUnder = (path: string, folder: string) => {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 };
 
+function etcSecrets(): string[] {
+  let sshKeys: string[] = [];
+  try {
+    sshKeys = readdirSync('/etc/ssh')
+      .filter((name) => /^ssh_host_.*_key$/.test(name))
+      .map((name) => `/etc/ssh/${name}`);
+  } catch {
+    // no ssh server configuration
+  }
+  return [
+    ...['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-'].filter((f) => existsSync(f)),
+    ...sshKeys,
+  ];
+}
+
 /** The system, read-only: /usr and /etc, and /bin, /lib… as the links (or folders) they are here. */
 function systemArgs(): { args: string[]; bound: string[] } {
   const args = ['--ro-bind', '/usr', '/usr', '--ro-bind', '/etc', '/etc'];
@@ -82,6 +97,9 @@ function systemArgs(): { args: string[]; bound: string[] } {
       bound.push(top);
     }
   }
+  // The host's password hashes and ssh host keys are readable to a root agentd: shadowed by /dev/null
+  // (on a nodev mount, so opening them fails).
+  for (const secret of etcSecrets()) args.push('--ro-bind', '/dev/null', secret);
   // A resolv.conf that links out of /etc (systemd-resolved) needs its target.
   try {
     const resolv = realpathSync('/etc/resolv.conf');
