@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StartConversationRequest } from '../conversation/schemas.js';
 import { dashedUuid } from '../events/index.js';
-import type { SandboxRecord, SandboxService, SandboxSpecs } from '../sandbox/index.js';
+import type { SandboxRecord, SandboxService } from '../sandbox/index.js';
 import { SandboxError } from '../sandbox/index.js';
 import type { EffectiveSettings, SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
@@ -17,7 +17,6 @@ import type { StartTaskStatus } from './schemas.js';
 export interface PipelineDeps {
   store: Store;
   sandboxes: SandboxService;
-  specs: SandboxSpecs;
   settings: SettingsService;
   /** Called once the mirror exists, to start syncing its events. */
   mirrored(conversationId: string, sandbox: SandboxRecord): void;

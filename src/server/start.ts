@@ -171,7 +171,7 @@ async function startControlPlane(
     maxRunning: options.maxSandboxes,
     warmSpare: options.warmSpare,
   });
-  const apps = new AppConversationService({ ...deps, sandboxes, specs });
+  const apps = new AppConversationService({ ...deps, sandboxes });
   await apps.recover(await sandboxes.reconcile());
   return { sandboxes, specs, apps, events: new OwnerEventQueries(deps.store, new EventQueries(deps.store)) };
 }
