@@ -22,6 +22,7 @@ export async function serve(options: ServerOptions): Promise<void> {
   if (config.keySource === 'none') lines.push('  auth: OFF (--no-auth); loopback only');
   else if (config.keySource === 'environment') lines.push('  session keys: from the environment');
   else lines.push(`  session key: ${config.sessionApiKeys[0]}  (send it as X-Session-API-Key)`);
+  if (agentd.controlPlane) lines.push(`  sandboxes: ${agentd.controlPlane.sandboxProvider}`);
   lines.push(`  API docs: http://${host}:${port}/docs`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }

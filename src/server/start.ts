@@ -173,5 +173,11 @@ async function startControlPlane(
   });
   const apps = new AppConversationService({ ...deps, sandboxes });
   await apps.recover(await sandboxes.reconcile());
-  return { sandboxes, specs, apps, events: new OwnerEventQueries(deps.store, new EventQueries(deps.store)) };
+  return {
+    sandboxes,
+    sandboxProvider: chosen.kind,
+    specs,
+    apps,
+    events: new OwnerEventQueries(deps.store, new EventQueries(deps.store)),
+  };
 }
