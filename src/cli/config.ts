@@ -139,16 +139,19 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   return { ...common, sessionApiKeys: [key], keySource: generated ? 'generated' : 'data-dir' };
 }
 
-/** An explicit provider must be known and, for bwrap, able to run here (checked once, at start-up). */
 function sandboxProviderOf(value: string | undefined): SandboxProviderKind | undefined {
   if (value === undefined || value === '') return undefined;
   const kind = SANDBOX_PROVIDER_KINDS.find((k) => k === value);
   if (!kind) {
     throw new ConfigError(`Invalid sandbox provider: ${value} (one of ${SANDBOX_PROVIDER_KINDS.join(', ')})`);
   }
-  const problem = kind === 'bwrap' ? bwrapUnavailable() : null;
-  if (problem) throw new ConfigError(`--sandbox-provider bwrap: ${problem}`);
   return kind;
+}
+
+/** An explicit bwrap must run here (`agentd serve` checks it once, at start-up). */
+export function checkSandboxProvider(config: Pick<ServerConfig, 'sandboxProvider'>): void {
+  const problem = config.sandboxProvider === 'bwrap' ? bwrapUnavailable() : null;
+  if (problem) throw new ConfigError(`--sandbox-provider bwrap: ${problem}`);
 }
 
 function hooksFromEnv(env: Env): HookConfig | null {

@@ -1,10 +1,11 @@
 // `agentd serve`: the embedded default — one process, SQLite in the data folder, local sandboxes.
 import { startAgentd } from '../server/start.js';
-import { resolveConfig, type ServerOptions } from './config.js';
+import { checkSandboxProvider, resolveConfig, type ServerOptions } from './config.js';
 import { listenUntilStopped } from './lifecycle.js';
 
 export async function serve(options: ServerOptions): Promise<void> {
   const config = resolveConfig(options);
+  checkSandboxProvider(config);
   const agentd = await startAgentd({
     dataDir: config.dataDir,
     sessionApiKeys: config.sessionApiKeys,
