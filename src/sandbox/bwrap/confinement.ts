@@ -25,7 +25,7 @@ export const SANDBOX_PATHS = {
 /**
  * rlimits of every sandbox process (set by `prlimit` before the command starts; they count per
  * sandbox, as each has its own user namespace). Processes count threads too: Chromium and Node
- * use dozens each.
+ * use dozens each. The kernel exempts uid 0 from the process limit (an agentd run as root).
  */
 export const SANDBOX_LIMITS = { processes: 4096, openFiles: 8192, coreFileSize: 0 } as const;
 
