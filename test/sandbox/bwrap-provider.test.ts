@@ -5,7 +5,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BwrapSandboxProvider, bwrapUnavailable, SandboxSpecs } from '../../src/sandbox/index.js';
+import {
+  BwrapSandboxProvider,
+  bwrapUnavailable,
+  SANDBOX_LIMITS,
+  SandboxSpecs,
+} from '../../src/sandbox/index.js';
 import { packageRoot } from '../../src/sandbox/process/provider.js';
 import { descendants, processState } from '../../src/sandbox/process-tree.js';
 import { runCli } from '../support/cli.js';
@@ -69,6 +74,7 @@ describe('BwrapSandboxProvider', () => {
     writeFileSync(join(otherWorkspace, 'other.txt'), 'not yours');
     const probe = [
       'echo "PWD $(pwd) HOME $HOME"',
+      'echo "LIMITS $(ulimit -n) $(ulimit -c)"',
       'echo FILES; ls -a1 /workspace/project; echo END',
       'echo READS',
       `for f in ${dataDir}/secret.key ${dataDir}/agentd.db ${otherWorkspace}/other.txt /etc/shadow; do cat "$f" >/dev/null 2>&1 && echo "read $f"; done`,
@@ -98,6 +104,7 @@ describe('BwrapSandboxProvider', () => {
     const output = JSON.stringify(observation.observation).replaceAll('\\n', '\n').replaceAll('\\"', '"');
 
     expect(output).toContain('PWD /workspace/project HOME /home/agent');
+    expect(output).toContain(`LIMITS ${SANDBOX_LIMITS.openFiles} 0`);
     // The start task made the workspace a git repository, from inside the sandbox.
     expect(section(output, 'FILES', 'END')).toContain('.git');
     expect(section(output, 'READS', 'END')).toEqual([]);
