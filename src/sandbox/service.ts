@@ -249,9 +249,13 @@ export class SandboxService {
       return;
     }
     const records = await this.records.getMany(names);
-    names.forEach((name, i) => {
-      if (!records[i]) rmSync(join(root, name), { recursive: true, force: true });
-    });
+    for (const [i, name] of names.entries()) {
+      if (records[i]) continue;
+      const dir = join(root, name);
+      // Its process ended with the old control plane; this frees what the provider kept (cgroups).
+      await this.options.provider.stop({ pid: null, dir });
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   /** Stops every sandbox process (graceful shutdown); they read MISSING until resumed. */

@@ -2,9 +2,10 @@
 // agent's own terminal (the scripted LLM asks for the commands, so this also shows the agent reaches
 // an LLM on loopback). The data folder lies inside the package folder, which sandboxes read, so
 // the test also shows it stays hidden there. bwrap must be installed: these tests fail without it.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CGROUP_LIMITS } from '../../src/sandbox/bwrap/cgroups.js';
 import {
   BwrapSandboxProvider,
   bwrapUnavailable,
@@ -50,6 +51,23 @@ async function recordOf(sandbox: Json) {
     sandbox.id as string,
   );
   return record!;
+}
+
+/** A folder under this process's v1 pids cgroup, when this machine lets it make one (else null). */
+function ownPidsCgroup(name: string): string | null {
+  const line = readFileSync('/proc/self/cgroup', 'utf8')
+    .split('\n')
+    .find((l) => l.split(':')[1]?.split(',').includes('pids'));
+  if (!line) return null;
+  const parent = join('/sys/fs/cgroup/pids', line.split(':')[2]!);
+  const probe = join(parent, `agentd-probe-${process.pid}`);
+  try {
+    mkdirSync(probe);
+    rmdirSync(probe);
+  } catch {
+    return null;
+  }
+  return join(parent, name);
 }
 
 /** Lines between `start` and `end` markers in a terminal's output. */
@@ -134,6 +152,14 @@ describe('BwrapSandboxProvider', () => {
   it('runs start-task commands inside the sandbox, pauses and resumes its whole tree, and stops it', async () => {
     const sandbox = await runningSandbox();
     const record = await recordOf(sandbox);
+    // Where this machine lets agentd make cgroups (a v1 pids hierarchy), the sandbox is in its own.
+    const pidsCgroup = ownPidsCgroup(`agentd-${sandbox.id}`);
+    if (pidsCgroup) {
+      expect(readFileSync(`/proc/${record.pid}/cgroup`, 'utf8')).toContain(`agentd-${sandbox.id}`);
+      expect(readFileSync(join(pidsCgroup, 'pids.max'), 'utf8').trim()).toBe(CGROUP_LIMITS.pids[1]);
+      const members = readFileSync(join(pidsCgroup, 'cgroup.procs'), 'utf8').split('\n').map(Number);
+      for (const p of [record.pid!, ...descendants(record.pid!)]) expect(members).toContain(p);
+    }
     const shell = await server.controlPlane!.sandboxes.exec(record, 'pwd; ls /; ls /workspace/project', {
       cwd: '/workspace/project',
       timeoutMs: 10_000,
@@ -163,6 +189,7 @@ describe('BwrapSandboxProvider', () => {
     });
     expect(deleted.status).toBe(200);
     for (const p of tree) expect(processState(p)).toBe('gone');
+    if (pidsCgroup) expect(existsSync(pidsCgroup)).toBe(false);
   });
 
   it('reads MISSING when the sandbox is killed: every process of it ends with it', async () => {
@@ -176,6 +203,13 @@ describe('BwrapSandboxProvider', () => {
     });
     expect(missing.session_api_key).toBeNull();
     await eventually(async () => (tree.every((p) => processState(p) === 'gone') ? true : undefined));
+    const pidsCgroup = ownPidsCgroup(`agentd-${sandbox.id}`);
+    const deleted = await fetch(`${server.url}/api/v1/sandboxes/${sandbox.id}`, {
+      method: 'DELETE',
+      headers: { 'X-Session-API-Key': server.key },
+    });
+    expect(deleted.status).toBe(200);
+    if (pidsCgroup) expect(existsSync(pidsCgroup)).toBe(false);
   });
 });
 

@@ -4,16 +4,18 @@
 // Node and this package read-only (to run `agentd agent`), a fresh /tmp, /dev and /proc, and three
 // writable folders of its own: the workspace at /workspace/project, its home at /home/agent and the
 // agent server's state at /var/lib/agentd. Nothing else of this machine is there: not the control
-// plane's data folder, not other sandboxes, not other processes.
+// plane's data folder, not other sandboxes, not other processes. rlimits always; cgroups where they
+// can be made (cgroups.ts).
 //
 // The network namespace is shared (see the README for why). No --die-with-parent: a sandbox
 // outlives a crashed control plane and is adopted by the next one.
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, posix, relative } from 'node:path';
+import { basename, isAbsolute, join, posix, relative } from 'node:path';
 import type { Confinement, Wrapped } from '../process/provider.js';
 import { descendants } from '../process-tree.js';
 import { SandboxError } from '../types.js';
+import { inCgroups, SandboxCgroups } from './cgroups.js';
 
 /** Where the sandbox's own folders appear inside it. */
 export const SANDBOX_PATHS = {
@@ -40,6 +42,8 @@ export interface BwrapOptions {
    * read-only tmpfs.
    */
   hide?: readonly string[];
+  /** Where cgroup hierarchies are mounted (default /sys/fs/cgroup); see cgroups.ts. */
+  cgroupRoot?: string;
 }
 
 /** Variables naming host files the agent server reads (see INHERITED_ENV); bound read-only. */
@@ -154,9 +158,11 @@ export function bwrapProblem(options: BwrapOptions = {}): string | null {
 export class BwrapConfinement implements Confinement {
   private readonly bwrap: string;
   private readonly base: () => string[];
+  private readonly cgroups: SandboxCgroups;
 
   constructor(options: BwrapOptions = {}) {
     this.bwrap = options.bwrap ?? 'bwrap';
+    this.cgroups = new SandboxCgroups(options.cgroupRoot);
     const readOnly = options.readOnly ?? [];
     const hide = options.hide ?? [];
     // The configuration files are read when a sandbox starts: the variables may change meanwhile.
@@ -195,30 +201,33 @@ export class BwrapConfinement implements Confinement {
   }
 
   wrap(dir: string, argv: readonly string[], cwd: string): Wrapped {
-    return {
-      argv: [
-        this.bwrap,
-        ...this.base(),
-        '--bind',
-        join(dir, 'workspace'),
-        SANDBOX_PATHS.workspace,
-        '--bind',
-        join(dir, 'home'),
-        SANDBOX_PATHS.home,
-        '--bind',
-        join(dir, 'state'),
-        SANDBOX_PATHS.state,
-        '--remount-ro',
-        '/',
-        '--chdir',
-        cwd,
-        '--',
-        ...limits,
-        ...argv,
-      ],
-      // bwrap's own folder on this machine; the command's is --chdir inside.
-      cwd: dir,
-    };
+    const cgroups = this.cgroups.prepare(basename(dir));
+    const sandboxed = [
+      this.bwrap,
+      ...this.base(),
+      '--bind',
+      join(dir, 'workspace'),
+      SANDBOX_PATHS.workspace,
+      '--bind',
+      join(dir, 'home'),
+      SANDBOX_PATHS.home,
+      '--bind',
+      join(dir, 'state'),
+      SANDBOX_PATHS.state,
+      '--remount-ro',
+      '/',
+      '--chdir',
+      cwd,
+      '--',
+      ...limits,
+      ...argv,
+    ];
+    // bwrap's own folder on this machine; the command's is --chdir inside.
+    return { argv: inCgroups(cgroups, sandboxed), cwd: dir };
+  }
+
+  release(dir: string): Promise<void> {
+    return this.cgroups.remove(basename(dir));
   }
 
   /**

@@ -53,6 +53,8 @@ export interface Confinement {
    * its record, for liveness, pause, resume and stop.
    */
   sandboxPid(spawned: number): number;
+  /** Frees what `prepare` or `wrap` held for a sandbox once its processes are gone. */
+  release(dir: string): Promise<void>;
 }
 
 /** The process provider's own: commands run as they are, paths are this machine's. */
@@ -63,6 +65,7 @@ export const unconfined: Confinement = {
   env: () => ({}),
   wrap: (_dir, argv, cwd) => ({ argv: [...argv], cwd }),
   sandboxPid: (spawned) => spawned,
+  release: async () => {},
 };
 
 /** The environment a sandbox inherits: what tools need to run, never the control plane's keys. */
@@ -261,6 +264,11 @@ export class ProcessSandboxProvider implements SandboxProvider {
   }
 
   async stop(sandbox: SandboxHandle): Promise<void> {
+    await this.end(sandbox);
+    await this.confinement.release(sandbox.dir);
+  }
+
+  private async end(sandbox: SandboxHandle): Promise<void> {
     const pid = sandbox.pid;
     if (pid === null || this.liveness(sandbox) === 'gone') return;
     // Children are collected first: once the agent server exits they are re-parented.
