@@ -125,6 +125,8 @@ describe('BwrapSandboxProvider', () => {
     expect(output).toContain(`LIMITS ${SANDBOX_LIMITS.openFiles} 0`);
     // The start task made the workspace a git repository, from inside the sandbox.
     expect(section(output, 'FILES', 'END')).toContain('.git');
+    // Files that are there, on this machine, and that the sandbox cannot read.
+    for (const file of ['secret.key', 'agentd.db']) expect(existsSync(join(dataDir, file))).toBe(true);
     expect(section(output, 'READS', 'END')).toEqual([]);
     expect(section(output, 'WRITES', 'END')).toEqual([]);
     expect(output).toContain('OWN-FOLDERS-WRITABLE');
