@@ -2,7 +2,16 @@
 // agent's own terminal (the scripted LLM asks for the commands, so this also shows the agent reaches
 // an LLM on loopback). The data folder lies inside the package folder, which sandboxes read, so
 // the test also shows it stays hidden there. bwrap must be installed: these tests fail without it.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CGROUP_LIMITS } from '../../src/sandbox/bwrap/cgroups.js';
@@ -216,6 +225,33 @@ describe('BwrapSandboxProvider', () => {
 });
 
 describe('BwrapSandboxProvider on its own', () => {
+  it("puts spec working folders in the sandbox's workspace or home, never through a link", async () => {
+    const provider = new BwrapSandboxProvider();
+    const dir = tempDir('agentd-bwrap-');
+    try {
+      expect(provider.workingDir(dir, 'workspace')).toBe('/workspace/project');
+      expect(provider.workingDir(dir, 'workspace/app')).toBe('/workspace/project/app');
+      expect(provider.workingDir(dir, 'app')).toBe('/workspace/project/app');
+      expect(provider.workingDir(dir, '/home/agent/code')).toBe('/home/agent/code');
+      const launch = (working_dir: string) =>
+        provider.launch({
+          id: 'w',
+          dir,
+          spec: { ...new SandboxSpecs().get('process'), working_dir },
+          sessionKey: 'k',
+        });
+      await expect(launch('/opt/code')).rejects.toThrow(/outside the sandbox's writable folders/);
+      await expect(launch('../elsewhere')).rejects.toThrow(/outside the sandbox's writable folders/);
+      // A link the sandbox made in its workspace is not followed on this machine.
+      const elsewhere = tempDir('agentd-bwrap-elsewhere-');
+      symlinkSync(elsewhere, join(dir, 'workspace', 'app'));
+      await expect(launch('workspace/app/sub')).rejects.toThrow(/is not a folder/);
+      expect(existsSync(join(elsewhere, 'sub'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("binds the server's configuration files read-only and passes no control-plane key", async () => {
     const saved = { ...process.env };
     const dir = tempDir('agentd-bwrap-');

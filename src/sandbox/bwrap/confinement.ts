@@ -187,13 +187,18 @@ export class BwrapConfinement implements Confinement {
   /** The sandbox's folders on this machine; a working folder must be in its workspace or home. */
   prepare(dir: string, workingDir: string): void {
     for (const name of ['workspace', 'home', 'state']) mkdirSync(join(dir, name), { recursive: true });
-    const host = this.hostPath(dir, workingDir);
-    if (host === null) {
-      throw new SandboxError(
-        `The working folder ${workingDir} is outside the sandbox's writable folders (${SANDBOX_PATHS.workspace}, ${SANDBOX_PATHS.home})`,
-      );
+    for (const [name, mount] of [
+      ['workspace', SANDBOX_PATHS.workspace],
+      ['home', SANDBOX_PATHS.home],
+    ] as const) {
+      if (isUnder(workingDir, mount)) {
+        makeInside(join(dir, name), relative(mount, workingDir));
+        return;
+      }
     }
-    mkdirSync(host, { recursive: true });
+    throw new SandboxError(
+      `The working folder ${workingDir} is outside the sandbox's writable folders (${SANDBOX_PATHS.workspace}, ${SANDBOX_PATHS.home})`,
+    );
   }
 
   env(): Record<string, string> {
@@ -240,15 +245,22 @@ export class BwrapConfinement implements Confinement {
     if (init === undefined) throw new SandboxError('The sandbox ended as it started');
     return init;
   }
+}
 
-  /** The folder on this machine behind a path inside the sandbox's workspace or home. */
-  private hostPath(dir: string, inside: string): string | null {
-    for (const [name, mount] of [
-      ['workspace', SANDBOX_PATHS.workspace],
-      ['home', SANDBOX_PATHS.home],
-    ] as const) {
-      if (isUnder(inside, mount)) return join(dir, name, relative(mount, inside));
+/**
+ * Makes `rel` under `base` on this machine, one folder at a time, refusing a symlink on the way:
+ * the sandbox writes in `base` and could point a link anywhere this process may write.
+ */
+function makeInside(base: string, rel: string): void {
+  let path = base;
+  for (const part of rel.split('/').filter(Boolean)) {
+    path = join(path, part);
+    try {
+      if (!lstatSync(path).isDirectory())
+        throw new SandboxError(`The working folder ${path} is not a folder`);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(path);
     }
-    return null;
   }
 }
