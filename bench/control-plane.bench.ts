@@ -1,14 +1,20 @@
 // The V1 control plane over loopback HTTP:
 //  - sandbox start to RUNNING: POST /api/v1/sandboxes, then GET /api/v1/sandboxes?id= every ~2 ms
 //    until it reads RUNNING; a real `agentd agent` child per sandbox (dist/cli.js), cold (no warm
-//    spare) and with the warm spare (the next spare is left to boot before each start);
+//    spare) and with the warm spare (the next spare is left to boot before each start), for each
+//    provider (process, and bwrap where it runs);
 //  - the first page of 10k app conversations: mirror records and sandbox documents written to the
 //    store directly (the sandboxes have no process), then GET /api/v1/app-conversations/search.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { MirrorState } from '../src/app/index.js';
-import { DEFAULT_SPEC_ID, type SandboxRecord } from '../src/sandbox/index.js';
+import {
+  bwrapUnavailable,
+  DEFAULT_SPEC_ID,
+  type SandboxProviderKind,
+  type SandboxRecord,
+} from '../src/sandbox/index.js';
 import { userIdForSessionKey } from '../src/settings/index.js';
 import { conversationRecord } from '../test/support/records.js';
 import { startServer, type TestServer } from '../test/support/server.js';
@@ -73,8 +79,8 @@ async function spareReady(server: TestServer): Promise<void> {
   throw new Error('the warm spare did not become ready within 30 s');
 }
 
-async function startTimes(warmSpare: boolean): Promise<number[]> {
-  const server = await startServer({ controlPlane: { warmSpare } });
+async function startTimes(warmSpare: boolean, sandboxProvider: SandboxProviderKind): Promise<number[]> {
+  const server = await startServer({ controlPlane: { warmSpare, sandboxProvider } });
   try {
     const times: number[] = [];
     // One start first, not counted: the first spawn pays for a cold file cache, and with the warm
@@ -91,15 +97,24 @@ async function startTimes(warmSpare: boolean): Promise<number[]> {
 }
 
 export async function benchSandboxStart(): Promise<void> {
-  for (const warmSpare of [false, true]) {
-    const times = await startTimes(warmSpare);
-    const p50 = percentile(times, 50);
-    record({
-      name: `sandbox start to RUNNING, ${warmSpare ? 'warm spare' : 'cold'}, p50 / p95 (${STARTS})`,
-      value: `${ms(p50)} / ${ms(percentile(times, 95))}`,
-      goal: '< 300 ms p50',
-      met: p50 < 300,
-    });
+  const providers: SandboxProviderKind[] = ['process', 'bwrap'];
+  for (const provider of providers) {
+    if (provider === 'bwrap' && bwrapUnavailable()) {
+      process.stderr.write(`sandbox: bwrap skipped (${bwrapUnavailable()})\n`);
+      continue;
+    }
+    for (const warmSpare of [false, true]) {
+      const times = await startTimes(warmSpare, provider);
+      const p50 = percentile(times, 50);
+      // The bwrap goals are the issue's (#14); a warm spare is claimed, not booted.
+      const goal = provider === 'bwrap' && warmSpare ? 20 : 300;
+      record({
+        name: `sandbox start to RUNNING, ${provider}, ${warmSpare ? 'warm spare' : 'cold'}, p50 / p95 (${STARTS})`,
+        value: `${ms(p50)} / ${ms(percentile(times, 95))}`,
+        goal: `< ${goal} ms p50`,
+        met: p50 < goal,
+      });
+    }
   }
 }
 

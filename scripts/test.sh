@@ -3,12 +3,14 @@
 # drives when they are missing, then runs vitest with the arguments given (`npm test -- test/x.test.ts`).
 #   chromium  the browser tools (playwright-core never downloads a browser; AGENTD_CHROMIUM names another)
 #   rg        the glob and grep tools (ripgrep)
+#   bwrap     the isolating sandbox provider (bubblewrap)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
 if [[ -z ${AGENTD_CHROMIUM:-} ]] && ! command -v chromium >/dev/null 2>&1; then missing+=(chromium); fi
 if ! command -v rg >/dev/null 2>&1; then missing+=(ripgrep); fi
+if ! command -v bwrap >/dev/null 2>&1; then missing+=(bubblewrap); fi
 
 if ((${#missing[@]} > 0)); then
   if ! command -v apt-get >/dev/null 2>&1; then

@@ -6,7 +6,7 @@ import type { EventLog } from '../conversation/event-log.js';
 import { EXECUTION_STATUSES, type ExecutionStatus } from '../conversation/schemas.js';
 import { stateOf } from '../conversation/state.js';
 import { dashedUuid } from '../events/index.js';
-import type { SandboxRecord, SandboxService, SandboxSpecs } from '../sandbox/index.js';
+import type { SandboxRecord, SandboxService } from '../sandbox/index.js';
 import type { SettingsService } from '../settings/index.js';
 import {
   allItems,
@@ -25,7 +25,6 @@ export interface AppConversationServiceOptions {
   store: Store;
   log: EventLog;
   sandboxes: SandboxService;
-  specs: SandboxSpecs;
   settings: SettingsService;
   logError?: (error: Error, context: string) => void;
 }
@@ -52,7 +51,6 @@ export class AppConversationService {
     this.pipeline = new StartPipeline({
       store: options.store,
       sandboxes: options.sandboxes,
-      specs: options.specs,
       settings: options.settings,
       mirrored: (id, sandbox) => this.syncs.follow(id, sandbox),
     });

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { StartConversationRequest } from '../conversation/schemas.js';
 import { dashedUuid } from '../events/index.js';
-import type { SandboxRecord, SandboxService, SandboxSpecs } from '../sandbox/index.js';
-import { SandboxError, workingDirOf } from '../sandbox/index.js';
+import type { SandboxRecord, SandboxService } from '../sandbox/index.js';
+import { SandboxError } from '../sandbox/index.js';
 import type { EffectiveSettings, SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
 import { AgentServerClient } from './agent-client.js';
@@ -17,7 +17,6 @@ import type { StartTaskStatus } from './schemas.js';
 export interface PipelineDeps {
   store: Store;
   sandboxes: SandboxService;
-  specs: SandboxSpecs;
   settings: SettingsService;
   /** Called once the mirror exists, to start syncing its events. */
   mirrored(conversationId: string, sandbox: SandboxRecord): void;
@@ -110,8 +109,9 @@ export class StartPipeline {
     sandbox: SandboxRecord,
     request: StartTaskRecord['request'],
   ): Promise<string> {
-    const base = workingDirOf(sandbox.dir, this.deps.specs.get(sandbox.specId).working_dir);
-    await this.exec(sandbox, sandbox.dir, `mkdir -p ${quote(base)}`);
+    // Paths here are the sandbox's own (/workspace/project in a bwrap sandbox).
+    const base = this.deps.sandboxes.workingDir(sandbox);
+    await this.exec(sandbox, '/', `mkdir -p ${quote(base)}`);
     const repository = request.selected_repository;
     if (!repository) {
       // A git repository lets the agent (and the UI's diff views) track changes; without git, skip it.

@@ -7,7 +7,13 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type HookConfig, HookConfigError, loadHookFile } from '../hooks/index.js';
 import { loadPriceTable, type PriceTable, PricingError } from '../llm/index.js';
-import { SandboxSpecs, SpecConfigError } from '../sandbox/index.js';
+import {
+  bwrapUnavailable,
+  SANDBOX_PROVIDER_KINDS,
+  type SandboxProviderKind,
+  SandboxSpecs,
+  SpecConfigError,
+} from '../sandbox/index.js';
 import { LOG_LEVELS } from '../server/logging.js';
 
 export interface ServerOptions {
@@ -18,6 +24,7 @@ export interface ServerOptions {
   auth?: boolean;
   maxSandboxes?: number | string;
   logLevel?: string;
+  sandboxProvider?: string;
 }
 
 export interface ServerConfig {
@@ -30,6 +37,8 @@ export interface ServerConfig {
   keySource: 'environment' | 'generated' | 'data-dir' | 'none';
   /** Sandboxes STARTING or RUNNING at once. */
   maxSandboxes: number;
+  /** The sandbox provider asked for (--sandbox-provider, AGENTD_SANDBOX_PROVIDER); unset: bwrap where it runs. */
+  sandboxProvider: SandboxProviderKind | undefined;
   /** Sandbox spec presets (AGENTD_SANDBOX_SPECS), the built-in `process` spec first. */
   specs: SandboxSpecs;
   /** Server-wide hooks (AGENTD_HOOKS_FILE, a hooks.json in OpenHands' format). */
@@ -143,6 +152,7 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
     dataDir,
     maxSandboxes,
     logLevel,
+    sandboxProvider: sandboxProviderOf(options.sandboxProvider ?? env.AGENTD_SANDBOX_PROVIDER),
     specs: specsFromEnv(env),
     hooks: hooksFromEnv(env),
     prices: pricesFromEnv(env),
@@ -170,6 +180,21 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   if (envKeys.length > 0) return { ...common, sessionApiKeys: envKeys, keySource: 'environment' };
   const { key, generated } = dataDirKey(dataDir);
   return { ...common, sessionApiKeys: [key], keySource: generated ? 'generated' : 'data-dir' };
+}
+
+function sandboxProviderOf(value: string | undefined): SandboxProviderKind | undefined {
+  if (value === undefined || value === '') return undefined;
+  const kind = SANDBOX_PROVIDER_KINDS.find((k) => k === value);
+  if (!kind) {
+    throw new ConfigError(`Invalid sandbox provider: ${value} (one of ${SANDBOX_PROVIDER_KINDS.join(', ')})`);
+  }
+  return kind;
+}
+
+/** An explicit bwrap must run here (`agentd serve` checks it once, at start-up). */
+export function checkSandboxProvider(config: Pick<ServerConfig, 'sandboxProvider'>): void {
+  const problem = config.sandboxProvider === 'bwrap' ? bwrapUnavailable() : null;
+  if (problem) throw new ConfigError(`--sandbox-provider bwrap: ${problem}`);
 }
 
 function hooksFromEnv(env: Env): HookConfig | null {

@@ -34,6 +34,10 @@ serverOptions(
     '--max-sandboxes <n>',
     'sandboxes starting or running at once (env AGENTD_MAX_SANDBOXES; default 10)',
   )
+  .option(
+    '--sandbox-provider <kind>',
+    'bwrap (namespaces) or process (env AGENTD_SANDBOX_PROVIDER; default bwrap where it runs)',
+  )
   .action(async (opts: ServerOptions) => {
     await serve(opts);
   });

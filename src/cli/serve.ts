@@ -1,16 +1,21 @@
 // `agentd serve`: the embedded default — one process, SQLite in the data folder, local sandboxes.
 import { startAgentd } from '../server/start.js';
-import { resolveConfig, type ServerOptions } from './config.js';
+import { checkSandboxProvider, resolveConfig, type ServerOptions } from './config.js';
 import { assertCanListen, listenUntilStopped } from './lifecycle.js';
 
 export async function serve(options: ServerOptions): Promise<void> {
   const config = resolveConfig(options);
+  checkSandboxProvider(config);
   await assertCanListen(config.host, config.port);
   const agentd = await startAgentd({
     dataDir: config.dataDir,
     logger: { level: config.logLevel },
     sessionApiKeys: config.sessionApiKeys,
-    controlPlane: { maxSandboxes: config.maxSandboxes, specs: config.specs },
+    controlPlane: {
+      maxSandboxes: config.maxSandboxes,
+      specs: config.specs,
+      sandboxProvider: config.sandboxProvider,
+    },
     hooks: config.hooks,
     prices: config.prices,
     toolOptions: { terminalIdleSeconds: config.terminalIdleSeconds },
@@ -22,6 +27,7 @@ export async function serve(options: ServerOptions): Promise<void> {
   if (config.keySource === 'none') lines.push('  auth: OFF (--no-auth); loopback only');
   else if (config.keySource === 'environment') lines.push('  session keys: from the environment');
   else lines.push(`  session key: ${config.sessionApiKeys[0]}  (send it as X-Session-API-Key)`);
+  if (agentd.controlPlane) lines.push(`  sandboxes: ${agentd.controlPlane.sandboxProvider}`);
   lines.push(`  API docs: http://${host}:${port}/docs`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }

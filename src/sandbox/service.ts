@@ -249,9 +249,13 @@ export class SandboxService {
       return;
     }
     const records = await this.records.getMany(names);
-    names.forEach((name, i) => {
-      if (!records[i]) rmSync(join(root, name), { recursive: true, force: true });
-    });
+    for (const [i, name] of names.entries()) {
+      if (records[i]) continue;
+      const dir = join(root, name);
+      // Its process ended with the old control plane; this frees what the provider kept (cgroups).
+      await this.options.provider.stop({ pid: null, dir });
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   /** Stops every sandbox process (graceful shutdown); they read MISSING until resumed. */
@@ -268,6 +272,11 @@ export class SandboxService {
     const stopping: Promise<void>[] = [];
     for await (const record of this.live()) stopping.push(this.options.provider.stop(record));
     await Promise.all(stopping);
+  }
+
+  /** The sandbox's working folder (its spec's) as its processes see it. */
+  workingDir(record: SandboxRecord): string {
+    return this.options.provider.workingDir(record.dir, this.options.specs.get(record.specId).working_dir);
   }
 
   /** Runs a shell command in a sandbox (the setup steps of an app conversation's start). */

@@ -1,5 +1,5 @@
 // The sandbox domain: the record the control plane keeps per sandbox, the spec a sandbox starts
-// from, and the provider port every kind of sandbox (process now; docker, kubernetes later)
+// from, and the provider port every kind of sandbox (process and bwrap now; docker, kubernetes later)
 // implements.
 import type { Document } from '../store/index.js';
 import type { SandboxSpecInfo, SandboxStatus } from './schemas.js';
@@ -54,7 +54,12 @@ export interface SandboxProvider {
   resume(sandbox: SandboxHandle): void;
   /** Ends every process of the sandbox (the files stay). */
   stop(sandbox: SandboxHandle): Promise<void>;
-  /** Runs a shell command in the sandbox (setup steps of a start task). */
+  /**
+   * A spec's working folder as the sandbox's processes see it: conversations work there, and
+   * `exec` takes a `cwd` in the same terms (`/workspace/project` inside a bwrap sandbox).
+   */
+  workingDir(dir: string, specWorkingDir: string): string;
+  /** Runs a shell command in the sandbox (setup steps of a start task), in `cwd` as it sees it. */
   exec(
     sandbox: SandboxHandle,
     command: string,

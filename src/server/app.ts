@@ -5,7 +5,7 @@ import type { AppConversationService } from '../app/index.js';
 import type { EventBus } from '../bus/index.js';
 import type { EventQueries, OwnerEventQueries } from '../conversation/event-queries.js';
 import type { ConversationService } from '../conversation/service.js';
-import type { SandboxService, SandboxSpecs } from '../sandbox/index.js';
+import type { SandboxProviderKind, SandboxService, SandboxSpecs } from '../sandbox/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
 import { installAuth, type RouteEntry } from './auth.js';
@@ -50,6 +50,8 @@ export interface AppDeps {
 
 export interface ControlPlaneDeps {
   sandboxes: SandboxService;
+  /** The kind of sandbox this control plane runs (bwrap, or process where bwrap cannot run). */
+  sandboxProvider: SandboxProviderKind;
   specs: SandboxSpecs;
   apps: AppConversationService;
   events: OwnerEventQueries;

@@ -10,8 +10,9 @@ import { ConversationService } from '../conversation/service.js';
 import type { HookConfig } from '../hooks/index.js';
 import type { Logger, PriceTable } from '../llm/index.js';
 import {
-  type ProcessProviderOptions,
-  ProcessSandboxProvider,
+  type BwrapProviderOptions,
+  chooseSandboxProvider,
+  type SandboxProviderKind,
   SandboxService,
   SandboxSpecs,
 } from '../sandbox/index.js';
@@ -57,7 +58,14 @@ export interface ControlPlaneOptions {
   /** Keep a sandbox booted ahead for the next start (default true). */
   warmSpare?: boolean;
   specs?: SandboxSpecs;
-  provider?: ProcessProviderOptions;
+  /**
+   * Which sandboxes: `bwrap` (namespaces; fails where bwrap cannot run) or `process`; default bwrap
+   * where it runs, else process with a warning.
+   */
+  sandboxProvider?: SandboxProviderKind;
+  provider?: BwrapProviderOptions;
+  /** Where the one warning line goes when sandboxes fall back to plain processes; default stderr. */
+  warn?: (line: string) => void;
 }
 
 export interface Agentd {
@@ -162,16 +170,30 @@ async function startControlPlane(
   },
 ): Promise<ControlPlaneDeps> {
   const specs = options.specs ?? new SandboxSpecs();
+  // The data folder (keys, database, other sandboxes) stays hidden even where it lies under a
+  // folder a bwrap sandbox reads (e.g. inside the package folder).
+  const chosen = chooseSandboxProvider(options.sandboxProvider, {
+    ...options.provider,
+    hide: [deps.dataDir, ...(options.provider?.hide ?? [])],
+  });
+  const warn = options.warn ?? ((line) => process.stderr.write(`agentd: warning: ${line}\n`));
+  if (chosen.warning) warn(chosen.warning);
   const sandboxes = new SandboxService({
     store: deps.store,
-    provider: new ProcessSandboxProvider(options.provider),
+    provider: chosen.provider,
     specs,
     secretBox: deps.secretBox,
     dataDir: deps.dataDir,
     maxRunning: options.maxSandboxes,
     warmSpare: options.warmSpare,
   });
-  const apps = new AppConversationService({ ...deps, sandboxes, specs });
+  const apps = new AppConversationService({ ...deps, sandboxes });
   await apps.recover(await sandboxes.reconcile());
-  return { sandboxes, specs, apps, events: new OwnerEventQueries(deps.store, new EventQueries(deps.store)) };
+  return {
+    sandboxes,
+    sandboxProvider: chosen.kind,
+    specs,
+    apps,
+    events: new OwnerEventQueries(deps.store, new EventQueries(deps.store)),
+  };
 }

@@ -1,6 +1,7 @@
 // The V1 flow the OpenHands web UI uses, through /api/v1 and the conversation URL's WebSocket only:
 // start an app conversation (a sandbox process with its own agent server), watch it run, pause and
-// resume its sandbox mid-run, then restart the control plane and find everything again.
+// resume its sandbox mid-run, then restart the control plane and find everything again. Sandboxes
+// run under bwrap (test/server/v1-api.test.ts runs the process provider).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   await llm.start();
-  server = await startServer({ dataDir, controlPlane: { warmSpare: true } });
+  server = await startServer({ dataDir, controlPlane: { warmSpare: true, sandboxProvider: 'bwrap' } });
 });
 afterAll(async () => {
   await server.close({ remove: true });
@@ -123,6 +124,12 @@ describe('V1 control plane, end to end', () => {
       { url: ready.agent_server_url as string, key: sessionKey },
       `/api/conversations/${conversationId}/events/search?limit=100`,
     );
+    // The conversation works in the sandbox's workspace, at the path OpenHands sandboxes use.
+    const inSandbox = await getJson<Json>(
+      { url: ready.agent_server_url as string, key: sessionKey },
+      `/api/conversations/${conversationId}`,
+    );
+    expect(inSandbox.workspace).toMatchObject({ working_dir: '/workspace/project' });
     const synced = await eventually(async () => {
       const page = await getJson<{ items: Json[] }>(
         server,
@@ -140,7 +147,7 @@ describe('V1 control plane, end to end', () => {
 
     // restart the control plane: conversation, sandbox and events are all there
     await server.close();
-    server = await startServer({ dataDir, controlPlane: { warmSpare: true } });
+    server = await startServer({ dataDir, controlPlane: { warmSpare: true, sandboxProvider: 'bwrap' } });
     const page = await getJson<{ items: Json[] }>(server, '/api/v1/app-conversations/search');
     expect(page.items.map((c) => c.id)).toEqual([conversationId]);
     expect(page.items[0]).toMatchObject({ sandbox_status: 'MISSING', execution_status: null });

@@ -15,7 +15,8 @@ beforeAll(async () => {
   await llm.start();
   server = await startServer({
     keys: ['test-key-1', 'other-user-key'],
-    controlPlane: { maxSandboxes: 2, warmSpare: false },
+    // The process provider here; the end-to-end flow (test/e2e) and test/sandbox run bwrap.
+    controlPlane: { maxSandboxes: 2, warmSpare: false, sandboxProvider: 'process' },
   });
 });
 afterAll(async () => {

@@ -2,6 +2,8 @@
 // its own session key, data and working folder under the sandbox's folder. The child is detached
 // (its own process group), so a crash of the control plane leaves it running to be adopted on the
 // next start. Pause and resume signal the whole process tree (terminal ptys start new sessions).
+// A `Confinement` decides how the sandbox's commands run: as they are (this provider's own), or
+// wrapped in namespaces (the bwrap provider reuses everything here with its own confinement).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
@@ -25,6 +27,46 @@ export interface ProcessProviderOptions {
   /** How long a stopping child gets after SIGTERM before the tree is killed. */
   stopGraceMs?: number;
 }
+
+/** A command line to run for a sandbox, and the folder it starts in on this machine. */
+export interface Wrapped {
+  argv: string[];
+  cwd: string;
+}
+
+/**
+ * How a sandbox's processes run. Paths given to and returned by a confinement are as the sandbox's
+ * processes see them; `wrap` turns a command and its folder into what this machine runs.
+ */
+export interface Confinement {
+  /** The spec's working folder as the sandbox sees it (a relative one is in the sandbox's folder). */
+  workingDir(dir: string, specWorkingDir: string): string;
+  /** The agent server's own data folder as the sandbox sees it. */
+  stateDir(dir: string): string;
+  /** Creates what must exist on this machine before the sandbox (or a command in it) starts. */
+  prepare(dir: string, workingDir: string): void;
+  /** Variables that replace the inherited ones (e.g. HOME inside the sandbox). */
+  env(dir: string): Record<string, string>;
+  wrap(dir: string, argv: readonly string[], cwd: string): Wrapped;
+  /**
+   * The process that stands for the sandbox once it runs, given the one spawned: the pid kept in
+   * its record, for liveness, pause, resume and stop.
+   */
+  sandboxPid(spawned: number): number;
+  /** Frees what `prepare` or `wrap` held for a sandbox once its processes are gone. */
+  release(dir: string): Promise<void>;
+}
+
+/** The process provider's own: commands run as they are, paths are this machine's. */
+export const unconfined: Confinement = {
+  workingDir: (dir, specWorkingDir) => workingDirOf(dir, specWorkingDir),
+  stateDir: (dir) => join(dir, 'state'),
+  prepare: (_dir, workingDir) => mkdirSync(workingDir, { recursive: true }),
+  env: () => ({}),
+  wrap: (_dir, argv, cwd) => ({ argv: [...argv], cwd }),
+  sandboxPid: (spawned) => spawned,
+  release: async () => {},
+};
 
 /** The environment a sandbox inherits: what tools need to run, never the control plane's keys. */
 const INHERITED_ENV = [
@@ -53,7 +95,7 @@ function inheritedEnv(): Record<string, string> {
 }
 
 /** The folder holding this package's package.json (works from src/ and from the dist bundle). */
-function packageRoot(): string {
+export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
@@ -61,6 +103,11 @@ function packageRoot(): string {
     dir = parent;
   }
   return dir;
+}
+
+/** This Node running this package's CLI bundle. */
+export function agentdCommand(): string[] {
+  return [process.execPath, join(packageRoot(), 'dist', 'cli.js')];
 }
 
 export function workingDirOf(dir: string, specWorkingDir: string): string {
@@ -74,40 +121,54 @@ export class ProcessSandboxProvider implements SandboxProvider {
   /** Children this process started, to learn of their exit without polling. */
   private readonly children = new Map<number, ChildProcess>();
 
-  constructor(options: ProcessProviderOptions = {}) {
-    this.command = options.command ?? [process.execPath, join(packageRoot(), 'dist', 'cli.js')];
+  constructor(
+    options: ProcessProviderOptions = {},
+    private readonly confinement: Confinement = unconfined,
+  ) {
+    this.command = options.command ?? agentdCommand();
     this.startTimeoutMs = options.startTimeoutMs ?? 30_000;
     this.stopGraceMs = options.stopGraceMs ?? 5_000;
   }
 
   private env(request: LaunchRequest): Record<string, string> {
-    return { ...inheritedEnv(), ...request.spec.initial_env, OH_SESSION_API_KEYS_0: request.sessionKey };
+    return {
+      ...inheritedEnv(),
+      ...this.confinement.env(request.dir),
+      ...request.spec.initial_env,
+      OH_SESSION_API_KEYS_0: request.sessionKey,
+    };
+  }
+
+  workingDir(dir: string, specWorkingDir: string): string {
+    return this.confinement.workingDir(dir, specWorkingDir);
   }
 
   async launch(request: LaunchRequest): Promise<Launched> {
-    const cwd = workingDirOf(request.dir, request.spec.working_dir);
-    mkdirSync(cwd, { recursive: true });
+    const workingDir = this.workingDir(request.dir, request.spec.working_dir);
+    this.confinement.prepare(request.dir, workingDir);
     const log = openSync(join(request.dir, 'agent.log'), 'a', 0o600);
-    const [executable, ...prefix] = this.command;
+    const agent = [
+      ...this.command,
+      'agent',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data-dir',
+      this.confinement.stateDir(request.dir),
+      '--ready-fd',
+      '3',
+      ...(request.spare ? ['--spare'] : []),
+    ];
+    const { argv, cwd } = this.confinement.wrap(request.dir, agent, workingDir);
     let child: ChildProcess;
     try {
-      child = spawn(
-        executable!,
-        [
-          ...prefix,
-          'agent',
-          '--host',
-          '127.0.0.1',
-          '--port',
-          '0',
-          '--data-dir',
-          join(request.dir, 'state'),
-          '--ready-fd',
-          '3',
-          ...(request.spare ? ['--spare'] : []),
-        ],
-        { cwd, env: this.env(request), detached: true, stdio: ['ignore', log, log, 'pipe'] },
-      );
+      child = spawn(argv[0]!, argv.slice(1), {
+        cwd,
+        env: this.env(request),
+        detached: true,
+        stdio: ['ignore', log, log, 'pipe'],
+      });
     } finally {
       closeSync(log);
     }
@@ -121,14 +182,15 @@ export class ProcessSandboxProvider implements SandboxProvider {
       const port = await this.readyPort(child, request.dir);
       const agentUrl = `http://127.0.0.1:${port}`;
       await this.healthCheck(agentUrl);
+      const sandboxPid = this.confinement.sandboxPid(pid);
       if (!request.spare) {
         pipe.destroy();
-        return { pid, agentUrl };
+        return { pid: sandboxPid, agentUrl };
       }
       // The pipe stays open: closing it (or this process ending) tells an unclaimed spare to exit.
       pipe.unref();
       return {
-        pid,
+        pid: sandboxPid,
         agentUrl,
         claim: () => {
           pipe.end('claim\n');
@@ -202,6 +264,11 @@ export class ProcessSandboxProvider implements SandboxProvider {
   }
 
   async stop(sandbox: SandboxHandle): Promise<void> {
+    await this.end(sandbox);
+    await this.confinement.release(sandbox.dir);
+  }
+
+  private async end(sandbox: SandboxHandle): Promise<void> {
     const pid = sandbox.pid;
     if (pid === null || this.liveness(sandbox) === 'gone') return;
     // Children are collected first: once the agent server exits they are re-parented.
@@ -222,14 +289,15 @@ export class ProcessSandboxProvider implements SandboxProvider {
   }
 
   exec(
-    _sandbox: SandboxHandle,
+    sandbox: SandboxHandle,
     command: string,
     options: { cwd: string; timeoutMs: number },
   ): Promise<{ exitCode: number | null; output: string }> {
+    const { argv, cwd } = this.confinement.wrap(sandbox.dir, ['bash', '-c', command], options.cwd);
     return new Promise((resolveRun) => {
-      const child = spawn('bash', ['-c', command], {
-        cwd: options.cwd,
-        env: { ...inheritedEnv(), GIT_TERMINAL_PROMPT: '0' },
+      const child = spawn(argv[0]!, argv.slice(1), {
+        cwd,
+        env: { ...inheritedEnv(), ...this.confinement.env(sandbox.dir), GIT_TERMINAL_PROMPT: '0' },
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
