@@ -208,7 +208,7 @@ export class ConversationService {
       condenser: resolveCondenser(resolved, effective, (key) => this.options.secretBox.encrypt(key)),
     };
     const workingDir = request.workspace.working_dir;
-    mkdirSync(workingDir, { recursive: true });
+    makeWorkingDir(workingDir);
     const persistenceDir = join(this.options.dataDir, 'conversations', id.replaceAll('-', ''));
     mkdirSync(persistenceDir, { recursive: true });
     const now = new Date().toISOString();
@@ -691,4 +691,17 @@ function hookConfigOf(input: unknown): HookConfig | null {
 
 function defaultPolicy(confirmationMode: boolean | null | undefined): ConfirmationPolicy {
   return confirmationMode ? { kind: 'AlwaysConfirm' } : { kind: 'NeverConfirm' };
+}
+
+/** Creates the workspace folder; a path that cannot be one (NUL, too long, not writable) is a 422, not a 500. */
+function makeWorkingDir(path: string): void {
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? 'invalid path';
+    throw new InvalidConversationRequestError(
+      ['body', 'workspace', 'working_dir'],
+      `Cannot create the working directory (${reason})`,
+    );
+  }
 }

@@ -9,6 +9,13 @@ import type { SandboxService, SandboxSpecs } from '../sandbox/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
 import { installAuth } from './auth.js';
+import {
+  BODY_LIMIT,
+  clientErrorHandler,
+  documentFrameworkResponses,
+  frameworkErrors,
+  MAX_PARAM_LENGTH,
+} from './framework-errors.js';
 import { loggerOptions } from './logging.js';
 import { installOpenApi } from './openapi.js';
 import { conversationRoutes } from './routes/conversations.js';
@@ -51,10 +58,15 @@ export interface ControlPlaneDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(deps.logger ?? true),
-    bodyLimit: 16 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Errors from before a route runs, in the {detail} shape like the rest.
+    frameworkErrors,
+    clientErrorHandler,
   });
   installValidation(app);
   installErrorHandler(app);
+  documentFrameworkResponses(app);
   const sessionKeys = installAuth(app, deps.sessionApiKeys);
   await installOpenApi(app, { controlPlane: deps.controlPlane !== undefined, docsUi: deps.docsUi ?? true });
 
