@@ -1,6 +1,7 @@
 // Reading a JSON request body: strict UTF-8 (a bad byte is a 400, not a silent U+FFFD), a nesting
 // limit checked by one linear scan of the text before JSON.parse (a 10,000-deep body would otherwise
-// reach recursive code later and end as a RangeError 500), and FastAPI's 422 for text that is not JSON.
+// reach recursive code later and end as a RangeError 500), no `__proto__` members (400, as Fastify's
+// own parser), and FastAPI's 422 for text that is not JSON.
 import { HttpError, RequestValidationError } from './errors.js';
 
 /** Deepest nesting of arrays and objects a JSON body may have (documented in the README and OpenAPI). */
@@ -51,11 +52,29 @@ export function parseJsonText(text: string): unknown {
       },
     ]);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    // A key spelled with escapes (\u005f_proto__) hides from a text search, so those are read with the check too.
+    const suspect = text.includes('__proto__') || text.includes('constructor') || text.includes('\\u');
+    value = suspect ? JSON.parse(text, refusePrototypeKeys) : JSON.parse(text);
   } catch (error) {
+    if (error instanceof HttpError) throw error;
     throw new RequestValidationError([
       { loc: ['body'], msg: `JSON decode error: ${(error as Error).message}`, type: 'json_invalid' },
     ]);
   }
+  return value;
+}
+
+/**
+ * Refuses `__proto__` and `constructor.prototype` members, as Fastify's own parser does: merged into
+ * an object with Object.assign they would change its prototype.
+ */
+function refusePrototypeKeys(key: string, value: unknown): unknown {
+  const constructorPrototype =
+    key === 'constructor' && value !== null && typeof value === 'object' && 'prototype' in value;
+  if (key === '__proto__' || constructorPrototype) {
+    throw new HttpError(400, 'Object contains forbidden prototype property');
+  }
+  return value;
 }

@@ -65,6 +65,16 @@ describe('encoding and size', () => {
     expect(stored.email).toBe('before@example.com');
   });
 
+  it.each([
+    ['__proto__', '{"email":"a@b.c","__proto__":{"admin":true}}'],
+    ['an escaped __proto__', '{"secrets_store":{"custom_secrets":{"\\u005f_proto__":{"secret":"x"}}}}'],
+    ['constructor.prototype', '{"mcp_config":{"constructor":{"prototype":{"admin":true}}}}'],
+  ])("a %s member is a 400, as with Fastify's own parser", async (_name, body) => {
+    const res = await post('/api/settings', body);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text)).toEqual({ detail: 'Object contains forbidden prototype property' });
+  });
+
   it('a UTF-8 BOM is accepted', async () => {
     const res = await post(
       '/api/settings',

@@ -76,7 +76,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         tags,
         summary: 'Batch Get Conversations',
         querystring: Type.Object({
-          ids: Type.Array(Type.String({ pattern: UUID_PATTERN }), { maxItems: 100 }),
+          ids: Type.Array(Type.String({ pattern: UUID_PATTERN }), { minItems: 1, maxItems: 100 }),
         }),
         response: { 200: Type.Array(Type.Union([Ref('ConversationInfo'), Type.Null()])), ...errorResponses },
       },

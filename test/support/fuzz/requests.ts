@@ -77,7 +77,23 @@ function objectPositions(value: unknown): Step[][] {
 const nodeOf = (value: unknown, at: Step[]) =>
   at.reduce<unknown>((v, s) => (v as Record<Step, unknown>)[s], value) as Record<string, unknown>;
 
-const WRONG_TYPES = fc.constantFrom<unknown>(12345, -1, 1.5, 'fuzz', true, null, [], {}, [1, 'a'], { a: 1 });
+/** Values of the wrong type, or of the right type at the edges (huge, negative, fractional numbers). */
+const WRONG_TYPES = fc.constantFrom<unknown>(
+  12345,
+  -1,
+  0,
+  1.5,
+  1e308,
+  -1e308,
+  2 ** 53 + 2,
+  'fuzz',
+  true,
+  null,
+  [],
+  {},
+  [1, 'a'],
+  { a: 1 },
+);
 const ODD_TEXT = fc.constantFrom('', ' ', '\u0000', '\ud800', '\u202e', '🙂'.repeat(50), 'null', '%00', '\\');
 const HUGE = fc.constantFrom(70_000, 1_500_000).map((n) => 'x'.repeat(n));
 /** Depths either side of the documented limit (64) and far past a recursive parser's stack. */
@@ -148,13 +164,21 @@ function bodyMutations(op: Operation, parts: RequestParts, ctx: FuzzContext): fc
         const { [key]: _dropped, ...rest } = node;
         return withBody(`member ${key} dropped at /${at.join('/')}`, setAt(base, at, rest));
       }),
-      fc.tuple(pick(objects), fc.jsonValue({ maxDepth: 2 })).map(([at, v]) => {
-        const node = nodeOf(base, at);
-        return withBody(
-          `extra member at /${at.join('/')}`,
-          setAt(base, at, { ...node, fuzz_extra_member: v }),
-        );
-      }),
+      fc
+        .tuple(
+          pick(objects),
+          fc.constantFrom('fuzz_extra_member', '__proto__', 'constructor'),
+          fc.jsonValue({ maxDepth: 2 }),
+        )
+        .map(([at, name, v]) => {
+          const node = nodeOf(base, at);
+          // A computed key defines an own member, even `__proto__`; JSON.stringify writes it out.
+          const member = name === 'constructor' ? { prototype: v } : v;
+          return withBody(
+            `extra member ${name} at /${at.join('/')}`,
+            setAt(base, at, { ...node, [name]: member }),
+          );
+        }),
     );
   }
   return list;

@@ -93,7 +93,11 @@ function objectArbitrary(schema: JsonSchema, components: Components, depth: numb
   // A map (Record<string, T>): a few entries of the member schema.
   const values =
     extra === true ? fc.jsonValue({ maxDepth: 1 }) : arbitraryFor(extra as JsonSchema, components, depth + 1);
-  return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), values, { maxKeys: 3 });
+  const names = schema.propertyNames as JsonSchema | undefined;
+  const keys = names
+    ? stringArbitrary({ minLength: 1, maxLength: 12, ...names })
+    : fc.string({ minLength: 1, maxLength: 12 });
+  return fc.dictionary(keys, values, { maxKeys: 3 });
 }
 
 function arrayArbitrary(schema: JsonSchema, components: Components, depth: number): fc.Arbitrary<unknown[]> {
