@@ -13,6 +13,7 @@ import {
   BODY_LIMIT,
   clientErrorHandler,
   documentFrameworkResponses,
+  drainUnreadBodies,
   frameworkErrors,
   MAX_PARAM_LENGTH,
 } from './framework-errors.js';
@@ -67,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installValidation(app);
   installErrorHandler(app);
   documentFrameworkResponses(app);
+  drainUnreadBodies(app);
   const sessionKeys = installAuth(app, deps.sessionApiKeys);
   await installOpenApi(app, { controlPlane: deps.controlPlane !== undefined, docsUi: deps.docsUi ?? true });
 

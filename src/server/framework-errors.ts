@@ -1,6 +1,6 @@
 // Errors raised before a route runs, by Node's HTTP parser or Fastify's router, answered in the same
 // `{detail}` shape as everything else; and the OpenAPI responses that document them on every route.
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { detailResponse } from './schemas.js';
@@ -83,5 +83,47 @@ export function documentFrameworkResponses(app: FastifyInstance): void {
     }
     // A copy: route plugins share response maps between routes.
     route.schema = { ...schema, response } as typeof route.schema;
+  });
+}
+
+/** Most bytes of an unread request body drained before answering, and for how long at most. */
+const DRAIN_LIMIT_BYTES = 8 * BODY_LIMIT;
+const DRAIN_LIMIT_MS = 15_000;
+
+/**
+ * Reads and drops what is left of a request body before the answer goes out. When the answer comes
+ * before the body was read (a 413 on its Content-Length, an error before parsing, a GET body no route
+ * reads) and the client asked to close the connection, Node closes the socket with the rest of the
+ * body unread: the kernel then resets the connection, and a client still sending never sees the answer.
+ */
+export function drainUnreadBodies(app: FastifyInstance): void {
+  app.addHook('onSend', async (request) => {
+    const raw = request.raw;
+    if (raw.complete || raw.destroyed) return;
+    await drain(raw);
+  });
+}
+
+function drain(raw: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const timer = setTimeout(() => done(), DRAIN_LIMIT_MS);
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_LIMIT_BYTES) done();
+    };
+    const done = () => {
+      clearTimeout(timer);
+      raw.off('data', onData);
+      raw.off('end', done);
+      raw.off('close', done);
+      raw.off('error', done);
+      resolve();
+    };
+    raw.on('data', onData);
+    raw.once('end', done);
+    raw.once('close', done);
+    raw.once('error', done);
+    raw.resume();
   });
 }

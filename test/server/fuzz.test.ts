@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
 import { startConversation, waitForStatus } from '../support/conversation.js';
 import {
+  DEEP_MARKER,
   httpRequest,
   type OpenApiDocument,
   type Operation,
@@ -84,7 +85,7 @@ function sanitize(_op: Operation, body: unknown): unknown {
     }
     const o = node as Record<string, unknown>;
     // The generated name stays (odd characters, huge lengths) but cannot leave the temp folder.
-    if (typeof o.working_dir === 'string')
+    if (typeof o.working_dir === 'string' && o.working_dir !== DEEP_MARKER)
       o.working_dir = join(workspaces, o.working_dir.replaceAll('/', '_').replace(/^\.+$/, '_'));
     for (const name of ['base_url', 'llm_base_url'])
       if (typeof o[name] === 'string') o[name] = llm.openaiBaseUrl;

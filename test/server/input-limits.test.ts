@@ -90,6 +90,20 @@ describe('encoding and size', () => {
     expect(JSON.parse(res.text)).toEqual({ detail: expect.any(String) });
   });
 
+  it('an answer given before the body was read still reaches a client that is sending it', async () => {
+    // The client asks to close the connection (no keep-alive): the unread rest must not reset it.
+    const tooLarge = await post('/api/settings', Buffer.alloc(100 * 1024 * 1024, 0x20));
+    expect(tooLarge.status).toBe(413);
+    const unread = await sendRaw(server.url, {
+      method: 'GET',
+      path: '/api/conversations/search',
+      headers: headers(),
+      body: Buffer.alloc(8 * 1024 * 1024, 0x20),
+      chunked: true,
+    });
+    expect(unread.status).toBe(200);
+  });
+
   it('the GET body of the batch event route over 1 MB is a 413, chunked too', async () => {
     const res = await sendRaw(server.url, {
       method: 'GET',

@@ -179,6 +179,15 @@ function bodyMutations(op: Operation, parts: RequestParts, ctx: FuzzContext): fc
             setAt(base, at, { ...node, [name]: member }),
           );
         }),
+      // Deep nesting where the schema does not look inside (open objects, maps of unknown values).
+      fc.tuple(pick(objects), DEPTHS).map(([at, depth]) => {
+        const node = nodeOf(base, at);
+        return withBody(
+          `extra member nested ${depth} deep at /${at.join('/')}`,
+          setAt(base, at, { ...node, fuzz_deep_member: DEEP_MARKER }),
+          depth,
+        );
+      }),
     );
   }
   return list;
