@@ -7,6 +7,7 @@
 // requests per operation (default 1), FUZZ_OP keeps only the operations whose key contains it.
 // Operations that start real processes (sandboxes, app conversations) get a few runs only, and the
 // server allows two sandboxes at once, so most of their requests end at the limit (429 / ERROR).
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
@@ -45,11 +46,12 @@ const runsFor = (op: Operation) =>
 const llm = new ScriptedLLM();
 await llm.start();
 const server = await startServer({ controlPlane: { maxSandboxes: 2, warmSpare: false } });
+const workspaces = tempDir('agentd-fuzz-ws-');
 afterAll(async () => {
   await server.close({ remove: true });
   await llm.stop();
+  rmSync(workspaces, { recursive: true, force: true });
 });
-const workspaces = tempDir('agentd-fuzz-ws-');
 
 // Real resources for valid requests to reach: settings, two finished conversations and their events, a sandbox.
 await useScriptedLLM(server, llm, []);

@@ -3,17 +3,27 @@
 // {detail} shape (400, 414, 431), 64 KB strings in settings (422), and an unknown conversation is
 // 404 on every conversation route, each of these statuses documented in /openapi.json.
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendRaw } from '../support/fuzz/raw-http.js';
-import { api, startServer, type TestServer, tempDir } from '../support/server.js';
+import { api, tempDir as makeTempDir, startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
+const folders: string[] = [];
+/** A temp folder removed after the file's tests. */
+const tempDir = (prefix: string) => {
+  const dir = makeTempDir(prefix);
+  folders.push(dir);
+  return dir;
+};
 beforeAll(async () => {
   server = await startServer({ controlPlane: { maxSandboxes: 1, warmSpare: false } });
 });
-afterAll(() => server.close({ remove: true }));
+afterAll(async () => {
+  await server.close({ remove: true });
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+});
 
 const headers = () => ({ 'x-session-api-key': server.key, 'content-type': 'application/json' });
 const post = (path: string, body: Buffer | string, chunked = false) =>
