@@ -37,6 +37,17 @@ const FORMATS: Record<string, () => fc.Arbitrary<string>> = {
   uri: () => fc.webUrl(),
 };
 
+/** Shapes of text worth generating whenever a pattern accepts their sample. */
+const SHAPES: Record<string, { sample: string; arbitrary: () => fc.Arbitrary<string> }> = {
+  dateTime: { sample: '2024-01-02T03:04:05.678Z', arbitrary: () => FORMATS['date-time']!() },
+  date: { sample: '2024-01-02', arbitrary: () => FORMATS['date-time']!().map((d) => d.slice(0, 10)) },
+  uuid: { sample: '0b7e1f5c-9d4a-4c7e-8f00-000000000001', arbitrary: () => fc.uuid() },
+  hexUuid: {
+    sample: '0b7e1f5c9d4a4c7e8f00000000000001',
+    arbitrary: () => fc.uuid().map((u) => u.replaceAll('-', '')),
+  },
+};
+
 function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
   const format = typeof schema.format === 'string' ? FORMATS[schema.format] : undefined;
   if (format) return format();
@@ -44,11 +55,14 @@ function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
   const maxLength =
     typeof schema.maxLength === 'number' ? Math.min(schema.maxLength, minLength + 40) : minLength + 40;
   if (typeof schema.pattern === 'string') {
-    return fc
-      .stringMatching(new RegExp(schema.pattern))
-      .filter(
-        (s) => s.length >= minLength && s.length <= ((schema.maxLength as number | undefined) ?? Infinity),
-      );
+    const pattern = new RegExp(schema.pattern);
+    const fits = (s: string) =>
+      s.length >= minLength && s.length <= ((schema.maxLength as number | undefined) ?? Infinity);
+    // Random text matching a pattern is rarely meaningful (a datetime pattern gives month 47): the
+    // common shapes the pattern accepts are tried too, so valid requests reach past the handler's checks.
+    const shapes = Object.values(SHAPES).filter((shape) => pattern.test(shape.sample) && fits(shape.sample));
+    const matching = fc.stringMatching(pattern).filter(fits);
+    return shapes.length === 0 ? matching : fc.oneof(matching, ...shapes.map((shape) => shape.arbitrary()));
   }
   return fc.string({ minLength, maxLength, unit: 'grapheme' });
 }
