@@ -55,6 +55,9 @@ describe('JSON depth limit (100)', () => {
   it('accepts exactly 100 levels, and brackets inside strings do not count', async () => {
     const ok = await post('/api/settings', `{"email":"${'['.repeat(500)}","x":${nested(99)}}`);
     expect(ok.status).toBe(200);
+    // An escaped quote does not end the string: the brackets after it are still text.
+    const escaped = await post('/api/settings', `{"email":"\\"${'{'.repeat(500)}","x":${nested(99)}}`);
+    expect(escaped.status).toBe(200);
     const tooDeep = await post('/api/settings', `{"x":${nested(100)}}`);
     expect(tooDeep.status).toBe(422);
   });
