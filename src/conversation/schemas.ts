@@ -175,11 +175,15 @@ export const SecretSource = Type.Union([
   ),
 ]);
 
-/** Tag keys are lower-case letters and digits (OpenHands); other keys are rejected, not ignored. */
+/**
+ * Tag keys are lower-case letters and digits (OpenHands); other keys are rejected, not ignored. Said
+ * with propertyNames, not patternProperties: the OpenAPI generator turns patternProperties into
+ * "any key", which documented keys the server refuses.
+ */
 export const Tags = Type.Unsafe<Record<string, string>>({
   type: 'object',
-  patternProperties: { '^[a-z0-9]+$': { type: 'string', maxLength: 256 } },
-  additionalProperties: false,
+  propertyNames: { pattern: '^[a-z0-9]+$' },
+  additionalProperties: { type: 'string', maxLength: 256 },
 });
 
 export const StartConversationRequest = Type.Object(

@@ -3,11 +3,19 @@
 // defaults working inside the chosen variant) and two-way unions chosen by a tag (if/then/else).
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
 
-/** A member that may be null. Scalars get `type: [t, 'null']` (one clean error); others `anyOf`. */
+/**
+ * A member that may be null. Scalars get `type: [t, 'null']` (one clean error); others `anyOf`. An
+ * `enum` lists null too, or the type would allow null while the enum still refused it.
+ */
 export function Nullable<T extends TSchema>(schema: T) {
   const type = (schema as { type?: unknown }).type;
   if (typeof type === 'string' && type !== 'object' && type !== 'array') {
-    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+    const values = (schema as { enum?: unknown[] }).enum;
+    return Type.Unsafe<Static<T> | null>({
+      ...schema,
+      type: [type, 'null'],
+      ...(values ? { enum: [...values, null] } : {}),
+    });
   }
   return Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }] });
 }

@@ -9,6 +9,14 @@ import type { SandboxProviderKind, SandboxService, SandboxSpecs } from '../sandb
 import type { SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
 import { installAuth, type RouteEntry } from './auth.js';
+import {
+  BODY_LIMIT,
+  clientErrorHandler,
+  documentFrameworkResponses,
+  drainUnreadBodies,
+  frameworkErrors,
+  MAX_PARAM_LENGTH,
+} from './framework-errors.js';
 import { loggerOptions, RequestLogController } from './logging.js';
 import { installOpenApi } from './openapi.js';
 import { conversationRoutes } from './routes/conversations.js';
@@ -61,10 +69,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(deps.logger ?? true),
     logController: new RequestLogController(),
-    bodyLimit: 16 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Errors from before a route runs, in the {detail} shape like the rest.
+    frameworkErrors,
+    clientErrorHandler,
   });
   installValidation(app);
   installErrorHandler(app);
+  documentFrameworkResponses(app);
+  drainUnreadBodies(app);
   const { sessionKeys, routes } = installAuth(app, deps.sessionApiKeys);
   app.decorate('routeTable', routes);
   let lastActivity = 0;

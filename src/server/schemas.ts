@@ -2,6 +2,7 @@
 // error bodies, and the path/query parameters shared by several routes.
 import { Type } from 'typebox';
 import { ValidationIssueSchema } from '../events/index.js';
+import { MAX_JSON_DEPTH } from './json-body.js';
 
 export const StatusOk = Type.Object({ status: Type.String() }, { $id: 'StatusResponse' });
 
@@ -56,5 +57,19 @@ export const detailResponse = (description: string) => ({
 
 export const errorResponses = {
   401: { description: 'Missing or wrong X-Session-API-Key', ...ErrorDetail },
-  422: { description: 'Validation Error', ...HTTPValidationErrorBody },
+  422: {
+    description: `Validation Error (a JSON body may nest at most ${MAX_JSON_DEPTH} levels deep: type json_too_deep)`,
+    ...HTTPValidationErrorBody,
+  },
+};
+
+/** The 404 of every route under /api/conversations/{conversation_id}. */
+export const conversationNotFound = { 404: detailResponse('Unknown conversation') };
+
+/** Routes that act on a conversation: unknown (404), or it lives in a sandbox this server only mirrors (409). */
+export const conversationActionErrors = {
+  ...conversationNotFound,
+  409: detailResponse(
+    'The conversation runs in a sandbox (send the request to its conversation_url), or is already running (run)',
+  ),
 };

@@ -14,6 +14,7 @@ import { createAjv, issuesFromAjv, type ValidationIssue } from '../events/index.
 import { SandboxLimitError, SandboxNotFoundError, SandboxSpecNotFoundError } from '../sandbox/index.js';
 import { UnknownConversationError, UnknownCursorError } from '../store/index.js';
 import { HttpError, RequestValidationError } from './errors.js';
+import { decodeUtf8, parseJsonText } from './json-body.js';
 
 type Ajv = ReturnType<typeof createAjv>;
 
@@ -59,20 +60,14 @@ export function installValidation(app: FastifyInstance): void {
   // Output is what we built: plain JSON, no schema-driven stripping or coercion.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // An empty JSON body is no body (FastAPI's reading, which OpenHands clients rely on for POST /run).
+  // Bytes, not text: Fastify's own decoding would turn invalid UTF-8 into U+FFFD without a word.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, JSON.parse(text));
+      const text = decodeUtf8(body as Buffer);
+      done(null, text.trim() === '' ? undefined : parseJsonText(text));
     } catch (error) {
-      done(
-        Object.assign(new Error((error as Error).message), {
-          code: 'FST_ERR_CTP_INVALID_JSON_BODY',
-          statusCode: 400,
-        }),
-        undefined,
-      );
+      done(error as Error, undefined);
     }
   });
 }
@@ -88,11 +83,6 @@ function isFastifyValidation(error: unknown): error is FastifyError & { validati
 function validationIssues(error: FastifyError & { validation: unknown[] }): ValidationIssue[] {
   const prefix = LOC_PREFIX[error.validationContext ?? 'body'] ?? 'body';
   return issuesFromAjv(error.validation as Parameters<typeof issuesFromAjv>[0], [prefix]);
-}
-
-/** The JSON-decode failure FastAPI reports as a 422 with type `json_invalid`. */
-function jsonInvalid(message: string): ValidationIssue[] {
-  return [{ loc: ['body'], msg: `JSON decode error: ${message}`, type: 'json_invalid' }];
 }
 
 /** The HTTP answer for an error the domain raises on purpose. */
@@ -127,12 +117,6 @@ export function installErrorHandler(app: FastifyInstance): void {
     const domain = domainError(error);
     if (domain) return reply.code(domain.status).send({ detail: domain.detail });
     const fastifyError = error as Partial<FastifyError>;
-    if (
-      fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
-      fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-    ) {
-      return reply.code(422).send({ detail: jsonInvalid(fastifyError.message ?? 'invalid JSON') });
-    }
     const status = fastifyError.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       // Framework-level client errors (unsupported media type, body too large, ...): keep their status.

@@ -3,6 +3,8 @@ export { InvalidSettingsError, parseSettings } from './parse.js';
 export {
   CustomSecret,
   GETSettingsResponse,
+  MAX_SETTINGS_ENTRIES,
+  MAX_SETTINGS_STRING,
   MCPConfig,
   ProviderToken,
   type Settings,

@@ -1,6 +1,7 @@
 // The Settings record (body of POST /api/settings) and the shape GET /api/settings answers, after
 // OpenHands' `Settings` / `GETSettingsModel`. Request objects accept unknown members, as pydantic's
 // default does; `parseSettings` drops them (at every depth) so they are neither stored nor echoed.
+// Strings are at most 64 KB and maps and lists at most 1,000 entries (a 422 beyond).
 import { type Static, type TSchema, Type } from 'typebox';
 
 /** A nullable scalar as `type: [t, 'null']`: one clean validation error instead of an anyOf pair. */
@@ -10,9 +11,18 @@ const NullableScalar = <T extends TSchema>(schema: T) =>
 /** A nullable object: a real union, so that TypeBox's Clean and Default descend into it. */
 const NullableObject = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-const Str = () => NullableScalar(Type.String());
+/** Longest string a settings member may hold (64 KB): a settings document stays small to store and read. */
+export const MAX_SETTINGS_STRING = 64 * 1024;
+/** Most entries in a settings map (secrets, env) or list (MCP servers, args). */
+export const MAX_SETTINGS_ENTRIES = 1000;
+
+const Text = (options: { minLength?: number; format?: string } = {}) =>
+  Type.String({ maxLength: MAX_SETTINGS_STRING, ...options });
+const Str = () => NullableScalar(Text());
 /** A secret: sealed at rest, never returned in clear. */
-const Secret = () => NullableScalar(Type.String({ format: 'password' }));
+const Secret = () => NullableScalar(Text({ format: 'password' }));
+const List = <T extends TSchema>(item: T) =>
+  Type.Array(item, { default: [], maxItems: MAX_SETTINGS_ENTRIES });
 
 export const ProviderToken = Type.Object(
   {
@@ -38,11 +48,13 @@ export const UserSecrets = Type.Object(
     provider_tokens: Type.Optional(
       Type.Record(Type.String(), NullableObject(ProviderToken), {
         description: 'By provider (github, gitlab, bitbucket, ...). A null entry removes the provider.',
+        maxProperties: MAX_SETTINGS_ENTRIES,
       }),
     ),
     custom_secrets: Type.Optional(
       Type.Record(Type.String(), NullableObject(CustomSecret), {
         description: 'By name. A null entry removes the secret.',
+        maxProperties: MAX_SETTINGS_ENTRIES,
       }),
     ),
   },
@@ -54,28 +66,28 @@ export const UserSecrets = Type.Object(
 export type UserSecrets = Static<typeof UserSecrets>;
 
 const remoteServer = {
-  url: Type.String({ minLength: 1 }),
+  url: Text({ minLength: 1 }),
   api_key: Type.Optional(Secret()),
 };
 
 export const MCPConfig = Type.Object(
   {
-    sse_servers: Type.Optional(Type.Array(Type.Object(remoteServer), { default: [] })),
+    sse_servers: Type.Optional(List(Type.Object(remoteServer))),
     stdio_servers: Type.Optional(
-      Type.Array(
+      List(
         Type.Object({
-          name: Type.String({ minLength: 1 }),
-          command: Type.String({ minLength: 1 }),
-          args: Type.Optional(Type.Array(Type.String(), { default: [] })),
-          env: Type.Optional(Type.Record(Type.String(), Type.String(), { default: {} })),
+          name: Text({ minLength: 1 }),
+          command: Text({ minLength: 1 }),
+          args: Type.Optional(List(Text())),
+          env: Type.Optional(
+            Type.Record(Type.String(), Text(), { default: {}, maxProperties: MAX_SETTINGS_ENTRIES }),
+          ),
         }),
-        { default: [] },
       ),
     ),
     shttp_servers: Type.Optional(
-      Type.Array(
+      List(
         Type.Object({ ...remoteServer, timeout: Type.Optional(Type.Integer({ minimum: 1, default: 60 })) }),
-        { default: [] },
       ),
     ),
   },

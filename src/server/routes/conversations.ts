@@ -1,9 +1,8 @@
 // /api/conversations: start, read, list, run, pause, interrupt, confirm, condense, update, delete.
-// Status codes follow OpenHands (pause, interrupt and delete of an unknown conversation are 400,
-// PATCH answers {success:false}); its 500s on large limits or unknown ids are 422 / 404 here.
+// An unknown conversation is 404 on every route (OpenHands answers 400 for pause, interrupt and
+// delete and `200 {success:false}` for PATCH); its 500s on large limits are 422 here.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import { ConversationNotFoundError } from '../../conversation/errors.js';
 import type {
   AgentSpec,
   ConfirmationPolicy,
@@ -13,8 +12,16 @@ import type {
 import type { ConversationService } from '../../conversation/service.js';
 import { conversationInfo } from '../../conversation/state.js';
 import type { ConversationSearch } from '../../store/index.js';
-import { HttpError } from '../errors.js';
-import { ConversationIdParams, dashedUuid, errorResponses, UUID_PATTERN } from '../schemas.js';
+import { notFound } from '../errors.js';
+import {
+  ConversationIdParams,
+  conversationActionErrors,
+  conversationNotFound,
+  dashedUuid,
+  detailResponse,
+  errorResponses,
+  UUID_PATTERN,
+} from '../schemas.js';
 
 export interface ConversationRoutesOptions {
   conversations: ConversationService;
@@ -22,7 +29,7 @@ export interface ConversationRoutesOptions {
 
 const tags = ['Conversations'];
 const Ref = (id: string) => Type.Ref(id);
-const success = { 200: Ref('Success'), ...errorResponses };
+const success = { 200: Ref('Success'), ...conversationActionErrors, ...errorResponses };
 
 const SearchQuery = Type.Object({
   page_id: Type.Optional(Type.String()),
@@ -37,17 +44,6 @@ const SearchQuery = Type.Object({
     ),
   ),
 });
-
-/** Runs fn, turning "not found" into the 400 OpenHands answers for pause, interrupt and delete. */
-async function notFoundAs400(fn: () => Promise<void>): Promise<{ success: true }> {
-  try {
-    await fn();
-  } catch (error) {
-    if (error instanceof ConversationNotFoundError) throw new HttpError(400, error.message);
-    throw error;
-  }
-  return { success: true };
-}
 
 export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> = async (
   app,
@@ -80,7 +76,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         tags,
         summary: 'Batch Get Conversations',
         querystring: Type.Object({
-          ids: Type.Array(Type.String({ pattern: UUID_PATTERN }), { maxItems: 100 }),
+          ids: Type.Array(Type.String({ pattern: UUID_PATTERN }), { minItems: 1, maxItems: 100 }),
         }),
         response: { 200: Type.Array(Type.Union([Ref('ConversationInfo'), Type.Null()])), ...errorResponses },
       },
@@ -98,7 +94,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         tags,
         summary: 'Search Conversations',
         querystring: SearchQuery,
-        response: { 200: Ref('ConversationPage'), ...errorResponses },
+        response: { 200: Ref('ConversationPage'), 400: detailResponse('Unknown page_id'), ...errorResponses },
       },
     },
     async (request) => {
@@ -141,7 +137,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         tags,
         summary: 'Get Conversation',
         params: ConversationIdParams,
-        response: { 200: Ref('ConversationInfo'), ...errorResponses },
+        response: { 200: Ref('ConversationInfo'), ...conversationNotFound, ...errorResponses },
       },
     },
     async (request) => conversations.info(request.userId, id(request)),
@@ -154,7 +150,11 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         tags,
         summary: 'Get Agent Final Response',
         params: ConversationIdParams,
-        response: { 200: Type.Object({ response: Type.String() }), ...errorResponses },
+        response: {
+          200: Type.Object({ response: Type.String() }),
+          ...conversationNotFound,
+          ...errorResponses,
+        },
       },
     },
     async (request) => ({ response: await conversations.finalResponse(request.userId, id(request)) }),
@@ -163,7 +163,10 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
   app.delete(
     '/api/conversations/:conversation_id',
     { schema: { tags, summary: 'Delete Conversation', params: ConversationIdParams, response: success } },
-    async (request) => notFoundAs400(() => conversations.delete(request.userId, id(request))),
+    async (request) => {
+      await conversations.delete(request.userId, id(request));
+      return { success: true };
+    },
   );
 
   app.post(
@@ -178,13 +181,19 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
   app.post(
     '/api/conversations/:conversation_id/pause',
     { schema: { tags, summary: 'Pause Conversation', params: ConversationIdParams, response: success } },
-    async (request) => notFoundAs400(() => conversations.pause(request.userId, id(request))),
+    async (request) => {
+      await conversations.pause(request.userId, id(request));
+      return { success: true };
+    },
   );
 
   app.post(
     '/api/conversations/:conversation_id/interrupt',
     { schema: { tags, summary: 'Interrupt Conversation', params: ConversationIdParams, response: success } },
-    async (request) => notFoundAs400(() => conversations.interrupt(request.userId, id(request))),
+    async (request) => {
+      await conversations.interrupt(request.userId, id(request));
+      return { success: true };
+    },
   );
 
   app.post(
@@ -257,13 +266,14 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         response: success,
       },
     },
-    async (request) => ({
-      success: await conversations.update(
-        request.userId,
-        id(request),
-        request.body as { title?: string; tags?: Record<string, string> },
-      ),
-    }),
+    async (request) => {
+      const patch = request.body as { title?: string; tags?: Record<string, string> };
+      const conversationId = id(request);
+      if (!(await conversations.update(request.userId, conversationId, patch))) {
+        throw notFound(`Conversation not found: ${conversationId}`);
+      }
+      return { success: true };
+    },
   );
 
   app.post(
@@ -275,7 +285,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         description:
           'Forces a condensation of the history the LLM sees: records a CondensationRequest and condenses at once (after the current step when running). success is false when the summary call failed. 400 when the conversation has no condenser.',
         params: ConversationIdParams,
-        response: success,
+        response: { ...success, 400: detailResponse('The conversation has no condenser') },
       },
     },
     async (request) => ({ success: await conversations.condense(request.userId, id(request)) }),
@@ -289,7 +299,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         summary: 'Ask Agent',
         params: ConversationIdParams,
         body: Ref('AskAgentRequest'),
-        response: { 200: Ref('AskAgentResponse'), ...errorResponses },
+        response: { 200: Ref('AskAgentResponse'), ...conversationActionErrors, ...errorResponses },
       },
     },
     async (request) => ({

@@ -10,8 +10,16 @@ import type { SendMessageRequest } from '../../conversation/schemas.js';
 import type { ConversationService } from '../../conversation/service.js';
 import type { ValidationIssue } from '../../events/index.js';
 import { HttpError, RequestValidationError } from '../errors.js';
-import { ConversationIdParams, dashedUuid, detailResponse, errorResponses } from '../schemas.js';
-import { eventTime } from './v1/query.js';
+import { decodeUtf8, parseJsonText } from '../json-body.js';
+import {
+  ConversationIdParams,
+  conversationActionErrors,
+  conversationNotFound,
+  dashedUuid,
+  detailResponse,
+  errorResponses,
+} from '../schemas.js';
+import { DateTimeQuery, eventTime } from './v1/query.js';
 
 export interface EventRoutesOptions {
   events: EventQueries;
@@ -30,7 +38,7 @@ const BatchQuery = Type.Object({
 /** The request body as documented in OpenAPI (added to the GET operation by the OpenAPI transform). */
 export const BatchEventIdsBody = Type.Array(Type.String(), { $id: 'BatchEventIds', title: 'Event Ids' });
 
-function readBody(raw: IncomingMessage): Promise<string | null> {
+function readBody(raw: IncomingMessage): Promise<Buffer | null> {
   const length = raw.headers['content-length'];
   if (length === '0' || (length === undefined && raw.headers['transfer-encoding'] === undefined))
     return Promise.resolve(null);
@@ -47,21 +55,14 @@ function readBody(raw: IncomingMessage): Promise<string | null> {
       }
       chunks.push(chunk);
     });
-    raw.once('end', () => resolve(size === 0 ? null : Buffer.concat(chunks).toString('utf8')));
+    raw.once('end', () => resolve(size === 0 ? null : Buffer.concat(chunks)));
     raw.once('error', reject);
   });
 }
 
-/** Validates the body as a JSON array of strings; FastAPI-shaped issues otherwise. */
-function parseIdList(text: string): string[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new RequestValidationError([
-      { loc: ['body'], msg: `JSON decode error: ${(error as Error).message}`, type: 'json_invalid' },
-    ]);
-  }
+/** Validates the body as a JSON array of strings (UTF-8, depth-limited); FastAPI-shaped issues otherwise. */
+function parseIdList(body: Buffer): string[] {
+  const value = parseJsonText(decodeUtf8(body));
   if (!Array.isArray(value)) {
     throw new RequestValidationError([
       { loc: ['body'], msg: 'Input should be a valid list', type: 'list_type' },
@@ -85,8 +86,8 @@ const FilterQuery = {
   ),
   source: Type.Optional(Type.String()),
   body: Type.Optional(Type.String({ description: 'Case-insensitive text of a MessageEvent' })),
-  timestamp__gte: Type.Optional(Type.String()),
-  timestamp__lt: Type.Optional(Type.String()),
+  timestamp__gte: DateTimeQuery,
+  timestamp__lt: DateTimeQuery,
 };
 
 const SearchQuery = Type.Object({
@@ -133,7 +134,8 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
         querystring: BatchQuery,
         response: {
           200: Type.Array(Type.Union([Type.Ref('Event'), Type.Null()])),
-          404: detailResponse('Unknown conversation'),
+          ...conversationNotFound,
+          413: detailResponse(`The body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`),
           ...errorResponses,
         },
       },
@@ -163,6 +165,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
             next_page_id: Type.Union([Type.String(), Type.Null()]),
           }),
           400: detailResponse('Unknown page_id'),
+          ...conversationNotFound,
           ...errorResponses,
         },
       },
@@ -187,7 +190,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
         summary: 'Count Conversation Events',
         params: ConversationIdParams,
         querystring: Type.Object(FilterQuery),
-        response: { 200: Type.Integer(), ...errorResponses },
+        response: { 200: Type.Integer(), ...conversationNotFound, ...errorResponses },
       },
     },
     async (request) => events.count(request.userId, id(request), eventQuery(request.query as FilterParams)),
@@ -202,7 +205,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
         params: Type.Object({ ...ConversationIdParams.properties, event_id: Type.String() }),
         response: {
           200: Type.Ref('Event'),
-          404: detailResponse('Unknown event'),
+          404: detailResponse('Unknown conversation or event'),
           ...errorResponses,
         },
       },
@@ -224,7 +227,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
         description: 'Appends a user message; with `run: true` the agent starts working on it.',
         params: ConversationIdParams,
         body: Type.Ref('SendMessageRequest'),
-        response: { 200: Type.Ref('Success'), ...errorResponses },
+        response: { 200: Type.Ref('Success'), ...conversationActionErrors, ...errorResponses },
       },
     },
     async (request) => {
@@ -241,7 +244,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
         summary: 'Respond To Confirmation',
         params: ConversationIdParams,
         body: Type.Ref('ConfirmationResponseRequest'),
-        response: { 200: Type.Ref('Success'), ...errorResponses },
+        response: { 200: Type.Ref('Success'), ...conversationActionErrors, ...errorResponses },
       },
     },
     async (request) => {

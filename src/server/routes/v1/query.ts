@@ -13,8 +13,15 @@ export const PageQuery = {
 export const IdList = (pattern?: string) =>
   Type.Array(Type.String(pattern ? { pattern } : { minLength: 1 }), { minItems: 1, maxItems: 100 });
 
+/** The ISO 8601 forms normalizeTimestamp reads: a date, or a date and time with optional fraction and offset. */
+export const DATETIME_PATTERN =
+  '^\\d{4}-\\d{2}-\\d{2}(?:[Tt ]\\d{2}:\\d{2}(?::\\d{2})?(?:\\.\\d{1,9})?(?:[Zz]|[+-]\\d{2}:?\\d{2})?)?$';
+
 export const DateTimeQuery = Type.Optional(
-  Type.String({ description: 'ISO 8601 datetime; without a zone it is read as UTC' }),
+  Type.String({
+    pattern: DATETIME_PATTERN,
+    description: 'ISO 8601 datetime (or a date: midnight); without a zone it is read as UTC',
+  }),
 );
 
 /** A datetime query parameter as an event timestamp (UTC, microseconds, no zone). */

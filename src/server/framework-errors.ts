@@ -1,0 +1,129 @@
+// Errors raised before a route runs, by Node's HTTP parser or Fastify's router, answered in the same
+// `{detail}` shape as everything else; and the OpenAPI responses that document them on every route.
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { detailResponse } from './schemas.js';
+
+/** Largest request body, in bytes. */
+export const BODY_LIMIT = 16 * 1024 * 1024;
+/** Longest path parameter, in characters (a UUID is 36; sandbox and event ids are shorter than 100). */
+export const MAX_PARAM_LENGTH = 100;
+/** Node's limit on the request line and headers together, in bytes. */
+const HEADER_LIMIT_KB = 16;
+
+const ROUTER_ERRORS: Record<string, string> = {
+  FST_ERR_BAD_URL: 'Malformed URL: the path has an invalid percent-encoding',
+  FST_ERR_MAX_PARAM_LENGTH: `A path parameter is longer than ${MAX_PARAM_LENGTH} characters`,
+};
+
+/** Fastify's `frameworkErrors`: the router's own failures (bad percent-encoding, a path parameter too long). */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+  reply.code(status).send({ detail: ROUTER_ERRORS[error.code] ?? error.message });
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before any route sees it (headers
+ * or query too long, malformed HTTP). The answer is written on the socket, which is then closed.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, detail] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [
+          431,
+          `The request line and headers are larger than ${HEADER_LIMIT_KB} KB (a query string that long?)`,
+        ]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive']
+        : [400, 'Malformed HTTP request'];
+  const body = JSON.stringify({ detail });
+  if (socket.writable && socket.bytesWritten === 0) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+type ResponseMap = Record<string, { description?: string } & Record<string, unknown>>;
+
+/**
+ * Documents, on every route with a response schema, the statuses Fastify and Node give before the
+ * handler runs, so each status a route can answer is in its OpenAPI responses. A route's own
+ * description of a status comes first.
+ */
+export function documentFrameworkResponses(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { hide?: boolean; params?: unknown; response?: ResponseMap } | undefined;
+    if (!schema?.response || schema.hide) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const framework: ResponseMap = {
+      400: detailResponse(
+        'Malformed request: an invalid percent-encoding in the URL, or a body that is not UTF-8',
+      ),
+      431: detailResponse(`The request line and headers are larger than ${HEADER_LIMIT_KB} KB`),
+    };
+    if (route.url.includes(':')) {
+      framework[414] = detailResponse(`A path parameter is longer than ${MAX_PARAM_LENGTH} characters`);
+    }
+    if (methods.some((m) => BODY_METHODS.has(m))) {
+      framework[413] = detailResponse(`The body is larger than ${BODY_LIMIT / 1024 / 1024} MB`);
+      framework[415] = detailResponse('The body is not application/json');
+    }
+    const response: ResponseMap = { ...framework, ...schema.response };
+    const own = schema.response[400];
+    if (own?.description && framework[400]) {
+      response[400] = { ...own, description: `${own.description}; or a malformed URL or body` };
+    }
+    // A copy: route plugins share response maps between routes.
+    route.schema = { ...schema, response } as typeof route.schema;
+  });
+}
+
+/** Most bytes of an unread request body drained before answering, and for how long at most. */
+const DRAIN_LIMIT_BYTES = 8 * BODY_LIMIT;
+const DRAIN_LIMIT_MS = 15_000;
+
+/**
+ * Reads and drops what is left of a request body before the answer goes out. When the answer comes
+ * before the body was read (a 413 on its Content-Length, an error before parsing, a GET body no route
+ * reads) and the client asked to close the connection, Node closes the socket with the rest of the
+ * body unread: the kernel then resets the connection, and a client still sending never sees the answer.
+ */
+export function drainUnreadBodies(app: FastifyInstance): void {
+  app.addHook('onSend', async (request) => {
+    const raw = request.raw;
+    if (raw.complete || raw.destroyed) return;
+    await drain(raw);
+  });
+}
+
+function drain(raw: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const timer = setTimeout(() => done(), DRAIN_LIMIT_MS);
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_LIMIT_BYTES) done();
+    };
+    const done = () => {
+      clearTimeout(timer);
+      raw.off('data', onData);
+      raw.off('end', done);
+      raw.off('close', done);
+      raw.off('error', done);
+      resolve();
+    };
+    raw.on('data', onData);
+    raw.once('end', done);
+    raw.once('close', done);
+    raw.once('error', done);
+    raw.resume();
+  });
+}
