@@ -11,6 +11,7 @@ import {
   InvalidConversationRequestError,
 } from '../conversation/errors.js';
 import { createAjv, issuesFromAjv, type ValidationIssue } from '../events/index.js';
+import { LLMError } from '../llm/index.js';
 import { SandboxLimitError, SandboxNotFoundError, SandboxSpecNotFoundError } from '../sandbox/index.js';
 import { UnknownConversationError, UnknownCursorError } from '../store/index.js';
 import { HttpError, RequestValidationError } from './errors.js';
@@ -97,6 +98,9 @@ function domainError(error: unknown): { status: number; detail: unknown } | null
     return { status: 404, detail: error.message };
   }
   if (error instanceof SandboxLimitError) return { status: 429, detail: error.message };
+  // The LLM behind a request failed (ask_agent): the upstream's fault, not ours and not the client's.
+  // Its messages never hold the API key (see llm/errors.ts).
+  if (error instanceof LLMError) return { status: 502, detail: error.message };
   if (error instanceof CondenserUnavailableError) return { status: 400, detail: error.message };
   if (error instanceof UnknownCursorError) return { status: 400, detail: error.message };
   if (error instanceof InvalidConversationRequestError) {

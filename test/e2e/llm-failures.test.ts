@@ -133,3 +133,19 @@ describe('LLM failures in a conversation', () => {
     ]);
   });
 });
+
+describe('LLM failures outside a run', () => {
+  it('ask_agent answers 502 with the LLM error when the LLM refuses, never a 500', async () => {
+    const key = scripted([{ text: 'done' }, { error: { status: 401, message: 'invalid api key' } }]);
+    const id = await start({ api_key: key });
+    await waitForStatus(server, id, ['finished', 'error']);
+    const res = await api(server, `/api/conversations/${id}/ask_agent`, {
+      method: 'POST',
+      body: JSON.stringify({ question: 'What did you do?' }),
+    });
+    expect(res.status).toBe(502);
+    const body = (await res.json()) as { detail: string };
+    expect(body.detail).toMatch(/401/);
+    expect(body.detail).not.toContain(key);
+  });
+});

@@ -299,7 +299,12 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         summary: 'Ask Agent',
         params: ConversationIdParams,
         body: Ref('AskAgentRequest'),
-        response: { 200: Ref('AskAgentResponse'), ...conversationActionErrors, ...errorResponses },
+        response: {
+          200: Ref('AskAgentResponse'),
+          502: detailResponse('The LLM failed to answer (its error in detail)'),
+          ...conversationActionErrors,
+          ...errorResponses,
+        },
       },
     },
     async (request) => ({
