@@ -3,7 +3,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allEvents, type Ev, startConversation, waitForStatus } from '../support/conversation.js';
+import {
+  allEvents,
+  finishStep,
+  startConversation,
+  terminalOutputs,
+  terminalStep,
+  waitForStatus,
+} from '../support/conversation.js';
+import { isAlive, waitUntil } from '../support/process.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
 
@@ -18,24 +26,6 @@ afterAll(async () => {
   await llm.stop();
 });
 
-const terminal = (command: string) => ({ toolCalls: [{ name: 'terminal', arguments: { command } }] });
-const finish = { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] };
-
-function terminalOutputs(events: Ev[]): string[] {
-  return events
-    .filter((e) => e.kind === 'ObservationEvent' && e.tool_name === 'terminal')
-    .map((e) => ((e.observation as { content: { text: string }[] }).content[0]?.text ?? '').trim());
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe('an idle conversation terminal', () => {
   it('is closed after the idle time and comes back on the next command', async () => {
     const workingDir = tempDir('agentd-ws-');
@@ -43,13 +33,13 @@ describe('an idle conversation terminal', () => {
     const { id } = await startConversation(
       server,
       llm,
-      [terminal('cd sub && echo $$'), finish, terminal('pwd'), finish],
+      [terminalStep('cd sub && echo $$'), finishStep, terminalStep('pwd'), finishStep],
       { workingDir },
     );
     await waitForStatus(server, id, ['finished']);
     const pid = Number(terminalOutputs(await allEvents(server, id))[0]);
     expect(pid).toBeGreaterThan(0);
-    while (alive(pid)) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => !isAlive(pid));
 
     const res = await api(server, `/api/conversations/${id}/events`, {
       method: 'POST',

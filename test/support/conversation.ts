@@ -107,6 +107,20 @@ export function shape(events: Ev[]): string[] {
   });
 }
 
+/** A scripted LLM step that runs `command` in the terminal. */
+export const terminalStep = (command: string) => ({
+  toolCalls: [{ name: 'terminal', arguments: { command } }],
+});
+/** A scripted LLM step that ends the run. */
+export const finishStep = { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] };
+
+/** The trimmed text of each terminal observation, in order. */
+export function terminalOutputs(events: Ev[]): string[] {
+  return events
+    .filter((e) => e.kind === 'ObservationEvent' && e.tool_name === 'terminal')
+    .map((e) => ((e.observation as { content: { text: string }[] }).content[0]?.text ?? '').trim());
+}
+
 export function withoutStats(kinds: string[]): string[] {
   return kinds.filter((k) => k !== 'State:stats' && k !== 'State:last_user_message_id');
 }

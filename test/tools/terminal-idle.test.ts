@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Tool, type ToolContext, terminalTool } from '../../src/tools/index.js';
+import { isAlive, waitUntil } from '../support/process.js';
 import { tempDir } from '../support/server.js';
 
 type Obs = { content: { text: string }[]; exit_code: number; metadata: { pid: number; prefix: string } };
@@ -28,19 +29,6 @@ function context(): ToolContext {
 const run = (t: Tool, ctx: ToolContext, command: string) =>
   t.execute({ kind: 'TerminalAction', command, is_input: false, reset: false }, ctx) as Promise<Obs>;
 const text = (o: Obs) => o.content.map((c) => c.text).join('');
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((r) => setTimeout(r, 20));
-}
 
 describe('terminal idle close', () => {
   // First in the file: a shell used to leave its startup file in the temp folder (one per process).
@@ -69,7 +57,7 @@ describe('terminal idle close', () => {
     expect(pid).toBe(first.metadata.pid);
     expect(first.metadata.prefix).toBe('');
 
-    await until(() => !alive(pid));
+    await waitUntil(() => !isAlive(pid));
 
     const second = await run(tool, ctx, 'echo "[$GREETING] $(pwd)"');
     expect(second.exit_code).toBe(0);
