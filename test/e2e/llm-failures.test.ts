@@ -2,11 +2,10 @@
 // one request (or none), a retryable one is retried and the run finishes, and every retry and every
 // failed call is a log line naming the conversation. Over real HTTP, with the scripted LLM server.
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allEvents, type Ev, waitForStatus } from '../support/conversation.js';
+import { closedPort } from '../support/ports.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 import { ScriptedLLM, type ScriptStep } from '../support/scripted-llm.js';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
@@ -14,7 +13,7 @@ import { api, startServer, type TestServer, tempDir } from '../support/server.js
 const llm = new ScriptedLLM();
 const logger = new RecordingLogger();
 let server: TestServer;
-/** The conversations' working directories, removed at the end. */
+/** The conversations' working directories (tempDir removes it after the file). */
 const scratch = tempDir('agentd-llm-failures-');
 
 beforeAll(async () => {
@@ -24,7 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close({ remove: true });
   await llm.stop();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 /** Starts a conversation whose LLM is `llmConfig` over the server's defaults (no num_retries given). */
@@ -52,14 +50,6 @@ function scripted(steps: ScriptStep[]): string {
 }
 
 const errorEvents = (events: Ev[]) => events.filter((e) => e.kind === 'ConversationErrorEvent');
-
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 describe('LLM failures in a conversation', () => {
   it('a 401 is an error event after exactly one request, and one error log line', async () => {

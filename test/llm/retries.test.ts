@@ -1,6 +1,5 @@
 // Which LLM failures are retried (only those retrying can fix), how long the default retries take,
 // and the log line every retry and every failed call leaves.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   backoffSeconds,
@@ -14,6 +13,7 @@ import {
   type LlmMessage,
   RETRY_DEFAULTS,
 } from '../../src/llm/index.js';
+import { closedPort } from '../support/ports.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
 
@@ -47,15 +47,6 @@ async function failure(c: LLMConfig, logger: RecordingLogger): Promise<Error> {
       },
       (e: unknown) => e as Error,
     );
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('retries', () => {
