@@ -2,7 +2,7 @@
 // folder (under the data folder or a workspace it would have created) and no event; a client that
 // retries makes no duplicates.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedLLM } from '../support/scripted-llm.js';
@@ -10,7 +10,7 @@ import { api, startServer, type TestServer, tempDir } from '../support/server.js
 
 const llm = new ScriptedLLM();
 let server: TestServer;
-/** Every folder this file makes is under one, removed at the end. */
+/** Every folder this file makes is under one (tempDir removes it after the file). */
 const scratch = tempDir('agentd-atomic-');
 let folders = 0;
 const folder = () => {
@@ -26,7 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close({ remove: true });
   await llm.stop();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 const goodLlm = () => ({ model: 'openai/scripted', api_key: 'sk-atomic', base_url: llm.openaiBaseUrl });
@@ -108,28 +107,15 @@ describe('a start with an LLM configuration that cannot work', () => {
   });
 
   it("checks the critic's and the condenser's own LLMs too", async () => {
-    const critic = await refusedStart(
-      agent(goodLlm(), { critic: { kind: 'LLMCritic', llm: { model: 'foo/bar' } } }),
-    );
-    expect(critic.status).toBe(422);
-    expect((critic.detail as { loc: unknown }[])[0]!.loc).toEqual([
-      'body',
-      'agent',
-      'critic',
-      'llm',
-      'base_url',
-    ]);
-    const condenser = await refusedStart(
-      agent(goodLlm(), { condenser: { kind: 'LLMSummarizingCondenser', llm: { model: 'hosted_vllm/x' } } }),
-    );
-    expect(condenser.status).toBe(422);
-    expect((condenser.detail as { loc: unknown }[])[0]!.loc).toEqual([
-      'body',
-      'agent',
-      'condenser',
-      'llm',
-      'base_url',
-    ]);
+    const members = {
+      critic: { kind: 'LLMCritic', llm: { model: 'foo/bar' } },
+      condenser: { kind: 'LLMSummarizingCondenser', llm: { model: 'hosted_vllm/x' } },
+    };
+    for (const [member, config] of Object.entries(members)) {
+      const { status, detail } = await refusedStart(agent(goodLlm(), { [member]: config }));
+      expect(status).toBe(422);
+      expect((detail as { loc: unknown }[])[0]!.loc).toEqual(['body', 'agent', member, 'llm', 'base_url']);
+    }
   });
 
   it('names the stored setting when the LLM comes from the settings', async () => {
