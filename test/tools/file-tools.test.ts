@@ -1,44 +1,22 @@
-import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, TOOL_DEFINITION_VARIANTS } from '../../src/events/index.js';
+import { TOOL_DEFINITION_VARIANTS } from '../../src/events/index.js';
 import { defaultFinder } from '../../src/tools/files/finders.js';
-import { createTools, type Tool, type ToolContext } from '../../src/tools/index.js';
+import { createTools } from '../../src/tools/index.js';
 import { allEvents, startConversation, waitForStatus } from '../support/conversation.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
 import { startServer, type TestServer, tempDir } from '../support/server.js';
-
-type Obs = { kind: string; content: { text: string }[]; is_error: boolean } & Record<string, unknown>;
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+import { type Obs, text, toolCaller, toolContext } from '../support/tools.js';
 
 function setup(options = {}) {
   const workingDir = tempDir('agentd-files-');
-  dirs.push(workingDir);
-  const ctx: ToolContext = {
-    workingDir,
-    conversationId: 'c',
-    persistenceDir: join(workingDir, '.state'),
-    signal: new AbortController().signal,
-  };
-  const tools = new Map(
-    createTools(
-      ['read_file', 'write_file', 'edit', 'list_directory', 'glob', 'grep', 'planning_file_editor'],
-      options,
-    ).map((t) => [t.name, t]),
+  const tools = createTools(
+    ['read_file', 'write_file', 'edit', 'list_directory', 'glob', 'grep', 'planning_file_editor'],
+    options,
   );
-  const call = (name: string, args: Record<string, unknown>) => {
-    const tool = tools.get(name) as Tool;
-    const action = parse(tool.actionSchema, { ...args, kind: tool.actionKind });
-    if (!action.ok) throw new Error(JSON.stringify(action.errors));
-    return tool.execute(action.value, ctx) as Promise<Obs>;
-  };
-  return { workingDir, call };
+  return { workingDir, call: toolCaller(tools, toolContext(workingDir)) };
 }
-
-const text = (o: Obs) => o.content.map((c) => c.text).join('');
 
 describe('file tools', () => {
   it('writes, reads with line numbers and paging, and edits with an exact count', async () => {
@@ -184,7 +162,6 @@ describe('file tools in a real conversation', () => {
 
   it('bounds what the LLM sees of a long tool result', async () => {
     const workingDir = tempDir('agentd-files-');
-    dirs.push(workingDir);
     writeFileSync(
       join(workingDir, 'big.txt'),
       Array.from({ length: 1000 }, (_, i) => `line ${i} ${'x'.repeat(90)}`).join('\n'),

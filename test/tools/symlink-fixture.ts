@@ -13,13 +13,12 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse } from '../../src/events/index.js';
 import type { FileFinder } from '../../src/tools/files/finders.js';
 import { globTool, grepTool } from '../../src/tools/files/search.js';
-import { createTools, type Tool, type ToolContext, type ToolOptions } from '../../src/tools/index.js';
+import { createTools, type Tool, type ToolOptions } from '../../src/tools/index.js';
+import { toolCaller, toolContext } from '../support/tools.js';
 
-export type Obs = { kind: string; content: { text: string }[]; is_error: boolean } & Record<string, unknown>;
-export const text = (o: Obs) => o.content.map((c) => c.text).join('');
+export { type Obs, text } from '../support/tools.js';
 
 const bases: string[] = [];
 /** Removes every folder made by `linkedWorkspace` (call from afterAll). */
@@ -85,21 +84,10 @@ const NAMES = [
 
 /** Calls tools by name in the workspace; glob and grep use `finder` when given. */
 export function toolsIn(workingDir: string, options: ToolOptions = {}, finder?: FileFinder) {
-  const ctx: ToolContext = {
-    workingDir,
-    conversationId: 'c',
-    persistenceDir: join(workingDir, '.state'),
-    signal: new AbortController().signal,
-  };
-  const tools = new Map(createTools(NAMES, options).map((t) => [t.name, t]));
-  if (finder) {
-    tools.set('glob', globTool(options, () => finder) as Tool);
-    tools.set('grep', grepTool(options, () => finder) as Tool);
-  }
-  return async (name: string, args: Record<string, unknown>): Promise<Obs> => {
-    const tool = tools.get(name) as Tool;
-    const action = parse(tool.actionSchema, { ...args, kind: tool.actionKind });
-    if (!action.ok) throw new Error(JSON.stringify(action.errors));
-    return (await tool.execute(action.value, ctx)) as Obs;
-  };
+  const tools = createTools(NAMES, options).map((t) => {
+    if (finder && t.name === 'glob') return globTool(options, () => finder) as Tool;
+    if (finder && t.name === 'grep') return grepTool(options, () => finder) as Tool;
+    return t;
+  });
+  return toolCaller(tools, toolContext(workingDir));
 }

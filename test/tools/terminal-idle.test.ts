@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Tool, type ToolContext, terminalTool } from '../../src/tools/index.js';
 import { isAlive, waitUntil } from '../support/process.js';
 import { tempDir } from '../support/server.js';
+import { toolContext } from '../support/tools.js';
 
 type Obs = { content: { text: string }[]; exit_code: number; metadata: { pid: number; prefix: string } };
 
@@ -15,16 +16,7 @@ afterEach(async () => {
   tool = null;
 });
 
-function context(): ToolContext {
-  const workingDir = tempDir('agentd-idle-');
-  return {
-    workingDir,
-    conversationId: 'c',
-    persistenceDir: join(workingDir, '.state'),
-    signal: new AbortController().signal,
-    secrets: () => ({}),
-  };
-}
+const context = () => toolContext(tempDir('agentd-idle-'));
 
 const run = (t: Tool, ctx: ToolContext, command: string) =>
   t.execute({ kind: 'TerminalAction', command, is_input: false, reset: false }, ctx) as Promise<Obs>;

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createTools,
   fileEditorTool,
@@ -13,22 +13,9 @@ import {
   truncate,
 } from '../../src/tools/index.js';
 import { tempDir } from '../support/server.js';
+import { toolContext } from '../support/tools.js';
 
-const dirs: string[] = [];
-function context(secrets: Record<string, string> = {}): ToolContext {
-  const workingDir = tempDir('agentd-tools-');
-  dirs.push(workingDir);
-  return {
-    workingDir,
-    conversationId: 'c',
-    persistenceDir: join(workingDir, '.state'),
-    signal: new AbortController().signal,
-    secrets: () => secrets,
-  };
-}
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const context = (secrets: Record<string, string> = {}) => toolContext(tempDir('agentd-tools-'), secrets);
 
 type Obs = {
   content: { text: string }[];
