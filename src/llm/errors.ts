@@ -70,6 +70,14 @@ function causeCode(error: ErrorLike | undefined): string | undefined {
   return undefined;
 }
 
+/** fetch refuses ports on its blocklist (6000, 9, 25, …) with a plain Error('bad port') in the chain. */
+function blockedPort(error: ErrorLike | undefined): boolean {
+  for (let e = error, depth = 0; e && depth < 5; e = e.cause as ErrorLike | undefined, depth++) {
+    if (e.message === 'bad port') return true;
+  }
+  return false;
+}
+
 function redact(message: string, apiKey?: string | null): string {
   return apiKey ? message.split(apiKey).join('***') : message;
 }
@@ -106,6 +114,11 @@ function connectionFailure(e: ErrorLike | undefined, message: string): LLMError 
   const code = causeCode(e);
   const permanent = code ? PERMANENT_CONNECTION_CODES[code] : undefined;
   if (code === 'ERR_INVALID_URL') return new LLMBadRequestError(`LLM base URL is invalid: ${message}`);
+  if (blockedPort(e)) {
+    return new LLMBadRequestError(
+      'LLM base URL uses a port that fetch refuses to connect to; use another port',
+    );
+  }
   if (permanent) {
     return new LLMServiceUnavailableError(
       `Cannot reach the LLM: ${permanent} (${code}); check the LLM base URL`,

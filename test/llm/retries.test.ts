@@ -140,6 +140,14 @@ describe('retries', () => {
     expect(logger.lines.map((l) => [l.level, l.fields.attempt])).toEqual([['error', 1]]);
   });
 
+  it('does not retry a port fetch refuses to use (port 9 is on its blocklist)', async () => {
+    const logger = new RecordingLogger();
+    const error = await failure(config({ base_url: 'http://127.0.0.1:9/v1' }), logger);
+    expect(error).toBeInstanceOf(LLMBadRequestError);
+    expect(error.message).toMatch(/port that fetch refuses/);
+    expect(logger.lines.map((l) => [l.level, l.fields.attempt])).toEqual([['error', 1]]);
+  });
+
   it('fails a configuration that cannot work on the first call, without a request', async () => {
     const logger = new RecordingLogger();
     const noBase = await failure(config({ model: 'ollama/llama3', base_url: null }), logger);
