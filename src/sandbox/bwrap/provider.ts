@@ -1,7 +1,8 @@
 // The bwrap provider: the process provider (same launch, ready pipe, health check, process-tree
 // pause/resume/stop and liveness) with every command run inside a bubblewrap sandbox. The pid it
-// records is the outer bwrap's; its command line holds the sandbox's folder (its binds), so
-// liveness still tells a reused pid apart, and the whole tree under it is visible from here.
+// records is the PID namespace's init (see BwrapConfinement.sandboxPid); its command line holds the
+// sandbox's folder (the binds), so liveness still tells a reused pid apart, and the whole tree under
+// it is visible from here.
 import { isAbsolute } from 'node:path';
 import {
   agentdCommand,
