@@ -57,7 +57,7 @@ async function startToRunning(server: TestServer): Promise<number> {
 /**
  * Waits until the warm spare is ready. The spare is in no store record, so this reads the data
  * folder: with every sandbox deleted, the one folder under sandboxes/ is the spare's, and its agent
- * log shows the control plane's health check answered (the spare's launch resolves on it).
+ * log has the line of the control plane's health check, answered 200 (the spare's launch resolves on it).
  */
 async function spareReady(server: TestServer): Promise<void> {
   const root = join(server.dataDir, 'sandboxes');
@@ -65,11 +65,7 @@ async function spareReady(server: TestServer): Promise<void> {
   while (Date.now() < deadline) {
     const names = existsSync(root) ? readdirSync(root) : [];
     const log = names.length === 1 ? join(root, names[0]!, 'agent.log') : null;
-    if (
-      log &&
-      existsSync(log) &&
-      /"url":"\/alive"[^\n]*\n[^\n]*"statusCode":200/.test(readFileSync(log, 'utf8'))
-    ) {
+    if (log && existsSync(log) && /"url":"\/alive"[^\n]*"statusCode":200/.test(readFileSync(log, 'utf8'))) {
       // The health check's answer reached the control plane; give it a moment to settle the launch.
       await sleep(100);
       return;
