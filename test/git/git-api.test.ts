@@ -215,6 +215,24 @@ describe('folders that are not (yet) repositories', () => {
   });
 });
 
+it('keeps odd file names whole (tabs, newlines, non-ASCII, a leading dash)', async () => {
+  const names = ['tab\tname.txt', 'new\nline.txt', 'café ü.txt', '-rf'];
+  const repo = newRepo(Object.fromEntries(names.map((n) => [n, 'v1\n'])));
+  for (const n of names) write(repo, n, 'v2\n');
+  write(repo, 'untracked\tcafé.txt', 'x');
+  const res = await get('/api/git/changes', { path: repo });
+  expect(res.body).toEqual(
+    [
+      ...names.map((path) => ({ status: 'UPDATED', path })),
+      { status: 'ADDED', path: 'untracked\tcafé.txt' },
+    ].sort((a, b) => (a.path < b.path ? -1 : 1)),
+  );
+  expect((await get('/api/git/diff', { path: join(repo, '-rf') })).body).toEqual({
+    modified: 'v2',
+    original: 'v1',
+  });
+});
+
 describe('the display base of a clone', () => {
   it("shows a feature branch's committed work against its fork point from origin's default branch", async () => {
     const origin = newRepo({ 'base.txt': 'base\n' });
