@@ -56,8 +56,14 @@ export async function workTreeTop(folder: string): Promise<string> {
   const out = await runGit(folder, ['rev-parse', '--is-inside-work-tree', '--show-toplevel']);
   const [inside, top] = out.stdout.toString('utf8').split('\n');
   if (out.ok && inside === 'true' && top) return top;
-  if (out.ok || /not a git repository/i.test(out.error))
+  if (/not a git repository/i.test(out.error))
     throw new GitError('not_a_repository', `Not a git repository: ${folder}`);
+  // Inside a .git folder or a bare repository: a repository, but no files to compare.
+  if (out.ok || /work tree/i.test(out.error))
+    throw new GitError(
+      'not_a_repository',
+      `Not a git work tree (a .git folder or a bare repository): ${folder}`,
+    );
   throw new GitError('bad_input', `git refuses ${folder}: ${out.error}`);
 }
 

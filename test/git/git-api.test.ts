@@ -186,6 +186,17 @@ describe('folders that are not (yet) repositories', () => {
     expect((await get('/api/git/diff', { path: join(gone, 'x.txt'), commit: 'abcd' })).status).toBe(404);
   });
 
+  it('says a .git folder or a bare repository has no work tree (400)', async () => {
+    const repo = newRepo({ 'a.txt': 'a' });
+    const bare = join(tempDir('agentd-bare-'), 'bare.git');
+    git(repo, 'clone', '-q', '--bare', repo, bare);
+    for (const path of [join(repo, '.git'), bare]) {
+      const res = await get('/api/git/changes', { path });
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toBe(`Not a git work tree (a .git folder or a bare repository): ${path}`);
+    }
+  });
+
   it('treats a repository without commits as all new', async () => {
     const repo = newRepo();
     write(repo, 'first.txt', 'hello\n');
