@@ -21,6 +21,7 @@ import { loggerOptions, RequestLogController } from './logging.js';
 import { installOpenApi } from './openapi.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { eventRoutes } from './routes/events.js';
+import { gitRoutes } from './routes/git.js';
 import { healthRoutes } from './routes/health.js';
 import { settingsRoutes } from './routes/settings.js';
 import { socketRoutes } from './routes/sockets.js';
@@ -93,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
   await app.register(settingsRoutes, { settings: deps.settings });
   await app.register(toolRoutes, { toolNames: deps.toolNames });
+  await app.register(gitRoutes);
   await app.register(socketRoutes, {
     sessionKeys,
     conversations: deps.conversations,

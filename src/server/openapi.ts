@@ -6,6 +6,7 @@ import type { TSchema } from 'typebox';
 import * as v1 from '../app/schemas.js';
 import * as conversation from '../conversation/schemas.js';
 import { EventUnionSchema } from '../events/index.js';
+import * as git from '../git/schemas.js';
 import { HookConfigInput } from '../hooks/index.js';
 import * as sandbox from '../sandbox/schemas.js';
 import { GETSettingsResponse, SettingsSchema, SettingsStoredResponse } from '../settings/index.js';
@@ -66,6 +67,11 @@ export async function installOpenApi(
     conversation.Success,
     conversation.ConversationInfo,
     conversation.ConversationPage,
+    git.GitChangeStatus,
+    git.GitChange,
+    git.GitDiff,
+    git.GitCommit,
+    git.GitCommitsPage,
   ];
   if (controlPlane) {
     shared.push(

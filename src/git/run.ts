@@ -1,0 +1,107 @@
+// Runs the system git: argument lists only (execFile, no shell), a timeout, a cap on what it may
+// print, and settings that keep a repository's own config from running programs on a read
+// (fsmonitor, external diff drivers, pagers) or from changing the output we parse.
+import { execFile } from 'node:child_process';
+import { GitError } from './errors.js';
+
+/** How long one git command may run. */
+export const GIT_TIMEOUT_MS = 30_000;
+/** The most one git command may print (a change list of ~200k paths). */
+export const MAX_GIT_OUTPUT_BYTES = 16 * 1024 * 1024;
+
+/** The tree with nothing in it: the base of a repository without commits, and a root commit's parent. */
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+const FIXED_CONFIG = [
+  '--no-pager',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.quotepath=off',
+  '-c',
+  'color.ui=false',
+  '-c',
+  'log.showSignature=false',
+];
+
+/** The server's environment, without what would point git at another repository, and never prompting. */
+function gitEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    LC_ALL: 'C',
+  };
+  for (const name of [
+    'GIT_DIR',
+    'GIT_WORK_TREE',
+    'GIT_INDEX_FILE',
+    'GIT_OBJECT_DIRECTORY',
+    'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+    'GIT_COMMON_DIR',
+    'GIT_NAMESPACE',
+  ])
+    delete env[name];
+  return env;
+}
+
+export interface GitOutput {
+  ok: boolean;
+  stdout: Buffer;
+  /** The first line git wrote to stderr (its error message), trimmed. */
+  error: string;
+}
+
+/**
+ * Runs `git <args>` in `cwd`. A non-zero exit is not thrown: callers probe with git (does this ref
+ * resolve?) and decide. A timeout, an output over `maxBytes` or a missing git are thrown as GitError.
+ */
+export function runGit(
+  cwd: string,
+  args: readonly string[],
+  maxBytes = MAX_GIT_OUTPUT_BYTES,
+): Promise<GitOutput> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      [...FIXED_CONFIG, ...args],
+      {
+        cwd,
+        env: gitEnv(),
+        encoding: 'buffer',
+        maxBuffer: maxBytes,
+        timeout: GIT_TIMEOUT_MS,
+        windowsHide: true,
+      },
+      (error, stdout, stderr) => {
+        const message = stderr.toString('utf8').trim().split('\n')[0] ?? '';
+        if (!error) return resolve({ ok: true, stdout, error: '' });
+        const e = error as NodeJS.ErrnoException & { killed?: boolean; code?: unknown };
+        if (e.code === 'ENOENT')
+          return reject(new GitError('unavailable', 'git is not installed on this server'));
+        if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
+          return reject(
+            new GitError('too_large', `git printed more than ${maxBytes} bytes (git ${args[0]})`),
+          );
+        if (e.killed)
+          return reject(new GitError('failed', `git ${args[0]} timed out after ${GIT_TIMEOUT_MS / 1000} s`));
+        if (typeof e.code === 'number') return resolve({ ok: false, stdout, error: message });
+        reject(new GitError('failed', `git ${args[0]} failed: ${e.message}`));
+      },
+    );
+  });
+}
+
+/** Runs git and answers its stdout as text, or throws GitError('failed') with git's message. */
+export async function gitText(cwd: string, args: readonly string[], maxBytes?: number): Promise<string> {
+  const out = await runGit(cwd, args, maxBytes);
+  if (!out.ok) throw new GitError('failed', out.error || `git ${args[0]} failed`);
+  return out.stdout.toString('utf8');
+}
+
+/** The commit `rev` names (`git rev-parse --verify`), or null when it names none. */
+export async function revParse(cwd: string, rev: string): Promise<string | null> {
+  const out = await runGit(cwd, ['rev-parse', '--verify', '--quiet', rev]);
+  const sha = out.stdout.toString('utf8').trim();
+  return out.ok && sha ? sha : null;
+}
