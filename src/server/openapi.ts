@@ -8,7 +8,16 @@ import * as conversation from '../conversation/schemas.js';
 import { EventUnionSchema } from '../events/index.js';
 import { HookConfigInput } from '../hooks/index.js';
 import * as sandbox from '../sandbox/schemas.js';
-import { GETSettingsResponse, SettingsSchema, SettingsStoredResponse } from '../settings/index.js';
+import {
+  GETSettingsResponse,
+  SecretCreateRequest,
+  SecretItem,
+  SecretsList,
+  SettingsSchema,
+  SettingsStoredResponse,
+  SettingsUpdateRequest,
+  SettingsView,
+} from '../settings/index.js';
 import { markPublic, SECURITY_SCHEME } from './auth.js';
 import { BatchEventIdsBody } from './routes/events.js';
 
@@ -43,6 +52,11 @@ export async function installOpenApi(
     SettingsSchema,
     GETSettingsResponse,
     SettingsStoredResponse,
+    SettingsView,
+    SettingsUpdateRequest,
+    SecretItem,
+    SecretsList,
+    SecretCreateRequest,
     BatchEventIdsBody,
     conversation.ExecutionStatus,
     conversation.ConfirmationPolicy,
