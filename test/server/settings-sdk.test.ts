@@ -4,7 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startServer, type TestServer } from '../support/server.js';
+import { resolveConfig } from '../../src/cli/config.js';
+import { api, startServer, type TestServer, tempDir } from '../support/server.js';
 
 const LLM_KEY = 'sk-SDK-PLAINTEXT-LLM-KEY-314';
 const MCP_KEY = 'mcp-PLAINTEXT-BEARER-271';
@@ -308,5 +309,17 @@ describe('/api/settings for the OpenHands SDK, exposure on', () => {
     expect(answers.map((r) => r.status)).toEqual(names.map(() => 200));
     const list = await json(await api(server, '/api/settings/secrets', { key: 'bob-key' }));
     expect((list.secrets as { name: string }[]).map((s) => s.name).sort()).toEqual([...names].sort());
+  });
+});
+
+describe('secret exposure configuration', () => {
+  it('is off by default, on with --expose-secrets or AGENTD_EXPOSE_SECRETS=1/true', () => {
+    const dataDir = tempDir();
+    const env = { OH_SESSION_API_KEYS_0: 'k' };
+    expect(resolveConfig({ dataDir }, env).exposeSecrets).toBe(false);
+    expect(resolveConfig({ dataDir }, { ...env, AGENTD_EXPOSE_SECRETS: '0' }).exposeSecrets).toBe(false);
+    expect(resolveConfig({ dataDir }, { ...env, AGENTD_EXPOSE_SECRETS: '1' }).exposeSecrets).toBe(true);
+    expect(resolveConfig({ dataDir }, { ...env, AGENTD_EXPOSE_SECRETS: 'TRUE' }).exposeSecrets).toBe(true);
+    expect(resolveConfig({ dataDir, exposeSecrets: true }, env).exposeSecrets).toBe(true);
   });
 });
