@@ -312,6 +312,51 @@ describe('/api/settings for the OpenHands SDK, exposure on', () => {
   });
 });
 
+describe('secrets under a changed secret key', () => {
+  it('answers 409 (store it again), never a 500 or a wrong value', async () => {
+    const first = await startServer({
+      keys: ['k'],
+      exposeSecrets: true,
+      env: { OH_SECRET_KEY: 'first key' },
+    });
+    await api(first, '/api/settings/secrets', {
+      method: 'PUT',
+      body: JSON.stringify({ name: 'TOKEN', value: SECRET }),
+    });
+    await api(first, '/api/settings', {
+      method: 'PATCH',
+      body: JSON.stringify({ agent_settings_diff: { llm: { api_key: LLM_KEY } } }),
+    });
+    await first.close();
+    const second = await startServer({
+      keys: ['k'],
+      dataDir: first.dataDir,
+      exposeSecrets: true,
+      env: { OH_SECRET_KEY: 'second key' },
+    });
+    try {
+      const value = await api(second, '/api/settings/secrets/TOKEN');
+      expect(value.status).toBe(409);
+      expect(await value.text()).not.toContain(SECRET);
+      const plain = await api(second, '/api/settings', { headers: { 'X-Expose-Secrets': 'plaintext' } });
+      expect(plain.status).toBe(409);
+      // Without exposure nothing needs opening: the list and the redacted view still answer.
+      expect((await api(second, '/api/settings')).status).toBe(200);
+      expect(await json(await api(second, '/api/settings/secrets'))).toEqual({
+        secrets: [{ name: 'TOKEN', description: null }],
+      });
+      // Storing it again mends it.
+      await api(second, '/api/settings/secrets', {
+        method: 'PUT',
+        body: JSON.stringify({ name: 'TOKEN', value: 'new' }),
+      });
+      expect(await (await api(second, '/api/settings/secrets/TOKEN')).text()).toBe('new');
+    } finally {
+      await second.close({ remove: true });
+    }
+  });
+});
+
 describe('secret exposure configuration', () => {
   it('is off by default, on with --expose-secrets or AGENTD_EXPOSE_SECRETS=1/true', () => {
     const dataDir = tempDir();
