@@ -25,6 +25,8 @@ export interface ServerOptions {
   maxSandboxes?: number | string;
   logLevel?: string;
   sandboxProvider?: string;
+  /** true when `--expose-secrets` was given. */
+  exposeSecrets?: boolean;
 }
 
 export interface ServerConfig {
@@ -51,6 +53,11 @@ export interface ServerConfig {
   maxLiveConversations: number;
   /** The lowest log level written (--log-level, AGENTD_LOG_LEVEL; default info). */
   logLevel: string;
+  /**
+   * Callers may read secrets in clear (--expose-secrets, AGENTD_EXPOSE_SECRETS=1): GET /api/settings
+   * with X-Expose-Secrets: plaintext, GET /api/settings/secrets/{name}. Default off.
+   */
+  exposeSecrets: boolean;
 }
 
 export class ConfigError extends Error {
@@ -146,8 +153,13 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   const maxSandboxes = parseMaxSandboxes(options.maxSandboxes ?? env.AGENTD_MAX_SANDBOXES ?? 10);
   const logLevel = parseLogLevel(options.logLevel ?? env.AGENTD_LOG_LEVEL ?? 'info');
   makeDataDir(dataDir);
+  const exposeSecrets =
+    options.exposeSecrets === true ||
+    env.AGENTD_EXPOSE_SECRETS === '1' ||
+    env.AGENTD_EXPOSE_SECRETS?.toLowerCase() === 'true';
   const common = {
     host,
+    exposeSecrets,
     port,
     dataDir,
     maxSandboxes,

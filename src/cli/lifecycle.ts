@@ -12,6 +12,10 @@ export function serverOptions(command: Command, portHelp: string, dataDirHelp: s
     .option('--data-dir <dir>', dataDirHelp, undefined)
     .option('--no-auth', 'serve without a session key (loopback only)')
     .option(
+      '--expose-secrets',
+      'let callers read stored secrets in clear (X-Expose-Secrets: plaintext, /api/settings/secrets/{name}; env AGENTD_EXPOSE_SECRETS=1); default off',
+    )
+    .option(
       '--log-level <level>',
       'fatal, error, warn, info, debug, trace or silent (env AGENTD_LOG_LEVEL; default info)',
     );

@@ -20,6 +20,7 @@ export async function serve(options: ServerOptions): Promise<void> {
     prices: config.prices,
     toolOptions: { terminalIdleSeconds: config.terminalIdleSeconds },
     maxLiveConversations: config.maxLiveConversations,
+    exposeSecrets: config.exposeSecrets,
   });
   const { port } = await listenUntilStopped(agentd, config.host, config.port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -27,6 +28,7 @@ export async function serve(options: ServerOptions): Promise<void> {
   if (config.keySource === 'none') lines.push('  auth: OFF (--no-auth); loopback only');
   else if (config.keySource === 'environment') lines.push('  session keys: from the environment');
   else lines.push(`  session key: ${config.sessionApiKeys[0]}  (send it as X-Session-API-Key)`);
+  if (config.exposeSecrets) lines.push('  secret exposure: ON (callers may read stored secrets in clear)');
   if (agentd.controlPlane) lines.push(`  sandboxes: ${agentd.controlPlane.sandboxProvider}`);
   lines.push(`  API docs: http://${host}:${port}/docs`);
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -43,6 +43,8 @@ export interface AppDeps {
   store: Store;
   bus: EventBus;
   settings: SettingsService;
+  /** Let callers read secrets in clear (X-Expose-Secrets: plaintext, secret values); default off. */
+  exposeSecrets?: boolean;
   conversations: ConversationService;
   events: EventQueries;
   /** false silences request logs (tests); default logs JSON lines at info. */
@@ -92,7 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { usableTools: deps.toolNames, lastActivity: () => lastActivity });
   await app.register(conversationRoutes, { conversations: deps.conversations });
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
-  await app.register(settingsRoutes, { settings: deps.settings });
+  await app.register(settingsRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
   await app.register(toolRoutes, { toolNames: deps.toolNames });
   await app.register(gitRoutes);
   await app.register(socketRoutes, {

@@ -9,7 +9,16 @@ import { EventUnionSchema } from '../events/index.js';
 import * as git from '../git/schemas.js';
 import { HookConfigInput } from '../hooks/index.js';
 import * as sandbox from '../sandbox/schemas.js';
-import { GETSettingsResponse, SettingsSchema, SettingsStoredResponse } from '../settings/index.js';
+import {
+  GETSettingsResponse,
+  SecretCreateRequest,
+  SecretItem,
+  SecretsList,
+  SettingsSchema,
+  SettingsStoredResponse,
+  SettingsUpdateRequest,
+  SettingsView,
+} from '../settings/index.js';
 import { markPublic, SECURITY_SCHEME } from './auth.js';
 import { BatchEventIdsBody } from './routes/events.js';
 
@@ -44,6 +53,11 @@ export async function installOpenApi(
     SettingsSchema,
     GETSettingsResponse,
     SettingsStoredResponse,
+    SettingsView,
+    SettingsUpdateRequest,
+    SecretItem,
+    SecretsList,
+    SecretCreateRequest,
     BatchEventIdsBody,
     conversation.ExecutionStatus,
     conversation.ConfirmationPolicy,

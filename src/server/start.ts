@@ -33,6 +33,11 @@ export interface AgentdOptions {
   /** Environment for the secret key (OH_SECRET_KEY); defaults to process.env. */
   env?: Record<string, string | undefined>;
   sockets?: AppDeps['sockets'];
+  /**
+   * Let callers read secrets in clear: GET /api/settings with X-Expose-Secrets: plaintext and GET
+   * /api/settings/secrets/{name} (--expose-secrets, AGENTD_EXPOSE_SECRETS=1). Default off.
+   */
+  exposeSecrets?: boolean;
   /** Serve the interactive docs at /docs (default true; `agentd agent` in a sandbox skips them). */
   docsUi?: boolean;
   /** Tool options (e.g. short terminal timeouts in tests). */
@@ -133,6 +138,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     sockets: options.sockets,
     controlPlane: controlPlane ?? undefined,
     docsUi: options.docsUi,
+    exposeSecrets: options.exposeSecrets,
   });
   await conversations.recover();
   let closed = false;

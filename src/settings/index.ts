@@ -13,10 +13,20 @@ export {
   UserSecrets,
 } from './schemas.js';
 export {
+  REDACTED,
+  SECRET_NAME_PATTERN,
+  SecretCreateRequest,
+  SecretItem,
+  SecretsList,
+  SettingsUpdateRequest,
+  SettingsView,
+} from './sdk-schemas.js';
+export { isEmptyUpdate } from './sdk-view.js';
+export {
   KEY_FILE_NAME,
   type LoadSecretBoxOptions,
   loadSecretBox,
   SecretBox,
   SecretKeyError,
 } from './secret-box.js';
-export { type EffectiveSettings, SettingsService } from './service.js';
+export { type EffectiveSettings, type ExposeMode, SettingsService } from './service.js';

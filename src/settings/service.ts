@@ -1,12 +1,27 @@
 // Per-user settings. Secrets are sealed (SecretBox, bound to the user) before the document reaches
-// the store; GET's projection hides them; only getEffective opens them, for the agent runtime.
+// the store; GET's projection hides them; getEffective opens them for the agent runtime, and
+// secretValue / view('plaintext') for the callers the routes let ask (secret exposure enabled).
 import { Value } from 'typebox/value';
 import type { SettingsStore } from '../store/index.js';
 import { mergeSettings } from './merge.js';
 import { complete, InvalidSettingsError, parseSettings } from './parse.js';
 import { type GETSettingsResponse, type Settings, StoredSettingsShape } from './schemas.js';
-import { type SecretBox, SecretKeyError } from './secret-box.js';
+import {
+  MAX_SECRETS,
+  REDACTED,
+  type SecretCreateRequest,
+  type SecretItem,
+  type SettingsUpdateRequest,
+} from './sdk-schemas.js';
+import { applyDiffs, keyUpdate, sdkMembers } from './sdk-view.js';
+import { SecretBox, SecretKeyError } from './secret-box.js';
 import { mapSecrets } from './secret-fields.js';
+
+/** How GET /api/settings shows secrets: redacted (no header), sealed (`encrypted`), or in clear. */
+export type ExposeMode = 'redacted' | 'encrypted' | 'plaintext';
+
+/** GET /api/settings: the web UI's flat members and the SDK's together (see sdk-schemas.ts). */
+export type SettingsView = GETSettingsResponse & ReturnType<typeof sdkMembers>;
 
 /** Settings with every secret in clear. For the runtime (LLM, MCP, git); never send it to a client. */
 export type EffectiveSettings = Settings;
@@ -15,26 +30,119 @@ export type EffectiveSettings = Settings;
 const sealContext = (userId: string) => `agentd-settings:${userId}`;
 
 export class SettingsService {
+  /** Per user, the tail of the read-modify-write operations in flight: one at a time, none lost. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly documents: SettingsStore,
     private readonly box: SecretBox,
   ) {}
 
-  /** What GET /api/settings answers: no secret, only the *_set flags. Null when nothing is stored. */
+  /** The web UI's flat members: no secret, only the *_set flags. Null when nothing is stored. */
   async get(userId: string): Promise<GETSettingsResponse | null> {
     const sealed = await this.read(userId);
+    return sealed ? flatView(sealed) : null;
+  }
+
+  /**
+   * What GET /api/settings answers, stored or not (the defaults before the first write): the flat
+   * members (secrets null) and the SDK's, whose secrets are shown as `mode` says. `plaintext`
+   * opens them (SecretKeyError when one cannot be opened); the route decides who may ask.
+   */
+  async view(userId: string, mode: ExposeMode): Promise<SettingsView> {
+    return this.viewOf(userId, (await this.read(userId)) ?? defaults(), mode);
+  }
+
+  /**
+   * PATCH /api/settings: the diffs merged into the stored record (see sdk-view.ts for which
+   * members and how an api_key is read). Answers the new view, secrets redacted.
+   */
+  async patch(userId: string, request: SettingsUpdateRequest): Promise<SettingsView> {
+    return this.serialize(userId, async () => {
+      const next = applyDiffs((await this.read(userId)) ?? defaults(), request);
+      const key = keyUpdate(request.agent_settings_diff?.llm?.api_key, SecretBox.isSealed);
+      if (key.kind === 'clear') next.llm_api_key = null;
+      if (key.kind === 'set') next.llm_api_key = this.box.encrypt(key.plaintext, sealContext(userId));
+      await this.documents.put(userId, JSON.stringify(next));
+      return this.viewOf(userId, next, 'redacted');
+    });
+  }
+
+  /** The user's custom secrets, names and descriptions only. */
+  async listSecrets(userId: string): Promise<SecretItem[]> {
+    const stored = (await this.read(userId))?.secrets_store?.custom_secrets ?? {};
+    return Object.entries(stored)
+      .filter(([, entry]) => entry?.secret)
+      .map(([name, entry]) => ({ name, description: entry?.description ?? null }));
+  }
+
+  /** Creates or replaces one custom secret (sealed). More than MAX_SECRETS is an InvalidSettingsError. */
+  async putSecret(userId: string, secret: SecretCreateRequest): Promise<SecretItem> {
+    return this.serialize(userId, async () => {
+      const doc = (await this.read(userId)) ?? defaults();
+      // A Map: names are the client's (the pattern already rules out `__proto__`, this says so twice).
+      const entries = new Map(Object.entries(doc.secrets_store?.custom_secrets ?? {}));
+      if (!entries.has(secret.name) && entries.size >= MAX_SECRETS) {
+        throw new InvalidSettingsError([
+          { loc: ['name'], msg: `At most ${MAX_SECRETS} secrets per user`, type: 'too_many_secrets' },
+        ]);
+      }
+      const description = secret.description ?? null;
+      entries.set(secret.name, { secret: this.box.encrypt(secret.value, sealContext(userId)), description });
+      doc.secrets_store = { ...doc.secrets_store, custom_secrets: Object.fromEntries(entries) };
+      await this.documents.put(userId, JSON.stringify(doc));
+      return { name: secret.name, description };
+    });
+  }
+
+  /** One custom secret in clear, or null when there is none by that name. Throws SecretKeyError. */
+  async secretValue(userId: string, name: string): Promise<string | null> {
+    const stored = (await this.read(userId))?.secrets_store?.custom_secrets ?? {};
+    const sealed = Object.hasOwn(stored, name) ? stored[name]?.secret : null;
     if (!sealed) return null;
-    const providers: Record<string, string | null> = {};
-    for (const [name, t] of Object.entries(sealed.secrets_store?.provider_tokens ?? {})) {
-      if (t && (t.token || t.user_id)) providers[name] = t.host ?? null;
+    return this.open(userId, sealed, `secrets_store.custom_secrets.${name}.secret`);
+  }
+
+  /** Removes one custom secret; false when there was none by that name. */
+  async deleteSecret(userId: string, name: string): Promise<boolean> {
+    return this.serialize(userId, async () => {
+      const doc = await this.read(userId);
+      const entries = new Map(Object.entries(doc?.secrets_store?.custom_secrets ?? {}));
+      if (!doc || !entries.get(name)?.secret) return false;
+      entries.delete(name);
+      doc.secrets_store = { ...doc.secrets_store, custom_secrets: Object.fromEntries(entries) };
+      await this.documents.put(userId, JSON.stringify(doc));
+      return true;
+    });
+  }
+
+  private viewOf(userId: string, sealed: Settings, mode: ExposeMode): SettingsView {
+    const shown =
+      mode === 'plaintext'
+        ? mapSecrets(sealed, (value, path) => this.open(userId, value, path))
+        : mode === 'encrypted'
+          ? sealed
+          : mapSecrets(sealed, () => REDACTED);
+    return { ...flatView(sealed), ...sdkMembers(shown, Boolean(sealed.llm_api_key)) };
+  }
+
+  private open(userId: string, sealed: string, path: string): string {
+    try {
+      return this.box.decrypt(sealed, sealContext(userId));
+    } catch (error) {
+      throw new SecretKeyError(`settings of ${userId}, ${path}: ${(error as Error).message}`);
     }
-    return {
-      ...mapSecrets(sealed, () => null),
-      secrets_store: { provider_tokens: {} },
-      llm_api_key_set: Boolean(sealed.llm_api_key),
-      search_api_key_set: Boolean(sealed.search_api_key),
-      provider_tokens_set: providers,
-    };
+  }
+
+  /** Runs `fn` after the user's earlier writes, so two concurrent writes cannot lose one another. */
+  private serialize<T>(userId: string, fn: () => Promise<T>): Promise<T> {
+    const run = (this.queues.get(userId) ?? Promise.resolve()).then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.queues.set(userId, tail);
+    void tail.then(() => {
+      if (this.queues.get(userId) === tail) this.queues.delete(userId);
+    });
+    return run;
   }
 
   /**
@@ -45,10 +153,12 @@ export class SettingsService {
   async store(userId: string, body: Settings): Promise<void> {
     const parsed = parseSettings(body);
     if (!parsed.ok) throw new InvalidSettingsError(parsed.errors);
-    const stored = await this.read(userId);
-    const context = sealContext(userId);
-    const next = mergeSettings(stored, parsed.value, (plaintext) => this.box.encrypt(plaintext, context));
-    await this.documents.put(userId, JSON.stringify(next));
+    await this.serialize(userId, async () => {
+      const stored = await this.read(userId);
+      const context = sealContext(userId);
+      const next = mergeSettings(stored, parsed.value, (plaintext) => this.box.encrypt(plaintext, context));
+      await this.documents.put(userId, JSON.stringify(next));
+    });
   }
 
   /**
@@ -58,14 +168,7 @@ export class SettingsService {
   async getEffective(userId: string): Promise<EffectiveSettings | null> {
     const sealed = await this.read(userId);
     if (!sealed) return null;
-    const context = sealContext(userId);
-    return mapSecrets(sealed, (value, path) => {
-      try {
-        return this.box.decrypt(value, context);
-      } catch (error) {
-        throw new SecretKeyError(`settings of ${userId}, ${path}: ${(error as Error).message}`);
-      }
-    });
+    return mapSecrets(sealed, (value, path) => this.open(userId, value, path));
   }
 
   /** The stored (sealed) document, projected on today's members with their defaults. */
@@ -74,4 +177,22 @@ export class SettingsService {
     if (text === null) return null;
     return complete(Value.Clean(StoredSettingsShape, JSON.parse(text)) as Settings);
   }
+}
+
+/** The record before the first write: every member at its default, no secret. */
+const defaults = (): Settings => complete({} as Settings);
+
+/** The web UI's flat members of a (sealed) record: secrets null, the *_set flags say what is set. */
+function flatView(sealed: Settings): GETSettingsResponse {
+  const providers: Record<string, string | null> = {};
+  for (const [name, t] of Object.entries(sealed.secrets_store?.provider_tokens ?? {})) {
+    if (t && (t.token || t.user_id)) providers[name] = t.host ?? null;
+  }
+  return {
+    ...mapSecrets(sealed, () => null),
+    secrets_store: { provider_tokens: {} },
+    llm_api_key_set: Boolean(sealed.llm_api_key),
+    search_api_key_set: Boolean(sealed.search_api_key),
+    provider_tokens_set: providers,
+  };
 }

@@ -28,7 +28,7 @@ describe('agentd serve (the real binary)', () => {
       expect((await fetch(`${cli.url}/api/settings`)).status).toBe(401);
       expect(
         (await fetch(`${cli.url}/api/settings`, { headers: { 'X-Session-API-Key': cli.key! } })).status,
-      ).toBe(404);
+      ).toBe(200);
       expect(cli.output()).not.toMatch(/"level":50/); // no error lines
     } finally {
       expect(await cli.stop()).toBe(0);
@@ -52,7 +52,7 @@ describe('agentd serve (the real binary)', () => {
       for (const key of ['env-key-zero', 'env-key-one']) {
         expect(
           (await fetch(`${cli.url}/api/settings`, { headers: { 'X-Session-API-Key': key } })).status,
-        ).toBe(404);
+        ).toBe(200);
       }
       expect(
         (await fetch(`${cli.url}/api/settings`, { headers: { 'X-Session-API-Key': 'legacy-ignored' } }))
@@ -66,14 +66,14 @@ describe('agentd serve (the real binary)', () => {
     });
     expect(
       (await fetch(`${legacy.url}/api/settings`, { headers: { 'X-Session-API-Key': 'legacy-key' } })).status,
-    ).toBe(404);
+    ).toBe(200);
     await legacy.stop();
   });
 
   it('serves without a key only with --no-auth, and then only on loopback', async () => {
     const cli = await runCli(['--no-auth', '--port', '0', '--data-dir', newDir()]);
     expect(cli.key).toBeNull();
-    expect((await fetch(`${cli.url}/api/settings`)).status).toBe(404);
+    expect((await fetch(`${cli.url}/api/settings`)).status).toBe(200);
     await cli.stop();
 
     const refused = spawnSync(

@@ -43,10 +43,15 @@ describe('/api/settings', () => {
     api(server, '/api/settings', { method: 'POST', body: JSON.stringify(body), key });
   const get = (key = 'alice-key') => api(server, '/api/settings', { key });
 
-  it('is 404 before anything is stored', async () => {
+  // Was 404 before #12: the OpenHands SDK expects defaults, and the web UI's members are all there.
+  it('answers the defaults before anything is stored', async () => {
     const res = await get();
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ detail: 'Settings not found' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body.llm_api_key_set).toBe(false);
+    expect(body.llm_model).toBeNull();
+    expect(body.enable_default_condenser).toBe(true);
+    expect(body.llm_api_key_is_set).toBe(false);
   });
 
   it('stores settings and returns them without any secret', async () => {
@@ -78,7 +83,7 @@ describe('/api/settings', () => {
   });
 
   it('keeps settings per user', async () => {
-    expect((await get('bob-key')).status).toBe(404);
+    expect(((await (await get('bob-key')).json()) as Record<string, unknown>).llm_model).toBeNull();
     await post({ llm_model: 'openai/bob-model' }, 'bob-key');
     const bob = (await (await get('bob-key')).json()) as Record<string, unknown>;
     expect(bob.llm_model).toBe('openai/bob-model');

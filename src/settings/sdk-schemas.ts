@@ -1,0 +1,137 @@
+// The OpenHands agent server's settings API, as its SDK reads it (`SettingsResponse`,
+// `SettingsUpdateRequest`, the secrets models): the same stored record seen another way. GET
+// /api/settings answers `SettingsView`, the web UI's flat members and the SDK's together.
+import { type Static, Type } from 'typebox';
+import { GETSettingsResponse, MAX_SETTINGS_ENTRIES, MAX_SETTINGS_STRING } from './schemas.js';
+
+/** OpenHands' secret names: a letter, then letters, digits and underscores, 64 at most. */
+export const SECRET_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_]{0,63}$';
+
+/** Where a secret would be in clear, GET answers this (OpenHands' redaction) unless exposure is asked. */
+export const REDACTED = '**********';
+
+const open = { additionalProperties: true };
+const Text = () => Type.String({ maxLength: MAX_SETTINGS_STRING });
+
+/** The SDK members of GET / PATCH /api/settings (OpenHands' `SettingsResponse`). */
+export const sdkSettingsMembers = {
+  agent_settings: Type.Object(
+    {
+      schema_version: Type.Integer({ minimum: 1 }),
+      agent_kind: Type.Literal('openhands'),
+      llm: Type.Object({}, { ...open, description: 'model, api_key (redacted unless exposed), base_url' }),
+      mcp_config: Type.Record(Type.String(), Type.Object({}, open), {
+        description: 'MCP servers by name: stdio servers by their name, remote ones as sse_<n> / shttp_<n>',
+      }),
+    },
+    { ...open, description: "OpenHandsAgentSettings (agent_kind 'openhands')" },
+  ),
+  conversation_settings: Type.Object({}, { ...open, description: 'ConversationSettings' }),
+  llm_api_key_is_set: Type.Boolean(),
+  active_profile: Type.Null({ description: 'agentd has no LLM profiles: always null' }),
+  active_agent_profile_id: Type.Null({ description: 'agentd has no agent profiles: always null' }),
+  misc_settings: Type.Object({}, { ...open, description: 'Not stored by agentd: always {}' }),
+};
+
+/**
+ * GET and PATCH /api/settings: one answer for both clients. The web UI reads the flat members (the
+ * seed's GETSettingsResponse: secrets null, *_set flags); the SDK reads agent_settings and the rest.
+ */
+export const SettingsView = Type.Object(
+  { ...GETSettingsResponse.properties, ...sdkSettingsMembers },
+  {
+    $id: 'SettingsView',
+    description:
+      "The stored settings (defaults before the first write) for both clients: the web UI's flat members, secrets null, and the SDK's SettingsResponse members, secrets redacted unless X-Expose-Secrets asks for them.",
+  },
+);
+
+export const SettingsUpdateRequest = Type.Object(
+  {
+    agent_settings_diff: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            llm: Type.Optional(
+              Type.Object(
+                {
+                  model: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_SETTINGS_STRING })),
+                  api_key: Type.Optional(
+                    Type.Union([Type.String({ maxLength: MAX_SETTINGS_STRING }), Type.Null()]),
+                  ),
+                  base_url: Type.Optional(Type.Union([Text(), Type.Null()])),
+                },
+                { additionalProperties: false },
+              ),
+            ),
+            agent: Type.Optional(Text()),
+            condenser: Type.Optional(
+              Type.Object(
+                {
+                  enabled: Type.Optional(Type.Boolean()),
+                  max_size: Type.Optional(Type.Union([Type.Integer({ minimum: 20 }), Type.Null()])),
+                },
+                { additionalProperties: false },
+              ),
+            ),
+            schema_version: Type.Optional(Type.Integer({ minimum: 1 })),
+            agent_kind: Type.Optional(Type.Literal('openhands')),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ]),
+    ),
+    conversation_settings_diff: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            max_iterations: Type.Optional(Type.Integer({ minimum: 1 })),
+            confirmation_mode: Type.Optional(Type.Boolean()),
+            security_analyzer: Type.Optional(
+              Type.Union([Type.Literal('llm'), Type.Literal('none'), Type.Null()]),
+            ),
+            schema_version: Type.Optional(Type.Integer({ minimum: 1 })),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ]),
+    ),
+    active_profile: Type.Optional(Type.Null({ description: 'Only null: agentd has no LLM profiles' })),
+    active_agent_profile_id: Type.Optional(
+      Type.Null({ description: 'Only null: agentd has no agent profiles' }),
+    ),
+  },
+  {
+    $id: 'SettingsUpdateRequest',
+    additionalProperties: false,
+    description:
+      'Diffs merged into the stored settings (the record POST /api/settings writes). agentd stores the members listed; any other is a 422, not silently dropped. llm.api_key: null or "" clears the key, "**********" (redacted) or a sealed value keeps it.',
+  },
+);
+export type SettingsUpdateRequest = Static<typeof SettingsUpdateRequest>;
+
+export const SecretItem = Type.Object(
+  { name: Type.String(), description: Type.Union([Type.String(), Type.Null()]) },
+  { $id: 'SecretItemResponse' },
+);
+export type SecretItem = Static<typeof SecretItem>;
+
+export const SecretsList = Type.Object(
+  { secrets: Type.Array(Type.Ref('SecretItemResponse')) },
+  { $id: 'SecretsListResponse' },
+);
+
+export const SecretCreateRequest = Type.Object(
+  {
+    name: Type.String({ pattern: SECRET_NAME_PATTERN, maxLength: 64 }),
+    value: Type.String({ minLength: 1, maxLength: MAX_SETTINGS_STRING, format: 'password' }),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: MAX_SETTINGS_STRING }), Type.Null()])),
+  },
+  { $id: 'SecretCreateRequest' },
+);
+export type SecretCreateRequest = Static<typeof SecretCreateRequest>;
+
+/** Most custom secrets one user may hold (the secrets map's bound). */
+export const MAX_SECRETS = MAX_SETTINGS_ENTRIES;
