@@ -42,14 +42,9 @@ describe('RemoteWorkspace.execute_command', () => {
   it("runs in the server's cwd without cwd, with the server's rights and without its secrets", async () => {
     process.env.SESSION_API_KEY = 'must-not-leak';
     try {
-      const result = await sdkExecuteCommand(
-        server,
-        'pwd; id -u; echo "${SESSION_API_KEY:-unset}"',
-        null,
-        60,
-      );
+      const result = await sdkExecuteCommand(server, 'pwd; id -u; echo "key=$SESSION_API_KEY"', null, 60);
       expect(result).toMatchObject({ exit_code: 0, stderr: '' });
-      expect(result.stdout).toBe(`${process.cwd()}\n${process.getuid?.()}\nunset\n`);
+      expect(result.stdout).toBe(`${process.cwd()}\n${process.getuid?.()}\nkey=\n`);
     } finally {
       delete process.env.SESSION_API_KEY;
     }

@@ -40,6 +40,10 @@ export const bashSocketRoutes: FastifyPluginAsync<BashSocketOptions> = async (ap
       schema: { hide: true, querystring: BashSocketQuery },
     },
     async (socket, request) => {
+      // Frames that arrive with or right after the auth frame (one TCP read) are held, not lost.
+      const held: [Buffer, boolean][] = [];
+      const hold = (data: Buffer, isBinary: boolean) => held.push([data, isBinary]);
+      socket.on('message', hold);
       const query = request.query as BashSocketQuery;
       const headerKey = request.headers[SESSION_KEY_HEADER];
       let key: string | null =
@@ -65,7 +69,7 @@ export const bashSocketRoutes: FastifyPluginAsync<BashSocketOptions> = async (ap
       const reply = (code: string, detail: string) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(bash.errorEvent(code, detail)));
       };
-      socket.on('message', (data: Buffer, isBinary: boolean) => {
+      const onFrame = (data: Buffer, isBinary: boolean) => {
         let frame: unknown;
         try {
           frame = JSON.parse(data.toString('utf8'));
@@ -85,7 +89,11 @@ export const bashSocketRoutes: FastifyPluginAsync<BashSocketOptions> = async (ap
         } catch (error) {
           reply((error as Error).name || 'Error', (error as Error).message);
         }
-      });
+      };
+      socket.off('message', hold);
+      socket.on('message', onFrame);
+      // The auth frame itself is among them and is skipped as a redundant auth frame.
+      for (const [data, isBinary] of held) onFrame(data, isBinary);
     },
   );
 };
