@@ -162,7 +162,7 @@ export const bashRoutes: FastifyPluginAsync<BashRoutesOptions> = async (app, { b
         summary: 'Clear All Bash Events',
         response: {
           200: Type.Object({ cleared_count: Type.Integer({ minimum: 0 }) }),
-          401: errorResponses[401],
+          ...errorResponses,
         },
       },
     },
