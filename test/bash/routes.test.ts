@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getWithBody } from '../support/http.js';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
 import { sdkExecuteCommand } from './sdk-client.js';
 
@@ -129,6 +130,24 @@ describe('bash events', () => {
     >;
     expect(command).toMatchObject({ kind: 'BashCommand', command: 'echo 1', cwd: null, timeout: 300 });
     expect((await api(server, `/api/bash/bash_events/${'0'.repeat(32)}`)).status).toBe(404);
+
+    // Batch get as OpenHands takes it: a JSON list of ids in the body of a GET (or repeated event_ids).
+    const missing = 'f'.repeat(32);
+    const keyed = { 'X-Session-API-Key': server.key, 'content-type': 'application/json' };
+    const batch = await getWithBody(
+      `${server.url}/api/bash/bash_events/`,
+      JSON.stringify([ids[2], missing]),
+      keyed,
+    );
+    expect(batch.status).toBe(200);
+    expect(
+      (JSON.parse(batch.text) as (Record<string, unknown> | null)[]).map((e) => e?.command ?? null),
+    ).toEqual(['echo 3', null]);
+    const byQuery = await api(server, `/api/bash/bash_events/?event_ids=${ids[0]}&event_ids=${missing}`);
+    expect(((await byQuery.json()) as unknown[])[1]).toBeNull();
+    expect((await getWithBody(`${server.url}/api/bash/bash_events/`, '{"not":"a list"}', keyed)).status).toBe(
+      422,
+    );
 
     const commands = await search('kind__eq=BashCommand');
     expect(commands.items.map((e) => e.command)).toEqual(['echo 1', 'echo 2', 'echo 3']);

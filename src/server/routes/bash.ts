@@ -11,8 +11,9 @@ import {
   InvalidPageIdError,
   TooManyCommandsError,
 } from '../../bash/index.js';
-import { HttpError } from '../errors.js';
+import { HttpError, RequestValidationError } from '../errors.js';
 import { detailResponse, errorResponses, UUID_PATTERN } from '../schemas.js';
+import { MAX_BODY_BYTES, parseIdList, readBody } from './events.js';
 import { DateTimeQuery, eventTime } from './v1/query.js';
 
 export interface BashRoutesOptions {
@@ -47,6 +48,18 @@ type SearchQuery = {
   page_id?: string;
   limit?: number;
 };
+
+/** Ids one batch get may ask for. */
+const MAX_BATCH_IDS = 100;
+
+const BatchQuery = Type.Object({
+  event_ids: Type.Optional(
+    Type.Array(Type.String({ maxLength: 64 }), {
+      maxItems: MAX_BATCH_IDS,
+      description: 'Event ids, for clients that cannot send a GET body',
+    }),
+  ),
+});
 
 const EventIdParams = Type.Object({ event_id: Type.String({ maxLength: 64 }) });
 
@@ -100,6 +113,37 @@ export const bashRoutes: FastifyPluginAsync<BashRoutesOptions> = async (app, { b
         if (error instanceof InvalidPageIdError) throw new HttpError(400, error.message);
         throw error;
       }
+    },
+  );
+
+  app.get(
+    '/api/bash/bash_events/',
+    {
+      schema: {
+        tags,
+        summary: 'Batch Get Bash Events',
+        description: 'One item per requested id, in order: the event, or null where it is missing.',
+        querystring: BatchQuery,
+        response: {
+          200: Type.Array(Type.Union([bashSchemas.BashEvent, Type.Null()])),
+          413: detailResponse(`The body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      // OpenHands takes the ids as a JSON array in the body of this GET (Fastify does not read it).
+      const body = await readBody(request.raw);
+      const query = request.query as { event_ids?: string[] };
+      let ids: string[];
+      if (body !== null) ids = parseIdList(body);
+      else if (query.event_ids) ids = query.event_ids;
+      else throw new RequestValidationError([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
+      if (ids.length > MAX_BATCH_IDS)
+        throw new RequestValidationError([
+          { loc: ['body'], msg: `List should have at most ${MAX_BATCH_IDS} items`, type: 'too_long' },
+        ]);
+      return ids.map((id) => bash.get(id));
     },
   );
 
