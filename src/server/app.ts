@@ -2,6 +2,7 @@
 // per route family. The domain is reached only through the services passed in.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConversationService } from '../app/index.js';
+import { BashService } from '../bash/index.js';
 import type { EventBus } from '../bus/index.js';
 import type { EventQueries, OwnerEventQueries } from '../conversation/event-queries.js';
 import type { ConversationService } from '../conversation/service.js';
@@ -19,6 +20,7 @@ import {
 } from './framework-errors.js';
 import { loggerOptions, RequestLogController } from './logging.js';
 import { installOpenApi } from './openapi.js';
+import { bashRoutes } from './routes/bash.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { eventRoutes } from './routes/events.js';
 import { gitRoutes } from './routes/git.js';
@@ -55,6 +57,8 @@ export interface AppDeps {
   sockets?: { maxBufferedBytes?: number; maxSubscribers?: number; authTimeoutMs?: number };
   /** Serve the interactive docs at /docs (default true). */
   docsUi?: boolean;
+  /** Runs /api/bash commands; by default one made here with its default limits, ended when the app closes. */
+  bash?: BashService;
   /** The V1 control plane (/api/v1); absent in an agent server inside a sandbox. */
   controlPlane?: ControlPlaneDeps;
 }
@@ -97,11 +101,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(settingsRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
   await app.register(toolRoutes, { toolNames: deps.toolNames });
   await app.register(gitRoutes);
+  const bash = deps.bash ?? new BashService();
+  app.addHook('onClose', () => bash.close());
+  await app.register(bashRoutes, { bash });
   await app.register(socketRoutes, {
     sessionKeys,
     conversations: deps.conversations,
     bus: deps.bus,
     store: deps.store,
+    bash,
     ...deps.sockets,
   });
   const v1 = deps.controlPlane;

@@ -23,13 +23,15 @@ import { markPublic, SECURITY_SCHEME } from './auth.js';
 import { BatchEventIdsBody } from './routes/events.js';
 
 const BATCH_EVENTS_PATH = '/api/conversations/{conversation_id}/events';
+const BATCH_BASH_EVENTS_PATH = '/api/bash/bash_events/';
 
 type OpenApiDoc = { paths?: Record<string, Record<string, Record<string, unknown>>> };
 
 /** Fastify cannot declare a body on a GET route, so the batch get's request body is added here. */
 function addBatchGetBody(doc: OpenApiDoc): OpenApiDoc {
-  const op = doc.paths?.[BATCH_EVENTS_PATH]?.get;
-  if (op) {
+  for (const path of [BATCH_EVENTS_PATH, BATCH_BASH_EVENTS_PATH]) {
+    const op = doc.paths?.[path]?.get;
+    if (!op) continue;
     op.requestBody = {
       required: false,
       description: 'Event ids as a JSON array (or pass them as repeated event_ids query parameters).',

@@ -7,6 +7,7 @@
 // requests per operation (default 1), FUZZ_OP keeps only the operations whose key contains it.
 // Operations that start real processes (sandboxes, app conversations) get a few runs only, and the
 // server allows two sandboxes at once, so most of their requests end at the limit (429 / ERROR).
+// The bash operations run only `:` (a no-op) in a temp folder, whatever the generated body says.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -75,8 +76,23 @@ const checker = new ResponseChecker(doc);
 /** Tools a fuzzed conversation may have: none that starts a process. */
 const SAFE_TOOLS = new Set(['file_editor', 'task_tracker']);
 
+/**
+ * The bash routes run what they are given with the server's rights, so a generated command never runs:
+ * a string `command` becomes the no-op `:` padded to the same length (so length limits are still
+ * probed), and a string `cwd` a folder under the temp folder.
+ */
+function harmlessBash(body: unknown): void {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+  const o = body as Record<string, unknown>;
+  if (typeof o.command === 'string' && o.command !== DEEP_MARKER)
+    o.command = `:${' '.repeat(Math.max(0, o.command.length - 1))}`;
+  if (typeof o.cwd === 'string' && o.cwd !== DEEP_MARKER)
+    o.cwd = join(workspaces, o.cwd.replaceAll('/', '_').replace(/^\.+$/, '_'));
+}
+
 /** Keeps generated bodies harmless: the scripted LLM, workspaces under a temp folder, no hooks, no MCP, no clones. */
-function sanitize(_op: Operation, body: unknown): unknown {
+function sanitize(op: Operation, body: unknown): unknown {
+  if (op.key.startsWith('POST /api/bash/')) harmlessBash(body);
   const stack: unknown[] = [body];
   while (stack.length > 0) {
     const node = stack.pop();

@@ -27,7 +27,7 @@ export interface EventRoutesOptions {
 }
 
 /** Largest GET body read, in bytes (a 100-id batch is about 4 KB). */
-const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES = 1024 * 1024;
 
 const BatchQuery = Type.Object({
   event_ids: Type.Optional(
@@ -38,7 +38,7 @@ const BatchQuery = Type.Object({
 /** The request body as documented in OpenAPI (added to the GET operation by the OpenAPI transform). */
 export const BatchEventIdsBody = Type.Array(Type.String(), { $id: 'BatchEventIds', title: 'Event Ids' });
 
-function readBody(raw: IncomingMessage): Promise<Buffer | null> {
+export function readBody(raw: IncomingMessage): Promise<Buffer | null> {
   const length = raw.headers['content-length'];
   if (length === '0' || (length === undefined && raw.headers['transfer-encoding'] === undefined))
     return Promise.resolve(null);
@@ -61,7 +61,7 @@ function readBody(raw: IncomingMessage): Promise<Buffer | null> {
 }
 
 /** Validates the body as a JSON array of strings (UTF-8, depth-limited); FastAPI-shaped issues otherwise. */
-function parseIdList(body: Buffer): string[] {
+export function parseIdList(body: Buffer): string[] {
   const value = parseJsonText(decodeUtf8(body));
   if (!Array.isArray(value)) {
     throw new RequestValidationError([

@@ -14,7 +14,7 @@
 import websocket from '@fastify/websocket';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { WebSocket } from 'ws';
+import type { BashService } from '../../bash/index.js';
 import type { BusMessage, EventBus } from '../../bus/index.js';
 import { ConversationNotFoundError } from '../../conversation/errors.js';
 import type { ConversationService } from '../../conversation/service.js';
@@ -24,6 +24,8 @@ import { userIdForSessionKey } from '../../settings/index.js';
 import type { Store } from '../../store/index.js';
 import { SESSION_KEY_HEADER, type SessionKeys } from '../auth.js';
 import { ConversationIdParams, dashedUuid } from '../schemas.js';
+import { bashSocketRoutes } from './bash-socket.js';
+import { firstFrameKey, isAuthFrame } from './socket-auth.js';
 
 export interface SocketRoutesOptions {
   sessionKeys: SessionKeys;
@@ -35,6 +37,8 @@ export interface SocketRoutesOptions {
   /** Readers per conversation. */
   maxSubscribers?: number;
   authTimeoutMs?: number;
+  /** Serves /sockets/bash-events too (registered here, where the WebSocket plugin lives). */
+  bash?: BashService;
 }
 
 const AUTH_FAILED = 4001;
@@ -65,40 +69,6 @@ function resendOf(q: SocketQuery): Resend {
   }
   if (q.resend_mode === 'all' || q.resend_all) return { mode: 'all' };
   return { mode: 'none' };
-}
-
-/** Waits for the first text frame {"type":"auth","session_api_key":…}; null on timeout or anything else. */
-function firstFrameKey(socket: WebSocket, timeoutMs: number): Promise<string | null> {
-  return new Promise((resolve) => {
-    const done = (key: string | null) => {
-      clearTimeout(timer);
-      socket.off('message', onMessage);
-      socket.off('close', onClose);
-      resolve(key);
-    };
-    const onMessage = (data: Buffer, isBinary: boolean) => {
-      if (isBinary) return done(null);
-      try {
-        const frame = JSON.parse(data.toString('utf8')) as { type?: unknown; session_api_key?: unknown };
-        done(
-          frame?.type === 'auth' && typeof frame.session_api_key === 'string' ? frame.session_api_key : null,
-        );
-      } catch {
-        done(null);
-      }
-    };
-    const onClose = () => done(null);
-    const timer = setTimeout(() => done(null), timeoutMs);
-    socket.on('message', onMessage);
-    socket.once('close', onClose);
-  });
-}
-
-/** A frame is only a redundant auth frame if it has exactly `type` (and maybe `session_api_key`). */
-function isAuthFrame(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || (value as { type?: unknown }).type !== 'auth')
-    return false;
-  return Object.keys(value).every((k) => k === 'type' || k === 'session_api_key');
 }
 
 function serverError(code: string, detail: string): string {
@@ -153,6 +123,14 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
   const maxSubscribers = options.maxSubscribers ?? 1024;
   const authTimeoutMs = options.authTimeoutMs ?? 10_000;
   await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
+  if (options.bash) {
+    await app.register(bashSocketRoutes, {
+      sessionKeys: options.sessionKeys,
+      bash: options.bash,
+      maxBufferedBytes: maxBuffered,
+      authTimeoutMs,
+    });
+  }
 
   app.get(
     '/sockets/events/:conversation_id',

@@ -1,0 +1,106 @@
+// The bash events, kept in memory and bounded: at most `maxEvents` events and `maxChars` characters
+// of output; the oldest go first. They live in memory rather than the store because they are a
+// command's transient output for the caller polling it (OpenHands never shows them to the agent),
+// the commands themselves die with the server, and a cap in memory bounds them without a cleanup job.
+import type { BashEvent, BashEventPage, BashSearch } from './schemas.js';
+
+interface Entry {
+  /** Position in append order; the page cursor, so a cursor survives the eviction of older events. */
+  seq: number;
+  event: BashEvent;
+  chars: number;
+}
+
+export class InvalidPageIdError extends Error {
+  constructor() {
+    super('Invalid page_id: use the next_page_id of a previous page');
+  }
+}
+
+const PAGE_ID = /^[0-9]{1,15}$/;
+
+function charsOf(event: BashEvent): number {
+  if (event.kind === 'BashOutput') return (event.stdout?.length ?? 0) + (event.stderr?.length ?? 0);
+  if (event.kind === 'BashCommand') return event.command.length;
+  return event.detail.length;
+}
+
+export class BashEventLog {
+  private entries: Entry[] = [];
+  /** Index of the oldest live entry in `entries` (eviction moves it; the array is compacted now and then). */
+  private head = 0;
+  private readonly byId = new Map<string, Entry>();
+  private nextSeq = 0;
+  private chars = 0;
+
+  constructor(
+    private readonly maxEvents: number,
+    private readonly maxChars: number,
+  ) {}
+
+  get size(): number {
+    return this.entries.length - this.head;
+  }
+
+  append(event: BashEvent): void {
+    const entry = { seq: this.nextSeq++, event, chars: charsOf(event) };
+    this.entries.push(entry);
+    this.byId.set(event.id, entry);
+    this.chars += entry.chars;
+    while (this.size > 1 && (this.size > this.maxEvents || this.chars > this.maxChars)) {
+      const oldest = this.entries[this.head++]!;
+      this.byId.delete(oldest.event.id);
+      this.chars -= oldest.chars;
+    }
+    if (this.head > 1024 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** The event with this id (32 hex digits or dashed), or null. */
+  get(id: string): BashEvent | null {
+    return this.byId.get(id.replaceAll('-', '').toLowerCase())?.event ?? null;
+  }
+
+  clear(): number {
+    const count = this.size;
+    this.entries = [];
+    this.head = 0;
+    this.byId.clear();
+    this.chars = 0;
+    return count;
+  }
+
+  /** Filters, then pages: `order__gt` is applied before the page is cut, so a page is never short. */
+  search(q: BashSearch): BashEventPage {
+    if (q.pageId !== undefined && !PAGE_ID.test(q.pageId)) throw new InvalidPageIdError();
+    const cursor = q.pageId === undefined ? undefined : Number(q.pageId);
+    const items: BashEvent[] = [];
+    const step = q.descending ? -1 : 1;
+    const last = this.entries.length - 1;
+    for (let i = q.descending ? last : this.head; i >= this.head && i <= last; i += step) {
+      const { seq, event } = this.entries[i]!;
+      if (cursor !== undefined && (q.descending ? seq > cursor : seq < cursor)) continue;
+      if (!matches(event, q)) continue;
+      if (items.length === q.limit) return { items, next_page_id: String(seq) };
+      items.push(event);
+    }
+    return { items, next_page_id: null };
+  }
+
+  /** Every event, oldest first (a socket's resend). */
+  all(): BashEvent[] {
+    return this.entries.slice(this.head).map((e) => e.event);
+  }
+}
+
+function matches(event: BashEvent, q: BashSearch): boolean {
+  if (q.kind !== undefined && event.kind !== q.kind) return false;
+  if (q.commandId !== undefined && (event.kind !== 'BashOutput' || event.command_id !== q.commandId))
+    return false;
+  if (q.timestampGte !== undefined && event.timestamp < q.timestampGte) return false;
+  if (q.timestampLt !== undefined && event.timestamp >= q.timestampLt) return false;
+  if (q.orderGt !== undefined && event.kind === 'BashOutput' && event.order <= q.orderGt) return false;
+  return true;
+}

@@ -1,0 +1,146 @@
+// BashService: starts commands, records their events in the bounded log, and publishes each event to
+// the subscribers (the /sockets/bash-events readers). Commands run with the rights of the server.
+import { randomUUID } from 'node:crypto';
+import { nowTimestamp } from '../events/index.js';
+import { BashEventLog } from './event-log.js';
+import { type RunLimits, type RunningCommand, runCommand } from './runner.js';
+import type {
+  BashCommand,
+  BashError,
+  BashEvent,
+  BashEventPage,
+  BashOutput,
+  BashSearch,
+  ExecuteBashRequest,
+} from './schemas.js';
+
+export interface BashLimits extends RunLimits {
+  /** Events kept (oldest dropped first). */
+  maxEvents: number;
+  /** Characters of output kept over all events. */
+  maxChars: number;
+  /** Commands running at once; more is refused (TooManyCommandsError). */
+  maxRunning: number;
+  /** Socket readers at once (OpenHands: 50). */
+  maxSubscribers: number;
+}
+
+export const DEFAULT_BASH_LIMITS: BashLimits = {
+  chunkChars: 1024 * 1024,
+  maxOutputChars: 16 * 1024 * 1024,
+  killGraceMs: 1000,
+  maxEvents: 10_000,
+  maxChars: 64 * 1024 * 1024,
+  maxRunning: 64,
+  maxSubscribers: 50,
+};
+
+export class TooManyCommandsError extends Error {
+  constructor(max: number) {
+    super(`Too many bash commands running (at most ${max}); wait for one to end`);
+    this.name = 'TooManyCommandsError';
+  }
+}
+
+export type BashListener = (event: BashEvent) => void;
+
+const hexId = () => randomUUID().replaceAll('-', '');
+const utcNow = () => `${nowTimestamp()}Z`;
+
+export class BashService {
+  readonly limits: BashLimits;
+  private readonly log: BashEventLog;
+  private readonly running = new Set<RunningCommand>();
+  private readonly listeners = new Set<BashListener>();
+
+  constructor(limits: Partial<BashLimits> = {}) {
+    this.limits = { ...DEFAULT_BASH_LIMITS, ...limits };
+    this.log = new BashEventLog(this.limits.maxEvents, this.limits.maxChars);
+  }
+
+  /** Starts the command in the background and answers its BashCommand event at once. */
+  start(request: ExecuteBashRequest): BashCommand {
+    return this.launch(request).command;
+  }
+
+  /** Runs the command and answers its last BashOutput (the one with the exit code). */
+  execute(request: ExecuteBashRequest): Promise<BashOutput> {
+    return this.launch(request).done;
+  }
+
+  get(id: string): BashEvent | null {
+    return this.log.get(id);
+  }
+
+  search(query: BashSearch): BashEventPage {
+    return this.log.search(query);
+  }
+
+  all(): BashEvent[] {
+    return this.log.all();
+  }
+
+  /** Forgets every stored event (running commands go on and record what follows). */
+  clear(): number {
+    return this.log.clear();
+  }
+
+  /** Null when the reader limit is reached; else the function that unsubscribes. */
+  subscribe(listener: BashListener): (() => void) | null {
+    if (this.listeners.size >= this.limits.maxSubscribers) return null;
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  errorEvent(code: string, detail: string): BashError {
+    return { id: hexId(), timestamp: utcNow(), code, detail, kind: 'BashError' };
+  }
+
+  /** Ends every running command (server shutdown) and waits for their final events. */
+  async close(): Promise<void> {
+    const all = [...this.running];
+    for (const r of all) r.kill();
+    await Promise.all(all.map((r) => r.done));
+  }
+
+  private launch(request: ExecuteBashRequest): { command: BashCommand; done: Promise<BashOutput> } {
+    if (this.running.size >= this.limits.maxRunning) throw new TooManyCommandsError(this.limits.maxRunning);
+    const command: BashCommand = {
+      id: hexId(),
+      timestamp: utcNow(),
+      command: request.command,
+      cwd: request.cwd ?? null,
+      timeout: request.timeout ?? 300,
+      kind: 'BashCommand',
+    };
+    this.record(command);
+    const run = runCommand(command, this.limits, (output) => {
+      const event: BashOutput = {
+        id: hexId(),
+        timestamp: utcNow(),
+        command_id: command.id,
+        order: output.order,
+        exit_code: output.exit_code,
+        stdout: output.stdout,
+        stderr: output.stderr,
+        kind: 'BashOutput',
+      };
+      this.record(event);
+      return event;
+    });
+    this.running.add(run);
+    void run.done.finally(() => this.running.delete(run));
+    return { command, done: run.done };
+  }
+
+  private record(event: BashEvent): void {
+    this.log.append(event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // a failing reader must not stop the command or the other readers
+      }
+    }
+  }
+}

@@ -1,0 +1,86 @@
+// BashService and its event log with small limits: output cut into ordered chunks, output past the cap
+// dropped and said, the oldest events evicted, cursors that survive eviction, shutdown ends commands.
+import { describe, expect, it } from 'vitest';
+import { BashEventLog } from '../../src/bash/event-log.js';
+import { BashService } from '../../src/bash/index.js';
+import type { BashOutput } from '../../src/bash/schemas.js';
+
+const outputsOf = (bash: BashService, commandId: string) =>
+  bash.search({ commandId, limit: 100 }).items as BashOutput[];
+
+describe('BashService', () => {
+  it('cuts output into ordered chunks: full ones without exit code, then the rest with it', async () => {
+    const bash = new BashService({ chunkChars: 10 });
+    const last = await bash.execute({ command: 'printf "%025d" 0; printf "é%.0s" 1 2 3 >&2' });
+    const outputs = outputsOf(bash, last.command_id);
+    expect(outputs.map((o) => o.order)).toEqual([0, 1, 2]);
+    expect(outputs.slice(0, 2).map((o) => [o.stdout, o.exit_code])).toEqual([
+      ['0000000000', null],
+      ['0000000000', null],
+    ]);
+    // Multi-byte characters are decoded whole.
+    expect(last).toMatchObject({ order: 2, stdout: '00000', stderr: 'ééé', exit_code: 0 });
+    // The SDK's poll after order 0 gets the rest.
+    const after = bash.search({ commandId: last.command_id, orderGt: 0, kind: 'BashOutput', limit: 100 });
+    expect(after.items.map((o) => (o as BashOutput).order)).toEqual([1, 2]);
+  });
+
+  it('keeps at most maxOutputChars of a command and says how much was dropped', async () => {
+    const bash = new BashService({ maxOutputChars: 100 });
+    const last = await bash.execute({ command: 'head -c 5000 /dev/zero | tr "\\0" x' });
+    expect(last.stdout).toBe('x'.repeat(100));
+    expect(last.stderr).toBe('\n[agentd: 4900 more characters of output were dropped]');
+    expect(last.exit_code).toBe(0);
+  });
+
+  it('refuses commands past maxRunning; close() ends the running ones', async () => {
+    const bash = new BashService({ maxRunning: 1 });
+    const running = bash.execute({ command: 'sleep 600' });
+    expect(() => bash.start({ command: 'true' })).toThrow(/Too many bash commands running/);
+    await bash.close();
+    const final = await running;
+    expect(final.exit_code).toBe(-1);
+    // Ended before or after it started: either way no timeout note, since the server stopped it.
+    expect(final.stderr ?? '').not.toContain('timed out');
+  });
+
+  it('a reader past maxSubscribers is refused', () => {
+    const bash = new BashService({ maxSubscribers: 1 });
+    const off = bash.subscribe(() => {});
+    expect(bash.subscribe(() => {})).toBeNull();
+    off?.();
+    expect(bash.subscribe(() => {})).not.toBeNull();
+  });
+});
+
+describe('BashEventLog', () => {
+  const event = (n: number, stdout = '') =>
+    ({
+      id: n.toString(16).padStart(32, '0'),
+      timestamp: `2026-01-01T00:00:00.${String(n).padStart(6, '0')}Z`,
+      command_id: 'c'.repeat(32),
+      order: n,
+      exit_code: null,
+      stdout,
+      stderr: null,
+      kind: 'BashOutput',
+    }) as const;
+
+  it('evicts the oldest past maxEvents or maxChars; a cursor survives eviction', () => {
+    const log = new BashEventLog(3, 10);
+    for (const n of [1, 2, 3, 4]) log.append(event(n));
+    expect(log.all().map((e) => e.id.slice(-1))).toEqual(['2', '3', '4']);
+    expect(log.get(event(1).id)).toBeNull();
+    const page = log.search({ limit: 1 });
+    expect(page.next_page_id).not.toBeNull();
+    log.append(event(5, 'x'.repeat(8)));
+    log.append(event(6, 'y'.repeat(8))); // 16 characters: the 8 of event 5 go
+    expect(log.all().map((e) => e.id.slice(-1))).toEqual(['6']);
+    // The cursor named an evicted event: the page goes on from there, no repeat, no 4xx.
+    expect(log.search({ limit: 10, pageId: page.next_page_id! }).items.map((e) => e.id.slice(-1))).toEqual([
+      '6',
+    ]);
+    expect(log.clear()).toBe(1);
+    expect(log.size).toBe(0);
+  });
+});
