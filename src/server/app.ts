@@ -21,6 +21,7 @@ import { loggerOptions, RequestLogController } from './logging.js';
 import { installOpenApi } from './openapi.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { eventRoutes } from './routes/events.js';
+import { fileRoutes } from './routes/files.js';
 import { healthRoutes } from './routes/health.js';
 import { settingsRoutes } from './routes/settings.js';
 import { socketRoutes } from './routes/sockets.js';
@@ -52,6 +53,8 @@ export interface AppDeps {
   sockets?: { maxBufferedBytes?: number; maxSubscribers?: number; authTimeoutMs?: number };
   /** Serve the interactive docs at /docs (default true). */
   docsUi?: boolean;
+  /** Largest upload to /api/file/upload in bytes (default 1 GiB). */
+  maxUploadBytes?: number;
   /** The V1 control plane (/api/v1); absent in an agent server inside a sandbox. */
   controlPlane?: ControlPlaneDeps;
 }
@@ -93,6 +96,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
   await app.register(settingsRoutes, { settings: deps.settings });
   await app.register(toolRoutes, { toolNames: deps.toolNames });
+  await app.register(fileRoutes, {
+    conversations: deps.conversations,
+    store: deps.store,
+    maxUploadBytes: deps.maxUploadBytes,
+  });
   await app.register(socketRoutes, {
     sessionKeys,
     conversations: deps.conversations,

@@ -48,6 +48,8 @@ export interface AgentdOptions {
   controlPlane?: false | ControlPlaneOptions;
   /** Server-wide hooks, run in every conversation (e.g. from AGENTD_HOOKS_FILE). */
   hooks?: HookConfig | null;
+  /** Largest upload to /api/file/upload in bytes (default 1 GiB). */
+  maxUploadBytes?: number;
   /** Price overrides (e.g. from AGENTD_PRICING_FILE) over the built-in table. */
   prices?: PriceTable;
 }
@@ -133,6 +135,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     sockets: options.sockets,
     controlPlane: controlPlane ?? undefined,
     docsUi: options.docsUi,
+    maxUploadBytes: options.maxUploadBytes,
   });
   await conversations.recover();
   let closed = false;
