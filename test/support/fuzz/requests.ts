@@ -11,7 +11,12 @@ export interface FuzzContext {
   knownIds: Record<string, string[]>;
   /** Keeps a body safe to send in a loop (scripted LLM, temp workspace, no hooks); runs after mutation too. */
   sanitize(op: Operation, body: unknown): unknown;
+  /** Keeps query values safe the same way (file paths inside a temp folder); runs after mutation too. */
+  sanitizeQuery?(op: Operation, query: Record<string, unknown>): Record<string, unknown>;
 }
+
+const withSafeQuery = <T extends RequestParts>(op: Operation, ctx: FuzzContext, parts: T): T =>
+  ctx.sanitizeQuery ? { ...parts, query: ctx.sanitizeQuery(op, { ...parts.query }) } : parts;
 
 export type Mutated = RequestParts & { mutation: string };
 
@@ -38,11 +43,13 @@ export function validParts(op: Operation, ctx: FuzzContext): fc.Arbitrary<Reques
     : fc.constant({ kind: 'none' as const });
   const withOptionalBody =
     op.body && !op.body.required ? fc.oneof(body, fc.constant({ kind: 'none' as const })) : body;
-  return fc.record({
-    path: fc.record(path),
-    query: fc.record(query, { requiredKeys: requiredQuery }),
-    body: withOptionalBody,
-  });
+  return fc
+    .record({
+      path: fc.record(path),
+      query: fc.record(query, { requiredKeys: requiredQuery }),
+      body: withOptionalBody,
+    })
+    .map((parts) => withSafeQuery(op, ctx, parts));
 }
 
 type Step = string | number;
@@ -250,6 +257,8 @@ function queryMutations(op: Operation, parts: RequestParts): fc.Arbitrary<Mutate
 
 export function mutatedParts(op: Operation, ctx: FuzzContext): fc.Arbitrary<Mutated> {
   return validParts(op, ctx).chain((parts) =>
-    fc.oneof(...bodyMutations(op, parts, ctx), ...pathMutations(op, parts), ...queryMutations(op, parts)),
+    fc
+      .oneof(...bodyMutations(op, parts, ctx), ...pathMutations(op, parts), ...queryMutations(op, parts))
+      .map((mutated) => withSafeQuery(op, ctx, mutated)),
   );
 }
