@@ -34,6 +34,7 @@ export async function agent(options: AgentOptions): Promise<void> {
     prices: config.prices,
     toolOptions: { terminalIdleSeconds: config.terminalIdleSeconds },
     maxLiveConversations: config.maxLiveConversations,
+    maxUploadBytes: config.maxUploadBytes,
   });
   const { port, shutdown } = await listenUntilStopped(agentd, config.host, config.port);
   const line = `${JSON.stringify({ listening: true, host: config.host, port, pid: process.pid })}\n`;

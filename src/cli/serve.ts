@@ -20,6 +20,7 @@ export async function serve(options: ServerOptions): Promise<void> {
     prices: config.prices,
     toolOptions: { terminalIdleSeconds: config.terminalIdleSeconds },
     maxLiveConversations: config.maxLiveConversations,
+    maxUploadBytes: config.maxUploadBytes,
   });
   const { port } = await listenUntilStopped(agentd, config.host, config.port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -107,6 +107,18 @@ describe('upload and download', () => {
     expect(existsSync(join(root, 'w.txt')) || existsSync(join(root, 'j.txt'))).toBe(false);
   });
 
+  it('accepts multipart on the upload route only', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['x']), 'x.txt');
+    const res = await fetch(`${server.url}/api/file/create_directory${q(join(root, 'mp'))}`, {
+      method: 'POST',
+      body: form,
+      headers: { 'X-Session-API-Key': server.key },
+    });
+    expect(res.status).toBe(415);
+    expect(existsSync(join(root, 'mp'))).toBe(false);
+  });
+
   it('needs the session key', async () => {
     const target = join(root, 'nokey.txt');
     expect((await upload(target, Buffer.from('x'), 'file', null)).status).toBe(401);
