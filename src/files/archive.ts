@@ -5,7 +5,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
@@ -69,19 +69,52 @@ export async function archiveDirectory(request: ArchiveRequest): Promise<Archive
   if (!info.isDirectory()) throw new FileOperationError(400, 'Path is not a directory');
   if (request.baseRef?.startsWith('-')) throw new FileOperationError(400, "base_ref must not start with '-'");
   const excludes = [...(request.useDefaultExcludes ? DEFAULT_EXCLUDES : []), ...request.exclude];
-  const repo = await repoMetadata(target);
+  const root = await repositoryBelow(target);
+  const repo = await repoMetadata(root);
   if (request.format === 'tar.gz') {
     return {
       // tar exits 1 when a file changed while it read it: the archive is still whole.
-      stream: await streamOf(tarArgs(target, excludes), { cwd: target, okCodes: [0, 1] }),
-      filename: `${basename(target) || 'root'}.tar.gz`,
+      stream: await streamOf(tarArgs(root, excludes), { cwd: root, okCodes: [0, 1] }),
+      filename: `${basename(root) || 'root'}.tar.gz`,
       contentType: 'application/gzip',
       headers: repo?.headers ?? {},
     };
   }
   if (!repo) throw new FileOperationError(400, `Not a git repository: ${target}`);
-  return gitDelta(target, repo, request.baseRef, excludes);
+  return gitDelta(root, repo, request.baseRef, excludes);
 }
+
+/** Folders never searched for the workspace's repository: they hold vendored repositories of their own. */
+const NOT_SEARCHED = new Set(['node_modules', 'venv', 'site-packages', 'vendor']);
+
+/**
+ * The folder to archive: `dir` itself when it holds `.git`, else the one repository found within three
+ * levels below it (a workspace base with the project cloned inside, as OpenHands resolves it); with
+ * none or several, `dir` as given.
+ */
+async function repositoryBelow(dir: string): Promise<string> {
+  if (await isRepository(dir)) return dir;
+  const found: string[] = [];
+  const frontier: [string, number][] = [[dir, 0]];
+  while (frontier.length > 0 && found.length < 2) {
+    const [current, depth] = frontier.pop()!;
+    if (depth >= 3) continue;
+    const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.name.startsWith('.') || NOT_SEARCHED.has(entry.name)) continue;
+      const child = join(current, entry.name);
+      if (await isRepository(child)) found.push(child);
+      else frontier.push([child, depth + 1]);
+    }
+  }
+  return found.length === 1 ? found[0]! : dir;
+}
+
+const isRepository = (dir: string) =>
+  stat(join(dir, '.git')).then(
+    () => true,
+    () => false,
+  );
 
 function tarArgs(target: string, excludes: readonly string[]): string[] {
   const parent = dirname(target);

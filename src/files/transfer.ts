@@ -12,23 +12,18 @@ import { absolutePath, FileOperationError, fsFailure } from './errors.js';
 const PARENT = { missing: 'Parent directory not found', wrongKind: 'Parent path is not a directory' };
 
 /**
- * Writes `source` to `path` (parents created, an existing file replaced); answers the bytes written.
+ * Writes `source` to `path` (parents created, an existing file replaced).
  * `complete` is asked before the rename: false (a source cut short) is a 413 and the target is untouched.
  */
-export async function saveUpload(path: string, source: Readable, complete = () => true): Promise<number> {
+export async function saveUpload(path: string, source: Readable, complete = () => true): Promise<void> {
   const target = absolutePath(path);
   const existing = await stat(target).catch(() => null);
   if (existing?.isDirectory()) throw new FileOperationError(400, 'Path is a directory');
   await mkdir(dirname(target), { recursive: true }).catch((error) => fsFailure(error, PARENT));
   // Beside the target, so the rename stays on one file system; a short name, so it fits where the target does.
   const temporary = join(dirname(target), `.agentd-upload-${randomUUID()}`);
-  let written = 0;
   try {
-    const sink = createWriteStream(temporary, { flags: 'wx', mode: 0o666 });
-    source.on('data', (chunk: Buffer) => {
-      written += chunk.length;
-    });
-    await pipeline(source, sink);
+    await pipeline(source, createWriteStream(temporary, { flags: 'wx', mode: 0o666 }));
     if (!complete()) throw new FileOperationError(413, 'The file is larger than the upload limit');
     // A replaced file keeps its permissions, as writing over it in place would.
     if (existing) await chmod(temporary, existing.mode & 0o7777);
@@ -38,7 +33,6 @@ export async function saveUpload(path: string, source: Readable, complete = () =
     if (error instanceof FileOperationError) throw error;
     fsFailure(error, { missing: 'Parent directory not found', wrongKind: 'Path is a directory' });
   }
-  return written;
 }
 
 export interface Download {

@@ -106,6 +106,16 @@ describe('archive', () => {
     expect(() => readFileSync(join(clone, 'gone.txt'))).toThrow();
   });
 
+  it('finds the one repository below a workspace base, as OpenHands does', async () => {
+    const repo = repository();
+    const base = join(repo, '..');
+    const res = await archive({ path: base });
+    expect(res.status).toBe(200);
+    expect(decodeURIComponent(res.headers.get('x-archive-repo-root') ?? '')).toBe(repo);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="project.patch"');
+    expect(await res.text()).toContain('+two');
+  });
+
   it('answers 400 for a bad base_ref, a folder that is no repository, a relative path; 404 when missing', async () => {
     const repo = repository();
     const detail = async (res: Response) => [res.status, ((await res.json()) as { detail: string }).detail];
