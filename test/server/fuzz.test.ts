@@ -9,7 +9,8 @@
 // server allows two sandboxes at once, so most of their requests end at the limit (429 / ERROR).
 // The file routes (/api/file/*) act on any path the server may touch: every `path` they are sent is
 // flattened into one name inside a temp folder (or left relative, which they refuse before any file
-// operation), so generated input reads and writes nothing anywhere else.
+// operation), so generated input reads and writes nothing anywhere else. A multipart body (the upload)
+// is generated as random bytes in each documented file field.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';

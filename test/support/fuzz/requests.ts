@@ -2,7 +2,7 @@
 // mutated ones (a wrong type, a missing or extra member, a huge string, deep nesting, odd text, a
 // malformed or mis-typed body, a bad path parameter, a bad or oversized query).
 import fc from 'fast-check';
-import { DEEP_MARKER, encode, type Operation, type RequestParts } from './operations.js';
+import { DEEP_MARKER, encode, multipartBody, type Operation, type RequestParts } from './operations.js';
 import { arbitraryFor, type Components } from './schema-arbitrary.js';
 
 export interface FuzzContext {
@@ -41,8 +41,11 @@ export function validParts(op: Operation, ctx: FuzzContext): fc.Arbitrary<Reques
         value: ctx.sanitize(op, value),
       }))
     : fc.constant({ kind: 'none' as const });
-  const withOptionalBody =
-    op.body && !op.body.required ? fc.oneof(body, fc.constant({ kind: 'none' as const })) : body;
+  const withOptionalBody = op.multipart
+    ? fileBodies(op.multipart.files)
+    : op.body && !op.body.required
+      ? fc.oneof(body, fc.constant({ kind: 'none' as const }))
+      : body;
   return fc
     .record({
       path: fc.record(path),
@@ -50,6 +53,21 @@ export function validParts(op: Operation, ctx: FuzzContext): fc.Arbitrary<Reques
       body: withOptionalBody,
     })
     .map((parts) => withSafeQuery(op, ctx, parts));
+}
+
+/** Multipart bodies: random bytes in every file field (all of them, or one left out). */
+function fileBodies(fields: string[]): fc.Arbitrary<RequestParts['body']> {
+  return fc
+    .tuple(
+      fc.array(fc.uint8Array({ maxLength: 4096 }), { minLength: fields.length, maxLength: fields.length }),
+      fc.nat(),
+    )
+    .map(([contents, n]) => {
+      const files = Object.fromEntries(fields.map((f, i) => [f, contents[i]!]));
+      // Now and then a field is missing (a 422).
+      if (n % 8 === 0 && fields.length > 0) delete files[fields[n % fields.length]!];
+      return { kind: 'raw' as const, ...multipartBody(files) };
+    });
 }
 
 type Step = string | number;
