@@ -4,6 +4,7 @@
 #   chromium  the browser tools (playwright-core never downloads a browser; AGENTD_CHROMIUM names another)
 #   rg        the glob and grep tools (ripgrep)
 #   bwrap     the isolating sandbox provider (bubblewrap)
+#   git, tar  the git and file-archive routes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,8 @@ missing=()
 if [[ -z ${AGENTD_CHROMIUM:-} ]] && ! command -v chromium >/dev/null 2>&1; then missing+=(chromium); fi
 if ! command -v rg >/dev/null 2>&1; then missing+=(ripgrep); fi
 if ! command -v bwrap >/dev/null 2>&1; then missing+=(bubblewrap); fi
+if ! command -v git >/dev/null 2>&1; then missing+=(git); fi
+if ! command -v tar >/dev/null 2>&1; then missing+=(tar); fi
 
 if ((${#missing[@]} > 0)); then
   if ! command -v apt-get >/dev/null 2>&1; then

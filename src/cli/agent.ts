@@ -35,6 +35,7 @@ export async function agent(options: AgentOptions): Promise<void> {
     toolOptions: { terminalIdleSeconds: config.terminalIdleSeconds },
     maxLiveConversations: config.maxLiveConversations,
     exposeSecrets: config.exposeSecrets,
+    maxUploadBytes: config.maxUploadBytes,
   });
   const { port, shutdown } = await listenUntilStopped(agentd, config.host, config.port);
   const line = `${JSON.stringify({ listening: true, host: config.host, port, pid: process.pid })}\n`;

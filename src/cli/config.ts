@@ -51,6 +51,8 @@ export interface ServerConfig {
   terminalIdleSeconds: number;
   /** Conversation runtimes kept in memory (AGENTD_MAX_LIVE_CONVERSATIONS, default 64). */
   maxLiveConversations: number;
+  /** Largest upload to /api/file/upload in bytes (AGENTD_MAX_UPLOAD_BYTES, default 1 GiB). */
+  maxUploadBytes: number;
   /** The lowest log level written (--log-level, AGENTD_LOG_LEVEL; default info). */
   logLevel: string;
   /**
@@ -176,6 +178,11 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
     maxLiveConversations: parsePositive(
       'AGENTD_MAX_LIVE_CONVERSATIONS',
       env.AGENTD_MAX_LIVE_CONVERSATIONS ?? '64',
+      true,
+    ),
+    maxUploadBytes: parsePositive(
+      'AGENTD_MAX_UPLOAD_BYTES',
+      env.AGENTD_MAX_UPLOAD_BYTES ?? String(1024 ** 3),
       true,
     ),
   };

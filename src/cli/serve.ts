@@ -21,6 +21,7 @@ export async function serve(options: ServerOptions): Promise<void> {
     toolOptions: { terminalIdleSeconds: config.terminalIdleSeconds },
     maxLiveConversations: config.maxLiveConversations,
     exposeSecrets: config.exposeSecrets,
+    maxUploadBytes: config.maxUploadBytes,
   });
   const { port } = await listenUntilStopped(agentd, config.host, config.port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -23,6 +23,7 @@ import { installOpenApi } from './openapi.js';
 import { bashRoutes } from './routes/bash.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { eventRoutes } from './routes/events.js';
+import { fileRoutes } from './routes/files.js';
 import { gitRoutes } from './routes/git.js';
 import { healthRoutes } from './routes/health.js';
 import { settingsRoutes } from './routes/settings.js';
@@ -59,6 +60,8 @@ export interface AppDeps {
   docsUi?: boolean;
   /** Runs /api/bash commands; by default one made here with its default limits, ended when the app closes. */
   bash?: BashService;
+  /** Largest upload to /api/file/upload in bytes (default 1 GiB). */
+  maxUploadBytes?: number;
   /** The V1 control plane (/api/v1); absent in an agent server inside a sandbox. */
   controlPlane?: ControlPlaneDeps;
 }
@@ -104,6 +107,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const bash = deps.bash ?? new BashService();
   app.addHook('onClose', () => bash.close());
   await app.register(bashRoutes, { bash });
+  await app.register(fileRoutes, {
+    conversations: deps.conversations,
+    store: deps.store,
+    maxUploadBytes: deps.maxUploadBytes,
+  });
   await app.register(socketRoutes, {
     sessionKeys,
     conversations: deps.conversations,

@@ -41,6 +41,26 @@ function addBatchGetBody(doc: OpenApiDoc): OpenApiDoc {
   return doc;
 }
 
+/** The upload reads its multipart body as a stream (no body schema for Fastify to validate); documented here. */
+function addUploadBody(doc: OpenApiDoc): OpenApiDoc {
+  const op = doc.paths?.['/api/file/upload']?.post;
+  if (op) {
+    op.requestBody = {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            required: ['file'],
+            properties: { file: { type: 'string', format: 'binary' } },
+          },
+        },
+      },
+    };
+  }
+  return doc;
+}
+
 /**
  * The OpenAPI document at /openapi.json, and the interactive docs at /docs unless `docsUi` is false
  * (a sandbox's agent server skips them: loading swagger-ui is a fifth of its start-up).
@@ -132,7 +152,9 @@ export async function installOpenApi(
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
     transformObject: (documentObject) =>
-      addBatchGetBody((documentObject as { openapiObject: OpenApiDoc }).openapiObject) as never,
+      addUploadBody(
+        addBatchGetBody((documentObject as { openapiObject: OpenApiDoc }).openapiObject),
+      ) as never,
   });
   app.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
     app.swagger(),

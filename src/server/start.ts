@@ -53,6 +53,8 @@ export interface AgentdOptions {
   controlPlane?: false | ControlPlaneOptions;
   /** Server-wide hooks, run in every conversation (e.g. from AGENTD_HOOKS_FILE). */
   hooks?: HookConfig | null;
+  /** Largest upload to /api/file/upload in bytes (default 1 GiB). */
+  maxUploadBytes?: number;
   /** Price overrides (e.g. from AGENTD_PRICING_FILE) over the built-in table. */
   prices?: PriceTable;
 }
@@ -139,6 +141,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     controlPlane: controlPlane ?? undefined,
     docsUi: options.docsUi,
     exposeSecrets: options.exposeSecrets,
+    maxUploadBytes: options.maxUploadBytes,
   });
   await conversations.recover();
   let closed = false;

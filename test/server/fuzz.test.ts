@@ -8,6 +8,10 @@
 // Operations that start real processes (sandboxes, app conversations) get a few runs only, and the
 // server allows two sandboxes at once, so most of their requests end at the limit (429 / ERROR).
 // The bash operations run only `:` (a no-op) in a temp folder, whatever the generated body says.
+// The file routes (/api/file/*) act on any path the server may touch: every `path` they are sent is
+// flattened into one name inside a temp folder (or left relative, which they refuse before any file
+// operation), so generated input reads and writes nothing anywhere else. A multipart body (the upload)
+// is generated as random bytes in each documented file field.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -48,10 +52,12 @@ const llm = new ScriptedLLM();
 await llm.start();
 const server = await startServer({ controlPlane: { maxSandboxes: 2, warmSpare: false } });
 const workspaces = tempDir('agentd-fuzz-ws-');
+const fileRoot = tempDir('agentd-fuzz-files-');
 afterAll(async () => {
   await server.close({ remove: true });
   await llm.stop();
   rmSync(workspaces, { recursive: true, force: true });
+  rmSync(fileRoot, { recursive: true, force: true });
 });
 
 // Real resources for valid requests to reach: settings, two finished conversations and their events, a sandbox.
@@ -118,6 +124,19 @@ function sanitize(op: Operation, body: unknown): unknown {
   return body;
 }
 
+/**
+ * A file route's `path` as one name inside fileRoot (`/` and `` are fileRoot itself). Relative paths of
+ * odd length go as given, to be refused before any file operation; the others are made absolute, so
+ * valid requests also reach real files and folders.
+ */
+function sanitizeQuery(op: Operation, query: Record<string, unknown>): Record<string, unknown> {
+  const path = query.path;
+  if (!op.path.startsWith('/api/file/') || typeof path !== 'string') return query;
+  if (!path.startsWith('/') && path.length % 2 === 1) return query;
+  const name = path.replaceAll('/', '_').replace(/^_+/, '').replace(/^\.+$/, '_');
+  return { ...query, path: name === '' ? fileRoot : join(fileRoot, name) };
+}
+
 const ctx: FuzzContext = {
   components: doc.components.schemas,
   knownIds: {
@@ -127,6 +146,7 @@ const ctx: FuzzContext = {
     id: [sandbox.id as string],
   },
   sanitize,
+  sanitizeQuery,
 };
 
 // Deletions last, so the other operations meet the seeded resources.

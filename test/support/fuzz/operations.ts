@@ -16,6 +16,8 @@ export interface Operation {
   path: string;
   parameters: Parameter[];
   body: { schema: JsonSchema; required: boolean } | null;
+  /** A multipart/form-data body: the names of its file fields (format binary). */
+  multipart: { files: string[] } | null;
   /** Status code (or `default`) → response body schema (null when none is documented). */
   responses: Record<string, JsonSchema | null>;
 }
@@ -49,11 +51,36 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         path,
         parameters: (op.parameters ?? []).map((p) => ({ ...p, required: p.required ?? p.in === 'path' })),
         body: bodySchema ? { schema: bodySchema, required: op.requestBody?.required ?? false } : null,
+        multipart: multipartOf(op.requestBody?.content?.['multipart/form-data']?.schema),
         responses,
       });
     }
   }
   return operations;
+}
+
+function multipartOf(schema: JsonSchema | undefined): { files: string[] } | null {
+  const properties = (schema as { properties?: Record<string, { format?: string }> } | undefined)?.properties;
+  if (!properties) return null;
+  return { files: Object.entries(properties).flatMap(([name, p]) => (p.format === 'binary' ? [name] : [])) };
+}
+
+/** A multipart/form-data body holding each file under its field name. */
+export function multipartBody(files: Record<string, Uint8Array>): { bytes: Buffer; contentType: string } {
+  const boundary = 'fuzz-boundary-7d1f0c';
+  const parts = Object.entries(files).map(([name, content]) =>
+    Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="fuzz.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      content,
+      Buffer.from('\r\n'),
+    ]),
+  );
+  return {
+    bytes: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 /** The values one request is made of, before it is written as HTTP. */

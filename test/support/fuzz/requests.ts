@@ -2,7 +2,7 @@
 // mutated ones (a wrong type, a missing or extra member, a huge string, deep nesting, odd text, a
 // malformed or mis-typed body, a bad path parameter, a bad or oversized query).
 import fc from 'fast-check';
-import { DEEP_MARKER, encode, type Operation, type RequestParts } from './operations.js';
+import { DEEP_MARKER, encode, multipartBody, type Operation, type RequestParts } from './operations.js';
 import { arbitraryFor, type Components } from './schema-arbitrary.js';
 
 export interface FuzzContext {
@@ -11,7 +11,12 @@ export interface FuzzContext {
   knownIds: Record<string, string[]>;
   /** Keeps a body safe to send in a loop (scripted LLM, temp workspace, no hooks); runs after mutation too. */
   sanitize(op: Operation, body: unknown): unknown;
+  /** Keeps query values safe the same way (file paths inside a temp folder); runs after mutation too. */
+  sanitizeQuery?(op: Operation, query: Record<string, unknown>): Record<string, unknown>;
 }
+
+const withSafeQuery = <T extends RequestParts>(op: Operation, ctx: FuzzContext, parts: T): T =>
+  ctx.sanitizeQuery ? { ...parts, query: ctx.sanitizeQuery(op, { ...parts.query }) } : parts;
 
 export type Mutated = RequestParts & { mutation: string };
 
@@ -36,13 +41,33 @@ export function validParts(op: Operation, ctx: FuzzContext): fc.Arbitrary<Reques
         value: ctx.sanitize(op, value),
       }))
     : fc.constant({ kind: 'none' as const });
-  const withOptionalBody =
-    op.body && !op.body.required ? fc.oneof(body, fc.constant({ kind: 'none' as const })) : body;
-  return fc.record({
-    path: fc.record(path),
-    query: fc.record(query, { requiredKeys: requiredQuery }),
-    body: withOptionalBody,
-  });
+  const withOptionalBody = op.multipart
+    ? fileBodies(op.multipart.files)
+    : op.body && !op.body.required
+      ? fc.oneof(body, fc.constant({ kind: 'none' as const }))
+      : body;
+  return fc
+    .record({
+      path: fc.record(path),
+      query: fc.record(query, { requiredKeys: requiredQuery }),
+      body: withOptionalBody,
+    })
+    .map((parts) => withSafeQuery(op, ctx, parts));
+}
+
+/** Multipart bodies: random bytes in every file field (all of them, or one left out). */
+function fileBodies(fields: string[]): fc.Arbitrary<RequestParts['body']> {
+  return fc
+    .tuple(
+      fc.array(fc.uint8Array({ maxLength: 4096 }), { minLength: fields.length, maxLength: fields.length }),
+      fc.nat(),
+    )
+    .map(([contents, n]) => {
+      const files = Object.fromEntries(fields.map((f, i) => [f, contents[i]!]));
+      // Now and then a field is missing (a 422).
+      if (n % 8 === 0 && fields.length > 0) delete files[fields[n % fields.length]!];
+      return { kind: 'raw' as const, ...multipartBody(files) };
+    });
 }
 
 type Step = string | number;
@@ -250,6 +275,8 @@ function queryMutations(op: Operation, parts: RequestParts): fc.Arbitrary<Mutate
 
 export function mutatedParts(op: Operation, ctx: FuzzContext): fc.Arbitrary<Mutated> {
   return validParts(op, ctx).chain((parts) =>
-    fc.oneof(...bodyMutations(op, parts, ctx), ...pathMutations(op, parts), ...queryMutations(op, parts)),
+    fc
+      .oneof(...bodyMutations(op, parts, ctx), ...pathMutations(op, parts), ...queryMutations(op, parts))
+      .map((mutated) => withSafeQuery(op, ctx, mutated)),
   );
 }

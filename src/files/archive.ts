@@ -1,0 +1,283 @@
+// A folder as one download, made by the system's own tools and streamed as they write it: `tar.gz`
+// (GNU tar) or `git-delta` (a binary git patch of the working tree against a base, made with a
+// throwaway index so the repository's own index is never touched). Both leave out OpenHands' default
+// excludes unless asked not to, and never take git's credential-bearing files.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { absolutePath, FileOperationError, fsFailure } from './errors.js';
+
+const run = promisify(execFile);
+
+export const ARCHIVE_FORMATS = ['git-delta', 'tar.gz'] as const;
+export type ArchiveFormat = (typeof ARCHIVE_FORMATS)[number];
+
+/** OpenHands' default excludes: generated and dependency folders that bloat an archive. */
+export const DEFAULT_EXCLUDES = [
+  '.git/',
+  'node_modules/',
+  '.venv/',
+  'venv/',
+  '__pycache__/',
+  '.mypy_cache/',
+  '.pytest_cache/',
+  '.ruff_cache/',
+  'dist/',
+  'build/',
+  '.next/',
+  'target/',
+  '*.pyc',
+];
+
+/** Files inside any .git folder that can hold a token (a tokenized remote URL, saved credentials). */
+const SENSITIVE_GIT_FILES = [
+  'config',
+  'config.worktree',
+  'credentials',
+  '.git-credentials',
+  'FETCH_HEAD',
+  'logs',
+];
+
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+const GIT_TIMEOUT_MS = 300_000;
+
+export interface ArchiveRequest {
+  path: string;
+  format: ArchiveFormat;
+  baseRef?: string;
+  useDefaultExcludes: boolean;
+  exclude: readonly string[];
+}
+
+export interface Archive {
+  stream: Readable;
+  filename: string;
+  contentType: string;
+  headers: Record<string, string>;
+}
+
+export async function archiveDirectory(request: ArchiveRequest): Promise<Archive> {
+  const target = absolutePath(request.path);
+  const what = { missing: 'Directory not found', wrongKind: 'Path is not a directory' };
+  const info = await stat(target).catch((error) => fsFailure(error, what));
+  if (!info.isDirectory()) throw new FileOperationError(400, 'Path is not a directory');
+  if (request.baseRef?.startsWith('-')) throw new FileOperationError(400, "base_ref must not start with '-'");
+  const excludes = [...(request.useDefaultExcludes ? DEFAULT_EXCLUDES : []), ...request.exclude];
+  const root = await repositoryBelow(target);
+  const repo = await repoMetadata(root);
+  if (request.format === 'tar.gz') {
+    return {
+      // tar exits 1 when a file changed while it read it: the archive is still whole.
+      stream: await streamOf(tarArgs(root, excludes), { cwd: root, okCodes: [0, 1] }),
+      filename: `${basename(root) || 'root'}.tar.gz`,
+      contentType: 'application/gzip',
+      headers: repo?.headers ?? {},
+    };
+  }
+  if (!repo) throw new FileOperationError(400, `Not a git repository: ${target}`);
+  return gitDelta(root, repo, request.baseRef, excludes);
+}
+
+/** Folders never searched for the workspace's repository: they hold vendored repositories of their own. */
+const NOT_SEARCHED = new Set(['node_modules', 'venv', 'site-packages', 'vendor']);
+
+/**
+ * The folder to archive: `dir` itself when it holds `.git`, else the one repository found within three
+ * levels below it (a workspace base with the project cloned inside, as OpenHands resolves it); with
+ * none or several, `dir` as given.
+ */
+async function repositoryBelow(dir: string): Promise<string> {
+  if (await isRepository(dir)) return dir;
+  const found: string[] = [];
+  const frontier: [string, number][] = [[dir, 0]];
+  while (frontier.length > 0 && found.length < 2) {
+    const [current, depth] = frontier.pop()!;
+    if (depth >= 3) continue;
+    const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.name.startsWith('.') || NOT_SEARCHED.has(entry.name)) continue;
+      const child = join(current, entry.name);
+      if (await isRepository(child)) found.push(child);
+      else frontier.push([child, depth + 1]);
+    }
+  }
+  return found.length === 1 ? found[0]! : dir;
+}
+
+const isRepository = (dir: string) =>
+  stat(join(dir, '.git')).then(
+    () => true,
+    () => false,
+  );
+
+function tarArgs(target: string, excludes: readonly string[]): string[] {
+  const parent = dirname(target);
+  const name = basename(target) || '.';
+  // GNU tar's exclusion patterns are unanchored and `*` crosses `/`: `node_modules` prunes that folder
+  // at any depth (a trailing slash is dropped, so a file of that name goes too).
+  const patterns = [
+    ...excludes.map((e) => e.replace(/\/+$/, '')).filter((e) => e !== ''),
+    ...SENSITIVE_GIT_FILES.flatMap((f) => [`.git/${f}`, `.git/modules/*/${f}`]),
+  ];
+  return [
+    'tar',
+    '-czf',
+    '-',
+    '--ignore-failed-read',
+    '--warning=no-file-changed',
+    ...patterns.map((p) => `--exclude=${p}`),
+    '-C',
+    parent,
+    '--',
+    name,
+  ];
+}
+
+interface RepoMetadata {
+  root: string;
+  headers: Record<string, string>;
+}
+
+const git = (cwd: string, args: string[], env?: NodeJS.ProcessEnv) =>
+  run('git', ['--no-pager', ...args], {
+    cwd,
+    env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: '0' },
+    timeout: GIT_TIMEOUT_MS,
+    maxBuffer: 1024 * 1024,
+  }).then((r) => r.stdout.trim());
+const gitOrNull = (cwd: string, args: string[]) => git(cwd, args).catch(() => null);
+
+/** The repository `dir` is in, and the headers that name it (the remote without any credentials in it). */
+async function repoMetadata(dir: string): Promise<RepoMetadata | null> {
+  const root = await gitOrNull(dir, ['rev-parse', '--show-toplevel']);
+  if (!root) return null;
+  const headers: Record<string, string> = { 'X-Archive-Repo-Root': encodeURIComponent(root) };
+  const remote = await gitOrNull(dir, ['remote', 'get-url', 'origin']);
+  if (remote) headers['X-Archive-Repo-Remote'] = encodeURIComponent(withoutCredentials(remote));
+  const branch = await gitOrNull(dir, ['rev-parse', '--abbrev-ref', 'HEAD']);
+  if (branch && branch !== 'HEAD') headers['X-Archive-Branch'] = encodeURIComponent(branch);
+  const head = await gitOrNull(dir, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
+  if (head) headers['X-Archive-Head-Commit'] = head;
+  return { root, headers };
+}
+
+function withoutCredentials(remote: string): string {
+  try {
+    const url = new URL(remote);
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return remote; // scp-like `git@host:path`: no secret in it
+  }
+}
+
+/** The base of a delta: the one asked for, else the branch's upstream on origin, else HEAD, else nothing. */
+async function baseOf(dir: string, baseRef: string | undefined): Promise<string> {
+  if (baseRef !== undefined) {
+    const sha = await gitOrNull(dir, [
+      'rev-parse',
+      '--verify',
+      '-q',
+      '--end-of-options',
+      `${baseRef}^{commit}`,
+    ]);
+    if (!sha) throw new FileOperationError(400, `base_ref '${baseRef}' could not be resolved`);
+    return sha;
+  }
+  const branch = await gitOrNull(dir, ['rev-parse', '--abbrev-ref', 'HEAD']);
+  const upstream =
+    branch && branch !== 'HEAD'
+      ? await gitOrNull(dir, ['rev-parse', '--verify', '-q', `refs/remotes/origin/${branch}^{commit}`])
+      : null;
+  return upstream ?? (await gitOrNull(dir, ['rev-parse', '--verify', '-q', 'HEAD^{commit}'])) ?? EMPTY_TREE;
+}
+
+/** Excludes as git pathspecs, with gitignore's meaning (a bare name at any depth; `dir/` folders only). */
+function pathspecs(excludes: readonly string[]): string[] {
+  return excludes.flatMap((raw) => {
+    const folderOnly = raw.endsWith('/');
+    const pattern = raw.replace(/\/+$/, '');
+    if (pattern === '') return [];
+    const at = pattern.includes('/') ? pattern : `**/${pattern}`;
+    return [...(folderOnly ? [] : [`:(glob,exclude)${at}`]), `:(glob,exclude)${at}/**`];
+  });
+}
+
+async function gitDelta(
+  dir: string,
+  repo: RepoMetadata,
+  baseRef: string | undefined,
+  excludes: readonly string[],
+): Promise<Archive> {
+  const base = await baseOf(dir, baseRef);
+  const index = join(tmpdir(), `agentd-delta-${randomUUID()}.index`);
+  const env = { GIT_INDEX_FILE: index };
+  const specs = pathspecs(excludes);
+  try {
+    await git(dir, base === EMPTY_TREE ? ['read-tree', '--empty'] : ['read-tree', base], env);
+    await git(dir, ['add', '-A', '--', '.', ...specs], env);
+    const stream = await streamOf(
+      ['git', '--no-pager', 'diff', '--binary', '--cached', base, '--', '.', ...specs],
+      {
+        cwd: dir,
+        env,
+        onEnd: () => rm(index, { force: true }),
+      },
+    );
+    const headers = { ...repo.headers };
+    if (base !== EMPTY_TREE) {
+      headers['X-Archive-Base-Commit'] = base;
+      headers['X-Archive-Base-Ref'] = encodeURIComponent(baseRef ?? 'auto');
+    }
+    return { stream, filename: `${basename(repo.root)}.patch`, contentType: 'text/x-patch', headers };
+  } catch (error) {
+    await rm(index, { force: true });
+    if (error instanceof FileOperationError) throw error;
+    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
+    throw new Error(`git failed making the delta: ${stderr || (error as Error).message}`);
+  }
+}
+
+/**
+ * A command's standard output as a stream, once the command has started. If it fails after the
+ * answer began, the stream is destroyed, so the client sees a cut transfer rather than a whole-looking
+ * archive that is not.
+ */
+async function streamOf(
+  argv: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; onEnd?: () => Promise<unknown>; okCodes?: number[] },
+): Promise<Readable> {
+  const child: ChildProcess = spawn(argv[0]!, argv.slice(1), {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env, GIT_TERMINAL_PROMPT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (stderr.length < 4096) stderr += chunk.toString('utf8');
+  });
+  const out = new PassThrough();
+  const finish = async (error: Error | null) => {
+    await options.onEnd?.();
+    if (error) out.destroy(error);
+    else out.end();
+  };
+  child.stdout?.pipe(out, { end: false });
+  child.once('close', (code) => {
+    const ok = (options.okCodes ?? [0]).includes(code ?? -1);
+    void finish(ok ? null : new Error(`${argv[0]} exited ${code}: ${stderr.trim()}`));
+  });
+  // A client that goes away stops the work.
+  out.once('close', () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  await once(child, 'spawn');
+  return out;
+}

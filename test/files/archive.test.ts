@@ -1,0 +1,166 @@
+// archive (tar.gz and git-delta, made by the system's tar and git) and download-trajectory (a zip of the
+// conversation), over real HTTP; archives are checked by unpacking them with the same tools.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConversation, waitForStatus } from '../support/conversation.js';
+import { ScriptedLLM } from '../support/scripted-llm.js';
+import { api, startServer, type TestServer, tempDir } from '../support/server.js';
+import { zipEntries } from '../support/zip.js';
+
+let server: TestServer;
+const llm = new ScriptedLLM();
+
+beforeAll(async () => {
+  await llm.start();
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close({ remove: true });
+  await llm.stop();
+});
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd }).toString();
+
+/** A repository with one commit, then a change, a new file, a deletion, and noise the excludes drop. */
+function repository(): string {
+  const repo = join(tempDir('agentd-archive-'), 'project');
+  mkdirSync(join(repo, 'src'), { recursive: true });
+  writeFileSync(join(repo, 'src', 'main.txt'), 'one\n');
+  writeFileSync(join(repo, 'gone.txt'), 'bye\n');
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'remote', 'add', 'origin', 'https://user:s3cret-token@example.com/org/project.git');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'first');
+  writeFileSync(join(repo, 'src', 'main.txt'), 'one\ntwo\n');
+  writeFileSync(join(repo, 'new.bin'), Buffer.from([0, 1, 2, 255]));
+  execFileSync('rm', [join(repo, 'gone.txt')]);
+  mkdirSync(join(repo, 'node_modules', 'dep'), { recursive: true });
+  writeFileSync(join(repo, 'node_modules', 'dep', 'index.js'), '');
+  return repo;
+}
+
+const archive = (query: Record<string, string | string[]>) => {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) for (const one of [v].flat()) params.append(k, one);
+  return api(server, `/api/file/archive?${params}`);
+};
+
+describe('archive', () => {
+  it('tar.gz: the folder, without the default excludes or git credentials', async () => {
+    const repo = repository();
+    const res = await archive({ path: repo, format: 'tar.gz' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/gzip');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="project.tar.gz"');
+    expect(decodeURIComponent(res.headers.get('x-archive-repo-remote') ?? '')).toBe(
+      'https://example.com/org/project.git',
+    );
+    expect(res.headers.get('x-archive-head-commit')).toBe(git(repo, 'rev-parse', 'HEAD').trim());
+    const out = tempDir('agentd-unpack-');
+    writeFileSync(join(out, 'a.tar.gz'), Buffer.from(await res.arrayBuffer()));
+    const names = execFileSync('tar', ['-tzf', join(out, 'a.tar.gz')])
+      .toString()
+      .split('\n');
+    expect(names).toContain('project/src/main.txt');
+    expect(names).toContain('project/new.bin');
+    expect(names.some((n) => n.includes('node_modules') || n.startsWith('project/.git'))).toBe(false);
+
+    const full = await archive({
+      path: repo,
+      format: 'tar.gz',
+      use_default_excludes: 'false',
+      exclude: 'src',
+    });
+    writeFileSync(join(out, 'b.tar.gz'), Buffer.from(await full.arrayBuffer()));
+    const all = execFileSync('tar', ['-tzf', join(out, 'b.tar.gz')])
+      .toString()
+      .split('\n');
+    expect(all).toContain('project/node_modules/dep/index.js');
+    expect(all).toContain('project/.git/HEAD');
+    expect(all.some((n) => n.startsWith('project/src'))).toBe(false);
+    // The remote URL with its token lives in .git/config: never archived.
+    expect(all).not.toContain('project/.git/config');
+    expect(all.some((n) => n.startsWith('project/.git/logs'))).toBe(false);
+  });
+
+  it('git-delta: a patch of the working tree that applies on the base commit', async () => {
+    const repo = repository();
+    const res = await archive({ path: repo });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/x-patch');
+    const head = git(repo, 'rev-parse', 'HEAD').trim();
+    expect(res.headers.get('x-archive-base-commit')).toBe(head);
+    const patch = Buffer.from(await res.arrayBuffer());
+    expect(patch.toString()).not.toContain('node_modules');
+    // The repository's own index is untouched: nothing was staged.
+    expect(git(repo, 'diff', '--cached', '--name-only')).toBe('');
+    const clone = join(tempDir('agentd-clone-'), 'c');
+    execFileSync('git', ['clone', '-q', repo, clone]);
+    writeFileSync(join(clone, '..', 'p.patch'), patch);
+    git(clone, 'apply', '--binary', join(clone, '..', 'p.patch'));
+    expect(readFileSync(join(clone, 'src', 'main.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect([...readFileSync(join(clone, 'new.bin'))]).toEqual([0, 1, 2, 255]);
+    expect(() => readFileSync(join(clone, 'gone.txt'))).toThrow();
+  });
+
+  it('finds the one repository below a workspace base, as OpenHands does', async () => {
+    const repo = repository();
+    const base = join(repo, '..');
+    const res = await archive({ path: base });
+    expect(res.status).toBe(200);
+    expect(decodeURIComponent(res.headers.get('x-archive-repo-root') ?? '')).toBe(repo);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="project.patch"');
+    expect(await res.text()).toContain('+two');
+  });
+
+  it('answers 400 for a bad base_ref, a folder that is no repository, a relative path; 404 when missing', async () => {
+    const repo = repository();
+    const detail = async (res: Response) => [res.status, ((await res.json()) as { detail: string }).detail];
+    expect(await detail(await archive({ path: repo, base_ref: '--output=/tmp/x' }))).toEqual([
+      400,
+      "base_ref must not start with '-'",
+    ]);
+    expect(await detail(await archive({ path: repo, base_ref: 'no-such-ref' }))).toEqual([
+      400,
+      "base_ref 'no-such-ref' could not be resolved",
+    ]);
+    const plain = tempDir('agentd-plain-');
+    const [status, message] = await detail(await archive({ path: plain }));
+    expect(status).toBe(400);
+    expect(message).toMatch(/^Not a git repository/);
+    expect((await archive({ path: 'relative' })).status).toBe(400);
+    expect((await archive({ path: join(plain, 'missing') })).status).toBe(404);
+    expect((await archive({ path: repo, format: 'zip' })).status).toBe(422);
+  });
+});
+
+describe('download-trajectory', () => {
+  it("zips the conversation's info and events as OpenHands lays them out", async () => {
+    const { id } = await startConversation(server, llm, [{ text: 'done' }], { tools: ['file_editor'] });
+    await waitForStatus(server, id, ['finished', 'idle']);
+    const hex = id.replaceAll('-', '');
+    const res = await api(server, `/api/file/download-trajectory/${hex}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${hex}.zip"`);
+    const entries = zipEntries(Buffer.from(await res.arrayBuffer()));
+    const meta = JSON.parse(entries.get(`${hex}/meta.json`)!.toString()) as { id: string; agent: unknown };
+    expect(meta.id).toBe(id);
+    // Secrets are masked as the API masks them: the scripted key never leaves.
+    expect(JSON.stringify(meta)).not.toMatch(/sk-[0-9a-f]{8}-/);
+    const events = await (await api(server, `/api/conversations/${id}/events/search`)).json();
+    const items = (events as { items: { id: string }[] }).items;
+    const names = [...entries.keys()].filter((n) => n.includes('/events/'));
+    expect(names).toEqual(
+      items.map((e, i) => `${hex}/events/event-${String(i).padStart(5, '0')}-${e.id}.json`),
+    );
+    expect(JSON.parse(entries.get(names[0]!)!.toString())).toEqual(items[0]);
+  });
+
+  it('answers 404 for an unknown conversation', async () => {
+    const res = await api(server, '/api/file/download-trajectory/00000000-0000-4000-8000-000000000000');
+    expect(res.status).toBe(404);
+  });
+});
