@@ -26,7 +26,7 @@ const messages: LlmMessage[] = [
 ];
 const command = 'echo a fairly long command line';
 
-const apis = [
+const apis: { api: string; model: string; step: ScriptStep }[] = [
   {
     api: 'chat',
     model: 'openai/gpt-4o',
@@ -45,7 +45,7 @@ const apis = [
     model: 'anthropic/claude-sonnet-4',
     step: { text: 'Running it now.', thinking: [{ thinking: 'The user wants output.', signature: 'sig' }] },
   },
-] as const;
+];
 
 let n = 0;
 function configFor(model: string, stream: boolean): LLMConfig {
