@@ -200,9 +200,9 @@ export const ServerEventSchema = KindUnion(
   {
     $id: 'ServerEvent',
     description:
-      'Every event kind agentd stores or sends: the `Event` union (the spec\'s 14 kinds) and InterruptEvent, ' +
+      "Every event kind agentd stores or sends: the `Event` union (the spec's 14 kinds) and InterruptEvent, " +
       'HookExecutionEvent (both persisted, in REST answers and WebSocket frames), ServerErrorEvent (WebSocket ' +
-      'only, when a client frame fails) and StreamingDeltaEvent (WebSocket only, never stored: the LLM\'s ' +
+      "only, when a client frame fails) and StreamingDeltaEvent (WebSocket only, never stored: the LLM's " +
       'answer while it streams, with `llm.stream: true`).',
   },
 );
