@@ -2,6 +2,7 @@
 // `chat.completion` object the same request without streaming answers, so the rest of the adapter
 // (and the completion log's `raw`) cannot tell the two apart. Each delta is also handed on as it comes.
 import type OpenAI from 'openai';
+import { LLMServiceUnavailableError } from './errors.js';
 import type { LlmDelta } from './types.js';
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
@@ -22,6 +23,7 @@ const isIds = (v: unknown): v is number[] => Array.isArray(v) && v.every((n) => 
 export async function collectChatStream(
   chunks: AsyncIterable<Chunk>,
   onDelta: (delta: LlmDelta) => void,
+  signal: AbortSignal | undefined,
 ): Promise<Completion> {
   let id = '';
   let model = '';
@@ -72,6 +74,11 @@ export async function collectChatStream(
         });
     }
   }
+  // OpenAI's SDK ends an aborted stream quietly, as if it were complete: it is no answer.
+  signal?.throwIfAborted();
+  // Every choice ends with a finish_reason; a stream cut before it is a dropped answer (retried).
+  if (finish === null)
+    throw new LLMServiceUnavailableError('The LLM stream ended before the answer was complete');
   const toolCalls = calls
     .filter((c) => c !== undefined)
     .map((c) => ({

@@ -83,6 +83,7 @@ export class OpenAIChatAdapter implements Adapter {
             { signal },
           ),
           onDelta,
+          signal,
         )
       : await client.chat.completions.create(params, { signal });
     const choice = response.choices[0];

@@ -93,6 +93,7 @@ export class OpenAIResponsesAdapter implements Adapter {
       ? await collectResponsesStream(
           await client.responses.create({ ...params, stream: true }, { signal }),
           onDelta,
+          signal,
         )
       : await client.responses.create(params, { signal });
     const message: LlmMessage = { role: 'assistant', content: [], thinking_blocks: [] };

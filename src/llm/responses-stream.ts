@@ -12,6 +12,7 @@ type Response = OpenAI.Responses.Response;
 export async function collectResponsesStream(
   events: AsyncIterable<StreamEvent>,
   onDelta: (delta: LlmDelta) => void,
+  signal: AbortSignal | undefined,
 ): Promise<Response> {
   const items: Response['output'] = [];
   // Function calls are numbered in order of appearance, as chat completions number them.
@@ -52,6 +53,8 @@ export async function collectResponsesStream(
         throw new LLMServiceUnavailableError(`LLM stream error: ${event.message}`);
     }
   }
+  // OpenAI's SDK ends an aborted stream quietly, as if it were complete: it is no answer.
+  signal?.throwIfAborted();
   if (!completed) throw new LLMNoResponseError('The Responses stream ended without a completed response');
   if (!completed.output?.length && items.length) completed.output = items;
   return completed;

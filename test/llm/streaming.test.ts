@@ -114,6 +114,19 @@ describe.each(apis)('streaming over $api', ({ model, step }) => {
     expect(b.message.tool_calls?.map((c) => c.id)).toEqual(['call_one', 'call_two']);
   });
 
+  it('an abort half-way stops the stream and rejects with the abort', async () => {
+    const config = configFor(model, true);
+    llm.script(config.api_key!, [{ ...step, streamGapMs: 200 }]);
+    const controller = new AbortController();
+    const deltas: LlmDelta[] = [];
+    const call = createLLM(config).complete({ messages, tools }, controller.signal, (d) => {
+      deltas.push(d);
+      controller.abort(new Error('interrupted'));
+    });
+    await expect(call).rejects.toThrow('interrupted');
+    expect(deltas).toHaveLength(1);
+  });
+
   it('a provider error before the stream starts is the same error as without streaming', async () => {
     const config = configFor(model, true);
     llm.script(config.api_key!, [{ error: { status: 400, message: 'bad thing' } }]);

@@ -28,6 +28,8 @@ export interface ScriptStep {
   error?: { status: number; message?: string };
   /** Wait before answering. */
   delayMs?: number;
+  /** Streamed answers only: wait this long after each server-sent event. */
+  streamGapMs?: number;
   usage?: { prompt_tokens?: number; completion_tokens?: number };
   /**
    * Token ids to answer with, as vLLM does when asked (`return_token_ids: true` in the request
@@ -164,14 +166,18 @@ export class ScriptedLLM {
         );
       if (!stream) return json(res, 200, response);
       const options = body.stream_options as { include_usage?: unknown } | undefined;
-      return writeSse(res, chatFrames(response, options?.include_usage === true), true);
+      return writeSse(res, chatFrames(response, options?.include_usage === true), true, step.streamGapMs);
     }
     if (api === 'responses') {
       const response = responsesResponse(n, model, step, calls, usage);
-      return stream ? writeSse(res, responsesFrames(response)) : json(res, 200, response);
+      return stream
+        ? writeSse(res, responsesFrames(response), false, step.streamGapMs)
+        : json(res, 200, response);
     }
     const response = messagesResponse(n, model, step, calls, usage);
-    return stream ? writeSse(res, messagesFrames(response)) : json(res, 200, response);
+    return stream
+      ? writeSse(res, messagesFrames(response), false, step.streamGapMs)
+      : json(res, 200, response);
   }
 }
 

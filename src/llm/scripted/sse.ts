@@ -11,10 +11,19 @@ type Frame = { event?: string; data: unknown };
 export const words = (text: string): string[] => text.split(/(?<=\s)(?=\S)/).filter(Boolean);
 const pieces = (text: string): string[] => text.match(/[\s\S]{1,16}/g) ?? [];
 
-export function writeSse(res: ServerResponse, frames: Frame[], done = false): void {
+/** Writes the frames, `gapMs` apart when given (so a test can interrupt a stream half-way). */
+export async function writeSse(
+  res: ServerResponse,
+  frames: Frame[],
+  done: boolean,
+  gapMs = 0,
+): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  for (const f of frames)
+  for (const f of frames) {
+    if (res.destroyed) return;
     res.write(`${f.event ? `event: ${f.event}\n` : ''}data: ${JSON.stringify(f.data)}\n\n`);
+    if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+  }
   if (done) res.write('data: [DONE]\n\n');
   res.end();
 }
