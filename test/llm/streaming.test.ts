@@ -127,6 +127,13 @@ describe.each(apis)('streaming over $api', ({ model, step }) => {
     expect(deltas).toHaveLength(1);
   });
 
+  it('a stream cut before its end is an error, not a short answer', async () => {
+    const config = configFor(model, true);
+    llm.script(config.api_key!, [{ ...step, streamCutAfter: 3 }]);
+    const call = createLLM(config).complete({ messages, tools }, undefined, () => {});
+    await expect(call).rejects.toMatchObject({ name: expect.stringMatching(/^LLM/) });
+  });
+
   it('a provider error before the stream starts is the same error as without streaming', async () => {
     const config = configFor(model, true);
     llm.script(config.api_key!, [{ error: { status: 400, message: 'bad thing' } }]);

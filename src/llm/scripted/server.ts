@@ -30,6 +30,8 @@ export interface ScriptStep {
   delayMs?: number;
   /** Streamed answers only: wait this long after each server-sent event. */
   streamGapMs?: number;
+  /** Streamed answers only: end the response after this many events, as a dropped stream. */
+  streamCutAfter?: number;
   usage?: { prompt_tokens?: number; completion_tokens?: number };
   /**
    * Token ids to answer with, as vLLM does when asked (`return_token_ids: true` in the request
@@ -144,6 +146,7 @@ export class ScriptedLLM {
     const n = ++this.counter;
     // Streamed as the provider streams it: server-sent events, the same content in pieces.
     const stream = body.stream === true;
+    const sseOptions = { gapMs: step.streamGapMs, cutAfter: step.streamCutAfter };
     const model = typeof body.model === 'string' ? body.model : 'scripted';
     const calls = (step.toolCalls ?? []).map((c, i) => ({
       id: c.id ?? `call_${n}_${i}`,
@@ -166,18 +169,14 @@ export class ScriptedLLM {
         );
       if (!stream) return json(res, 200, response);
       const options = body.stream_options as { include_usage?: unknown } | undefined;
-      return writeSse(res, chatFrames(response, options?.include_usage === true), true, step.streamGapMs);
+      return writeSse(res, chatFrames(response, options?.include_usage === true), true, sseOptions);
     }
     if (api === 'responses') {
       const response = responsesResponse(n, model, step, calls, usage);
-      return stream
-        ? writeSse(res, responsesFrames(response), false, step.streamGapMs)
-        : json(res, 200, response);
+      return stream ? writeSse(res, responsesFrames(response), false, sseOptions) : json(res, 200, response);
     }
     const response = messagesResponse(n, model, step, calls, usage);
-    return stream
-      ? writeSse(res, messagesFrames(response), false, step.streamGapMs)
-      : json(res, 200, response);
+    return stream ? writeSse(res, messagesFrames(response), false, sseOptions) : json(res, 200, response);
   }
 }
 

@@ -11,14 +11,19 @@ type Frame = { event?: string; data: unknown };
 export const words = (text: string): string[] => text.split(/(?<=\s)(?=\S)/).filter(Boolean);
 const pieces = (text: string): string[] => text.match(/[\s\S]{1,16}/g) ?? [];
 
-/** Writes the frames, `gapMs` apart when given (so a test can interrupt a stream half-way). */
+/**
+ * Writes the frames, `gapMs` apart when given (so a test can interrupt a stream half-way); with
+ * `cutAfter`, only that many and no end marker, as a dropped connection would leave it.
+ */
 export async function writeSse(
   res: ServerResponse,
-  frames: Frame[],
-  done: boolean,
-  gapMs = 0,
+  all: Frame[],
+  end: boolean,
+  { gapMs = 0, cutAfter }: { gapMs?: number | undefined; cutAfter?: number | undefined } = {},
 ): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const frames = cutAfter === undefined ? all : all.slice(0, cutAfter);
+  const done = end && cutAfter === undefined;
   for (const f of frames) {
     if (res.destroyed) return;
     res.write(`${f.event ? `event: ${f.event}\n` : ''}data: ${JSON.stringify(f.data)}\n\n`);
