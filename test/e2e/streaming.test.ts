@@ -186,3 +186,25 @@ it('requests go to the provider with stream: true only when the LLM asks for it'
   expect(new Set(requests.map((r) => r.api))).toEqual(new Set(['chat', 'responses', 'messages']));
   expect(llm.requests.some((r) => r.body.stream === undefined)).toBe(true);
 });
+
+it('an interrupt half-way through a streamed answer stops it: no answer is stored', async () => {
+  const id = await start(
+    'anthropic/claude-sonnet-4',
+    true,
+    [{ text: 'A long answer that is streamed slowly, word by word, to the reader.', streamGapMs: 200 }],
+    tempDir('agentd-stream-'),
+  );
+  const client = await socket(id);
+  await client.next((f) => (f as Event).key === 'full_state');
+  await api(server, `/api/conversations/${id}/events`, {
+    method: 'POST',
+    body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'Talk.' }], run: true }),
+  });
+  await client.next((f) => (f as Event).kind === 'StreamingDeltaEvent');
+  expect((await api(server, `/api/conversations/${id}/interrupt`, { method: 'POST' })).status).toBe(200);
+  await waitForStatus(server, id, ['paused', 'idle', 'finished', 'error']);
+  client.close();
+  const stored = await storedEvents(id);
+  expect(stored.some((e) => e.kind === 'MessageEvent' && e.source === 'agent')).toBe(false);
+  expect(stored.map((e) => e.kind)).not.toContain('StreamingDeltaEvent');
+});
