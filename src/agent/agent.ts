@@ -204,7 +204,7 @@ export class Agent {
     let response: LlmResponse;
     const request = { messages, tools: this.llmTools };
     try {
-      response = await this.llm.complete(request, host.signal);
+      response = await this.llm.complete(request, host.signal, host.streamDelta?.bind(host));
     } catch (error) {
       if (host.signal.aborted) return 'interrupted';
       const e = error as Error;

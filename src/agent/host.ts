@@ -1,6 +1,7 @@
 // What the agent needs from the conversation that runs it. The conversation layer implements it:
 // it persists and publishes events and turns status changes into state events.
 import type { AnyEvent } from '../events/index.js';
+import type { LlmDelta } from '../llm/index.js';
 import type { ToolContext } from '../tools/index.js';
 import type { ConfirmationPolicy, ExecutionStatus } from './schemas.js';
 
@@ -11,6 +12,11 @@ export interface AgentHost {
   /** Persists and publishes events in order; resolves when they are durable. */
   emit(events: AnyEvent[]): Promise<void>;
   setStatus(status: ExecutionStatus): Promise<void>;
+  /**
+   * Each piece of the agent's LLM answer as it streams (only when its LLM has `stream: true`): sent
+   * to live readers, not persisted. Optional: a host without live readers leaves it out.
+   */
+  streamDelta?(delta: LlmDelta): void;
   /** The OpenHands `stats` snapshot after each LLM call. */
   updateStats(stats: unknown): Promise<void>;
   confirmationPolicy(): ConfirmationPolicy;

@@ -3,7 +3,8 @@
 // is built on demand and dropped after a period without use or when too many are live (runtimes.ts),
 // so 10k idle conversations cost only their store rows.
 import type { Agent, AgentHost } from '../agent/index.js';
-import type { AnyEvent } from '../events/index.js';
+import { type AnyEvent, newEventId, nowTimestamp, type StreamingDeltaEvent } from '../events/index.js';
+import type { LlmDelta } from '../llm/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import type { Tool, ToolContext } from '../tools/index.js';
 import type { EventLog } from './event-log.js';
@@ -71,6 +72,27 @@ export class ConversationRuntime implements AgentHost {
   async setStatus(status: ExecutionStatus): Promise<void> {
     if (status === this.status) return;
     await this.changeState('execution_status', status, { executionStatus: status });
+  }
+
+  /**
+   * A piece of the LLM's answer while it streams, to WebSocket readers as a StreamingDeltaEvent:
+   * published, never stored (REST and replays never see it), in order with the events around it.
+   * Tool-argument pieces are not sent: OpenHands' event has no member for them and its SDK rejects
+   * an event with any other member, so they would cost an SDK client an error per piece; the
+   * arguments arrive whole in the ActionEvent.
+   */
+  streamDelta(delta: LlmDelta): void {
+    if (delta.type === 'tool_call') return;
+    const event: StreamingDeltaEvent = {
+      id: newEventId(),
+      timestamp: nowTimestamp(),
+      source: 'agent',
+      content: delta.type === 'content' ? delta.text : null,
+      reasoning_content: delta.type === 'reasoning' ? delta.text : null,
+      kind: 'StreamingDeltaEvent',
+    };
+    // Publishing cannot fail for the run: a reader that breaks is dropped by the bus.
+    this.log.publishTransient(this.conversationId, event).catch(() => undefined);
   }
 
   async updateStats(stats: unknown): Promise<void> {

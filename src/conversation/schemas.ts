@@ -35,6 +35,12 @@ export const LLMSpec = Type.Object(
     output_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
     litellm_extra_body: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     log_completions: Type.Optional(Type.Boolean()),
+    stream: Type.Optional(
+      Type.Boolean({
+        description:
+          'Stream from the provider; WebSocket readers get each piece as a StreamingDeltaEvent (not stored).',
+      }),
+    ),
   },
   { ...open, $id: 'LLM' },
 );

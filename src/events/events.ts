@@ -1,5 +1,5 @@
-// The 14 event kinds of the spec (plus InterruptEvent, which OpenHands persists, and ServerErrorEvent,
-// which it only sends over WebSocket). Every event rejects unknown members; `source` defaults per kind.
+// The 14 event kinds of the spec (plus InterruptEvent and HookExecutionEvent, which OpenHands persists,
+// and ServerErrorEvent and StreamingDeltaEvent, which it only sends over WebSocket). Every event rejects unknown members; `source` defaults per kind.
 import { type Static, type TProperties, Type } from 'typebox';
 import { NullableAction } from './actions.js';
 import {
@@ -159,6 +159,16 @@ export const ServerErrorEvent = event('ServerErrorEvent', 'environment', {
   detail: Type.String(),
 });
 
+/**
+ * Not in the spec's union, never persisted: a piece of the LLM's answer while it streams (`llm.stream:
+ * true`), published to WebSocket readers only. OpenHands' shape exactly: answer text in `content`,
+ * reasoning text in `reasoning_content`, the other null; its SDK rejects any other member.
+ */
+export const StreamingDeltaEvent = event('StreamingDeltaEvent', 'agent', {
+  content: Type.Optional(Nullable(Type.String())),
+  reasoning_content: Type.Optional(Nullable(Type.String())),
+});
+
 export const EVENT_VARIANTS = [
   Condensation,
   CondensationRequest,
@@ -180,6 +190,22 @@ export const EVENT_VARIANTS = [
 export const EventUnionSchema = KindUnion('Event', [...EVENT_VARIANTS], { $id: 'Event' });
 /** What agentd persists: the spec's 14 kinds, InterruptEvent and HookExecutionEvent. */
 export const AnyEventSchema = KindUnion('AnyEvent', [...EVENT_VARIANTS, InterruptEvent, HookExecutionEvent]);
+/**
+ * Every kind agentd stores or sends (the OpenAPI document's `ServerEvent`): what it persists, plus
+ * the WebSocket-only ServerErrorEvent and StreamingDeltaEvent.
+ */
+export const ServerEventSchema = KindUnion(
+  'ServerEvent',
+  [...EVENT_VARIANTS, InterruptEvent, HookExecutionEvent, ServerErrorEvent, StreamingDeltaEvent],
+  {
+    $id: 'ServerEvent',
+    description:
+      "Every event kind agentd stores or sends: the `Event` union (the spec's 14 kinds) and InterruptEvent, " +
+      'HookExecutionEvent (both persisted, in REST answers and WebSocket frames), ServerErrorEvent (WebSocket ' +
+      "only, when a client frame fails) and StreamingDeltaEvent (WebSocket only, never stored: the LLM's " +
+      'answer while it streams, with `llm.stream: true`).',
+  },
+);
 
 export type Event = Static<typeof EventUnionSchema>;
 export type AnyEvent = Static<typeof AnyEventSchema>;
@@ -193,4 +219,5 @@ export type ConversationErrorEvent = Static<typeof ConversationErrorEvent>;
 export type ConversationStateUpdateEvent = Static<typeof ConversationStateUpdateEvent>;
 export type HookExecutionEvent = Static<typeof HookExecutionEvent>;
 export type TokenEvent = Static<typeof TokenEvent>;
+export type StreamingDeltaEvent = Static<typeof StreamingDeltaEvent>;
 export type LLMCompletionLogEvent = Static<typeof LLMCompletionLogEvent>;

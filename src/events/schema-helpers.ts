@@ -32,11 +32,12 @@ export function Closed<P extends TProperties>(
 export function KindUnion<T extends TSchema[]>(
   title: string,
   variants: [...T],
-  options: { nullable?: boolean; $id?: string } = {},
+  options: { nullable?: boolean; $id?: string; description?: string } = {},
 ) {
   return Type.Unsafe<Static<T[number]>>({
     title,
     ...(options.$id ? { $id: options.$id } : {}),
+    ...(options.description ? { description: options.description } : {}),
     type: 'object',
     ...(options.nullable ? { nullable: true } : {}),
     required: ['kind'],

@@ -4,7 +4,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { anthropicClient } from './clients.js';
 import { emptyUsage } from './metrics.js';
 import { textOf } from './openai-chat.js';
-import type { Adapter, LLMConfig, LlmMessage, LlmRequest } from './types.js';
+import type { Adapter, CallOptions, LLMConfig, LlmDelta, LlmMessage, LlmRequest } from './types.js';
 
 type Block = Anthropic.Messages.ContentBlockParam;
 type Turn = Anthropic.Messages.MessageParam;
@@ -78,30 +78,30 @@ export class AnthropicAdapter implements Adapter {
     private readonly model: string,
   ) {}
 
-  async complete(request: LlmRequest, signal: AbortSignal | undefined) {
+  async complete(request: LlmRequest, { signal, onDelta }: CallOptions) {
     const { system, turns } = toTurns(request.messages);
     const c = this.config;
     if (!this.client) this.client = anthropicClient(this.config);
     const client = await this.client;
-    const response = await client.messages.create(
-      {
-        model: this.model,
-        max_tokens: c.max_output_tokens ?? 8192,
-        ...(system ? { system } : {}),
-        messages: turns,
-        ...(request.tools.length
-          ? {
-              tools: request.tools.map((t) => ({
-                name: t.name,
-                description: t.description,
-                input_schema: t.parameters as Anthropic.Messages.Tool.InputSchema,
-              })),
-            }
-          : {}),
-        ...(c.temperature != null ? { temperature: c.temperature } : {}),
-      },
-      { signal },
-    );
+    const params = {
+      model: this.model,
+      max_tokens: c.max_output_tokens ?? 8192,
+      ...(system ? { system } : {}),
+      messages: turns,
+      ...(request.tools.length
+        ? {
+            tools: request.tools.map((t) => ({
+              name: t.name,
+              description: t.description,
+              input_schema: t.parameters as Anthropic.Messages.Tool.InputSchema,
+            })),
+          }
+        : {}),
+      ...(c.temperature != null ? { temperature: c.temperature } : {}),
+    };
+    const response = onDelta
+      ? await streamed(client.messages.stream(params, { signal }), onDelta)
+      : await client.messages.create(params, { signal });
     const message: LlmMessage = { role: 'assistant', content: [], thinking_blocks: [] };
     const calls: NonNullable<LlmMessage['tool_calls']> = [];
     for (const block of response.content) {
@@ -138,4 +138,31 @@ export class AnthropicAdapter implements Adapter {
       raw: response,
     };
   }
+}
+
+/**
+ * Hands on each text, thinking and tool-input delta of a streamed message, then answers the message
+ * the SDK assembled from the stream: the same Message the call without streaming answers.
+ */
+async function streamed(
+  stream: ReturnType<Anthropic['messages']['stream']>,
+  onDelta: (delta: LlmDelta) => void,
+): Promise<Anthropic.Messages.Message> {
+  // Tool calls are numbered among tool_use blocks, as chat completions number them.
+  const toolIndex = new Map<number, number>();
+  for await (const event of stream) {
+    if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
+      const index = toolIndex.size;
+      toolIndex.set(event.index, index);
+      const { id, name } = event.content_block;
+      onDelta({ type: 'tool_call', index, id, name, arguments: '' });
+    } else if (event.type === 'content_block_delta') {
+      const d = event.delta;
+      if (d.type === 'text_delta' && d.text) onDelta({ type: 'content', text: d.text });
+      else if (d.type === 'thinking_delta' && d.thinking) onDelta({ type: 'reasoning', text: d.thinking });
+      else if (d.type === 'input_json_delta' && d.partial_json)
+        onDelta({ type: 'tool_call', index: toolIndex.get(event.index) ?? 0, arguments: d.partial_json });
+    }
+  }
+  return stream.finalMessage();
 }

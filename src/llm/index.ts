@@ -44,8 +44,10 @@ export {
   type ScriptStep,
 } from './scripted/server.js';
 export type {
+  CallOptions,
   LLM,
   LLMConfig,
+  LlmDelta,
   LlmMessage,
   LlmRequest,
   LlmResponse,

@@ -11,7 +11,7 @@ import { Metrics } from './metrics.js';
 import { OpenAIChatAdapter } from './openai-chat.js';
 import { OpenAIResponsesAdapter } from './openai-responses.js';
 import { costOf, type PriceTable, priceOf } from './pricing.js';
-import type { Adapter, LLM, LLMConfig, LlmRequest, LlmResponse, Logger } from './types.js';
+import type { Adapter, CallOptions, LLM, LLMConfig, LlmRequest, LlmResponse, Logger } from './types.js';
 
 /** Reasoning models that OpenAI serves best through the Responses API. */
 const RESPONSES_MODELS = /^(gpt-5|o[134](-|$)|codex)/;
@@ -124,7 +124,11 @@ export function createLLM(config: LLMConfig, options: CreateLLMOptions = {}): LL
   return {
     config,
     metrics,
-    async complete(request: LlmRequest, signal?: AbortSignal): Promise<LlmResponse> {
+    async complete(
+      request: LlmRequest,
+      signal?: AbortSignal,
+      onDelta?: CallOptions['onDelta'],
+    ): Promise<LlmResponse> {
       if (!adapter) {
         const failure = problemError(problem!);
         logger.error(fields(failure, 0), 'LLM call not made: the LLM configuration cannot work');
@@ -134,7 +138,11 @@ export function createLLM(config: LLMConfig, options: CreateLLMOptions = {}): LL
         const started = performance.now();
         const call = requestSignal(signal);
         try {
-          const result = await adapter.complete(request, call.signal);
+          // Deltas only when the config asks to stream: a caller's callback never turns streaming on.
+          const result = await adapter.complete(request, {
+            ...(call.signal ? { signal: call.signal } : {}),
+            ...(config.stream && onDelta ? { onDelta } : {}),
+          });
           const response: LlmResponse = {
             ...result,
             cost: costOf(price, result.usage),

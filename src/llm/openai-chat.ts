@@ -1,9 +1,10 @@
 // OpenAI chat completions with tools, for OpenAI and every compatible server (vLLM, Ollama, LiteLLM
 // proxy, …). Parallel tool calls come back as several tool_calls in one message.
 import type OpenAI from 'openai';
+import { collectChatStream } from './chat-stream.js';
 import { openaiClient } from './clients.js';
 import { emptyUsage } from './metrics.js';
-import type { Adapter, LLMConfig, LlmMessage, LlmRequest } from './types.js';
+import type { Adapter, CallOptions, LLMConfig, LlmMessage, LlmRequest } from './types.js';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -52,31 +53,39 @@ export class OpenAIChatAdapter implements Adapter {
     private readonly model: string,
   ) {}
 
-  async complete(request: LlmRequest, signal: AbortSignal | undefined) {
+  async complete(request: LlmRequest, { signal, onDelta }: CallOptions) {
     const c = this.config;
     if (!this.client) this.client = openaiClient(this.config);
     const client = await this.client;
-    const response = await client.chat.completions.create(
-      {
-        model: this.model,
-        messages: request.messages.map(toChat),
-        ...(request.tools.length
-          ? {
-              tools: request.tools.map((t) => ({
-                type: 'function' as const,
-                function: { name: t.name, description: t.description, parameters: t.parameters },
-              })),
-            }
-          : {}),
-        ...(c.temperature != null ? { temperature: c.temperature } : {}),
-        ...(c.top_p != null ? { top_p: c.top_p } : {}),
-        ...(c.max_output_tokens != null ? { max_completion_tokens: c.max_output_tokens } : {}),
-        ...(c.reasoning_effort ? { reasoning_effort: c.reasoning_effort as OpenAI.ReasoningEffort } : {}),
-        // Passed through as given: the user asked this server for these members.
-        ...(c.litellm_extra_body ?? {}),
-      } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
-      { signal },
-    );
+    const params = {
+      model: this.model,
+      messages: request.messages.map(toChat),
+      ...(request.tools.length
+        ? {
+            tools: request.tools.map((t) => ({
+              type: 'function' as const,
+              function: { name: t.name, description: t.description, parameters: t.parameters },
+            })),
+          }
+        : {}),
+      ...(c.temperature != null ? { temperature: c.temperature } : {}),
+      ...(c.top_p != null ? { top_p: c.top_p } : {}),
+      ...(c.max_output_tokens != null ? { max_completion_tokens: c.max_output_tokens } : {}),
+      ...(c.reasoning_effort ? { reasoning_effort: c.reasoning_effort as OpenAI.ReasoningEffort } : {}),
+      // Passed through as given: the user asked this server for these members.
+      ...(c.litellm_extra_body ?? {}),
+    } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+    const response = onDelta
+      ? await collectChatStream(
+          await client.chat.completions.create(
+            // Usage comes in a last chunk only when asked for.
+            { ...params, stream: true, stream_options: { include_usage: true } },
+            { signal },
+          ),
+          onDelta,
+          signal,
+        )
+      : await client.chat.completions.create(params, { signal });
     const choice = response.choices[0];
     const m = choice?.message as
       | (OpenAI.Chat.Completions.ChatCompletionMessage & { reasoning_content?: string | null })

@@ -5,7 +5,8 @@ import type OpenAI from 'openai';
 import { openaiClient } from './clients.js';
 import { emptyUsage } from './metrics.js';
 import { textOf } from './openai-chat.js';
-import type { Adapter, LLMConfig, LlmMessage, LlmRequest } from './types.js';
+import { collectResponsesStream } from './responses-stream.js';
+import type { Adapter, CallOptions, LLMConfig, LlmMessage, LlmRequest } from './types.js';
 
 type InputItem = OpenAI.Responses.ResponseInputItem;
 
@@ -61,36 +62,40 @@ export class OpenAIResponsesAdapter implements Adapter {
     private readonly model: string,
   ) {}
 
-  async complete(request: LlmRequest, signal: AbortSignal | undefined) {
+  async complete(request: LlmRequest, { signal, onDelta }: CallOptions) {
     const { instructions, input } = toInput(request.messages);
     const c = this.config;
     if (!this.client) this.client = openaiClient(this.config);
     const client = await this.client;
-    const response = await client.responses.create(
-      {
-        model: this.model,
-        input,
-        ...(instructions ? { instructions } : {}),
-        store: false,
-        include: ['reasoning.encrypted_content'],
-        ...(request.tools.length
-          ? {
-              tools: request.tools.map((t) => ({
-                type: 'function' as const,
-                name: t.name,
-                description: t.description,
-                parameters: t.parameters,
-                strict: false,
-              })),
-            }
-          : {}),
-        ...(c.reasoning_effort
-          ? { reasoning: { effort: c.reasoning_effort as OpenAI.ReasoningEffort, summary: 'auto' as const } }
-          : {}),
-        ...(c.max_output_tokens != null ? { max_output_tokens: c.max_output_tokens } : {}),
-      },
-      { signal },
-    );
+    const params = {
+      model: this.model,
+      input,
+      ...(instructions ? { instructions } : {}),
+      store: false,
+      include: ['reasoning.encrypted_content' as const],
+      ...(request.tools.length
+        ? {
+            tools: request.tools.map((t) => ({
+              type: 'function' as const,
+              name: t.name,
+              description: t.description,
+              parameters: t.parameters,
+              strict: false,
+            })),
+          }
+        : {}),
+      ...(c.reasoning_effort
+        ? { reasoning: { effort: c.reasoning_effort as OpenAI.ReasoningEffort, summary: 'auto' as const } }
+        : {}),
+      ...(c.max_output_tokens != null ? { max_output_tokens: c.max_output_tokens } : {}),
+    };
+    const response = onDelta
+      ? await collectResponsesStream(
+          await client.responses.create({ ...params, stream: true }, { signal }),
+          onDelta,
+          signal,
+        )
+      : await client.responses.create(params, { signal });
     const message: LlmMessage = { role: 'assistant', content: [], thinking_blocks: [] };
     const calls: NonNullable<LlmMessage['tool_calls']> = [];
     for (const item of response.output ?? []) {

@@ -69,6 +69,25 @@ export interface LLMConfig {
   litellm_extra_body?: Record<string, unknown> | null;
   /** Each completion becomes an LLMCompletionLogEvent (instead of a file on the server). */
   log_completions?: boolean | null;
+  /** Stream the completion from the provider; each delta goes to the call's `onDelta`. */
+  stream?: boolean | null;
+}
+
+/**
+ * One piece of a streamed completion, as it arrives: answer text, reasoning text (chat
+ * `reasoning_content`, Anthropic thinking, Responses reasoning summaries), or a piece of a tool
+ * call's arguments (`index` orders the calls of one response; `id` and `name` come with the first).
+ */
+export type LlmDelta =
+  | { type: 'content'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool_call'; index: number; id?: string; name?: string; arguments: string };
+
+/** Options of one call. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** With `stream: true` in the config, called for each delta, in order, before the call resolves. */
+  onDelta?: (delta: LlmDelta) => void;
 }
 
 /**
@@ -87,13 +106,10 @@ export interface LLM {
    * One completion, retried only where retrying can help (429, 408, 5xx, timeouts, dropped
    * connections); throws an LLMError subclass.
    */
-  complete(request: LlmRequest, signal?: AbortSignal): Promise<LlmResponse>;
+  complete(request: LlmRequest, signal?: AbortSignal, onDelta?: CallOptions['onDelta']): Promise<LlmResponse>;
 }
 
 /** One adapter: a provider's wire format over its official SDK, without retries. */
 export interface Adapter {
-  complete(
-    request: LlmRequest,
-    signal: AbortSignal | undefined,
-  ): Promise<Omit<LlmResponse, 'cost' | 'latencyMs'>>;
+  complete(request: LlmRequest, options: CallOptions): Promise<Omit<LlmResponse, 'cost' | 'latencyMs'>>;
 }

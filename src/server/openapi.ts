@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import * as v1 from '../app/schemas.js';
 import * as conversation from '../conversation/schemas.js';
-import { EventUnionSchema } from '../events/index.js';
+import { EventUnionSchema, ServerEventSchema } from '../events/index.js';
 import * as git from '../git/schemas.js';
 import { HookConfigInput } from '../hooks/index.js';
 import * as sandbox from '../sandbox/schemas.js';
@@ -72,6 +72,8 @@ export async function installOpenApi(
   const { controlPlane } = options;
   const shared: TSchema[] = [
     EventUnionSchema,
+    // Beside the spec's union: every kind agentd stores or sends (WebSocket-only kinds included).
+    ServerEventSchema,
     SettingsSchema,
     GETSettingsResponse,
     SettingsStoredResponse,

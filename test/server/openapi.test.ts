@@ -31,6 +31,24 @@ describe('OpenAPI document', () => {
     expect(event.oneOf).toHaveLength(14);
   });
 
+  it('documents every kind agentd stores or sends beyond the 14 in ServerEvent', () => {
+    const kinds = (name: string) =>
+      (doc.components.schemas[name] as { oneOf: { title: string }[] }).oneOf.map((v) => v.title);
+    const server = doc.components.schemas.ServerEvent as { discriminator: { propertyName: string } };
+    expect(server.discriminator.propertyName).toBe('kind');
+    const extra = kinds('ServerEvent').filter((k) => !kinds('Event').includes(k));
+    expect(extra.sort()).toEqual(
+      ['HookExecutionEvent', 'InterruptEvent', 'ServerErrorEvent', 'StreamingDeltaEvent'].sort(),
+    );
+    expect(kinds('ServerEvent')).toEqual(expect.arrayContaining(kinds('Event')));
+    const delta = (doc.components.schemas.ServerEvent as { oneOf: Schema[] }).oneOf.find(
+      (v) => v.title === 'StreamingDeltaEvent',
+    ) as { properties: Schema };
+    expect(Object.keys(delta.properties).sort()).toEqual(
+      ['content', 'id', 'kind', 'reasoning_content', 'source', 'timestamp'].sort(),
+    );
+  });
+
   it('documents the batch get with its JSON body, tag Events, and the settings routes', () => {
     const op = doc.paths['/api/conversations/{conversation_id}/events']?.get as Schema;
     expect(op.tags).toEqual(['Events']);

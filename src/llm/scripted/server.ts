@@ -2,8 +2,10 @@
 // completions (/v1/chat/completions), OpenAI Responses (/v1/responses) and Anthropic Messages
 // (/v1/messages), so the real provider SDKs talk to it over HTTP. It replays a script: each request
 // takes the next step. Scripts are keyed by API key, so concurrent conversations each get their own;
-// unknown keys use the default script. Every request is recorded for assertions.
+// unknown keys use the default script. Every request is recorded for assertions. A request with
+// `stream: true` is answered with server-sent events, as each provider streams (sse.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { chatFrames, messagesFrames, responsesFrames, writeSse } from './sse.js';
 
 export interface ScriptedToolCall {
   name: string;
@@ -26,6 +28,10 @@ export interface ScriptStep {
   error?: { status: number; message?: string };
   /** Wait before answering. */
   delayMs?: number;
+  /** Streamed answers only: wait this long after each server-sent event. */
+  streamGapMs?: number;
+  /** Streamed answers only: end the response after this many events, as a dropped stream. */
+  streamCutAfter?: number;
   usage?: { prompt_tokens?: number; completion_tokens?: number };
   /**
    * Token ids to answer with, as vLLM does when asked (`return_token_ids: true` in the request
@@ -138,6 +144,9 @@ export class ScriptedLLM {
       return json(res, step.error.status, errorBody);
     }
     const n = ++this.counter;
+    // Streamed as the provider streams it: server-sent events, the same content in pieces.
+    const stream = body.stream === true;
+    const sseOptions = { gapMs: step.streamGapMs, cutAfter: step.streamCutAfter };
     const model = typeof body.model === 'string' ? body.model : 'scripted';
     const calls = (step.toolCalls ?? []).map((c, i) => ({
       id: c.id ?? `call_${n}_${i}`,
@@ -158,10 +167,16 @@ export class ScriptedLLM {
           { prompt_token_ids: ids.prompt },
           { choices: [{ ...response.choices[0], token_ids: ids.response }] },
         );
-      return json(res, 200, response);
+      if (!stream) return json(res, 200, response);
+      const options = body.stream_options as { include_usage?: unknown } | undefined;
+      return writeSse(res, chatFrames(response, options?.include_usage === true), true, sseOptions);
     }
-    if (api === 'responses') return json(res, 200, responsesResponse(n, model, step, calls, usage));
-    return json(res, 200, messagesResponse(n, model, step, calls, usage));
+    if (api === 'responses') {
+      const response = responsesResponse(n, model, step, calls, usage);
+      return stream ? writeSse(res, responsesFrames(response), false, sseOptions) : json(res, 200, response);
+    }
+    const response = messagesResponse(n, model, step, calls, usage);
+    return stream ? writeSse(res, messagesFrames(response), false, sseOptions) : json(res, 200, response);
   }
 }
 
