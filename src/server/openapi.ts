@@ -57,6 +57,7 @@ export async function installOpenApi(
     conversation.SendMessageRequest,
     conversation.StartConversationRequest,
     conversation.UpdateConversationRequest,
+    conversation.ForkConversationRequest,
     conversation.UpdateSecretsRequest,
     conversation.SetConfirmationPolicyRequest,
     conversation.SetSecurityAnalyzerRequest,
