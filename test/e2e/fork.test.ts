@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   allEvents,
-  type Ev,
   finishStep,
   info,
   startConversation,
@@ -54,7 +53,12 @@ describe('fork', () => {
     const sourceInfo = await info(server, source.id);
 
     const forkId = randomUUID();
-    const res = await fork(source.id, { reset_metrics: true, id: forkId, title: 'My fork', tags: { team: 'a' } });
+    const res = await fork(source.id, {
+      reset_metrics: true,
+      id: forkId,
+      title: 'My fork',
+      tags: { team: 'a' },
+    });
     expect(res.status).toBe(201);
     const forked = (await res.json()) as Record<string, unknown>;
     expect(forked).toMatchObject({
