@@ -1,5 +1,6 @@
 // Builds the Fastify application: validation and error mapping, auth, OpenAPI, and one plugin
 // per route family. The domain is reached only through the services passed in.
+import { homedir } from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConversationService } from '../app/index.js';
 import type { EventBus } from '../bus/index.js';
@@ -23,6 +24,7 @@ import { conversationRoutes } from './routes/conversations.js';
 import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { settingsRoutes } from './routes/settings.js';
+import { skillRoutes } from './routes/skills.js';
 import { socketRoutes } from './routes/sockets.js';
 import { toolRoutes } from './routes/tools.js';
 import { appConversationRoutes } from './routes/v1/app-conversations.js';
@@ -52,6 +54,8 @@ export interface AppDeps {
   sockets?: { maxBufferedBytes?: number; maxSubscribers?: number; authTimeoutMs?: number };
   /** Serve the interactive docs at /docs (default true). */
   docsUi?: boolean;
+  /** The home folder POST /api/skills reads the user skills from (default the process user's). */
+  skillsHome?: string;
   /** The V1 control plane (/api/v1); absent in an agent server inside a sandbox. */
   controlPlane?: ControlPlaneDeps;
 }
@@ -93,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
   await app.register(settingsRoutes, { settings: deps.settings });
   await app.register(toolRoutes, { toolNames: deps.toolNames });
+  await app.register(skillRoutes, { home: deps.skillsHome ?? homedir() });
   await app.register(socketRoutes, {
     sessionKeys,
     conversations: deps.conversations,

@@ -3,6 +3,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
+import * as agent from '../agent/schemas.js';
 import * as v1 from '../app/schemas.js';
 import * as conversation from '../conversation/schemas.js';
 import { EventUnionSchema } from '../events/index.js';
@@ -67,6 +68,9 @@ export async function installOpenApi(
     conversation.Success,
     conversation.ConversationInfo,
     conversation.ConversationPage,
+    agent.SkillsRequest,
+    agent.SkillInfo,
+    agent.SkillsResponse,
   ];
   if (controlPlane) {
     shared.push(

@@ -50,6 +50,8 @@ export interface AgentdOptions {
   hooks?: HookConfig | null;
   /** Price overrides (e.g. from AGENTD_PRICING_FILE) over the built-in table. */
   prices?: PriceTable;
+  /** Where POST /api/skills reads the user skills (default the home folder; tests use their own). */
+  skillsHome?: string;
 }
 
 export interface ControlPlaneOptions {
@@ -133,6 +135,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     sockets: options.sockets,
     controlPlane: controlPlane ?? undefined,
     docsUi: options.docsUi,
+    skillsHome: options.skillsHome,
   });
   await conversations.recover();
   let closed = false;
