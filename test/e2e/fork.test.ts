@@ -111,6 +111,32 @@ describe('fork', () => {
     expect((await info(server, source.id)).execution_status).toBe('finished');
   });
 
+  it('copies a running conversation as of one moment between its appends', async () => {
+    const source = await startConversation(server, llm, [
+      { ...terminalStep('echo one'), delayMs: 100 },
+      { ...terminalStep('echo two'), delayMs: 100 },
+      finishStep,
+    ]);
+    await waitForStatus(server, source.id, ['running', 'finished']);
+    const res = await fork(source.id, { reset_metrics: false });
+    expect(res.status).toBe(201);
+    const forked = (await res.json()) as { id: string; execution_status: string };
+    expect(forked.execution_status).toBe('idle');
+    expect(await waitForStatus(server, source.id, ['finished'])).toBe('finished');
+
+    // Whenever the copy was taken, it is a prefix of the source's log, ids aside.
+    const copied = await allEvents(server, forked.id);
+    const sourceEvents = (await allEvents(server, source.id)).slice(0, copied.length);
+    const newIds = new Map(sourceEvents.map((e, i) => [e.id, copied[i]!.id]));
+    const renamed = JSON.parse(
+      JSON.stringify(sourceEvents, (_key, value) =>
+        typeof value === 'string' ? (newIds.get(value) ?? value) : value,
+      ),
+    );
+    expect(copied).toEqual(renamed);
+    expect((await info(server, forked.id)).execution_status).toBe('idle');
+  });
+
   it('copies the metrics when asked, and with no body takes the defaults', async () => {
     const source = await finishedSource();
     const sourceInfo = await info(server, source.id);
