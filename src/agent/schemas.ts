@@ -52,7 +52,7 @@ export const SecurityAnalyzer = Type.Object(
 );
 export type SecurityAnalyzer = { kind: 'LLMSecurityAnalyzer' } & Record<string, unknown>;
 
-/** OpenHands' SkillsRequest (POST /api/skills); members agentd has no source for are accepted and ignored. */
+/** OpenHands' SkillsRequest (POST /api/skills); members agentd has no source for (public, org, marketplaces) are accepted and ignored. */
 export const SkillsRequest = Type.Object(
   {
     load_public: Type.Optional(Type.Boolean({ default: true })),
@@ -68,7 +68,30 @@ export const SkillsRequest = Type.Object(
     ),
     org_configs: Type.Optional(Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Null()])),
     org_config: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
-    sandbox_config: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+    sandbox_config: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            exposed_urls: Type.Optional(
+              Type.Array(
+                Type.Object({
+                  name: Type.String({ maxLength: 256 }),
+                  url: Type.String({ maxLength: 4096 }),
+                  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+                }),
+                { maxItems: 100 },
+              ),
+            ),
+          },
+          {
+            ...open,
+            description:
+              'Exposed URLs named WORKER_* become the always-on `work_hosts` skill (sources.sandbox)',
+          },
+        ),
+        Type.Null(),
+      ]),
+    ),
   },
   { ...open, $id: 'SkillsRequest' },
 );

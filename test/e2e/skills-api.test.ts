@@ -100,6 +100,35 @@ describe('POST /api/skills', () => {
     expect(missing.skills).toEqual([]);
   });
 
+  it("makes the sandbox's WORKER_ URLs the always-on work_hosts skill", async () => {
+    const res = await load({
+      load_user: false,
+      load_project: false,
+      sandbox_config: {
+        exposed_urls: [
+          { name: 'VSCODE', url: 'http://127.0.0.1:9000', port: 9000 },
+          { name: 'WORKER_1', url: 'http://127.0.0.1:12000', port: 12000 },
+        ],
+      },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { skills: Record<string, unknown>[]; sources: Record<string, number> };
+    expect(body.sources).toMatchObject({ sandbox: 1, sdk_base: 0, project: 0 });
+    expect(body.skills).toEqual([
+      {
+        name: 'work_hosts',
+        type: 'repo',
+        content:
+          'The user has access to the following hosts for accessing a web application, each of which has a corresponding port:\n* http://127.0.0.1:12000 (port 12000)',
+        triggers: [],
+        source: null,
+        description: null,
+        is_agentskills_format: false,
+        disable_model_invocation: false,
+      },
+    ]);
+  });
+
   it('refuses a relative project_dir and wrong types with a 422', async () => {
     expect((await load({ project_dir: 'relative/dir' })).status).toBe(422);
     expect((await load({ load_user: 'yes' })).status).toBe(422);

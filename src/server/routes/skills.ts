@@ -14,6 +14,7 @@ interface SkillsBody {
   load_user?: boolean;
   load_project?: boolean;
   project_dir?: string | null;
+  sandbox_config?: { exposed_urls?: { name: string; url: string; port: number }[] } | null;
 }
 
 export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, { home }) => {
@@ -24,7 +25,7 @@ export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, {
         tags: ['Skills'],
         summary: 'Get Skills',
         description:
-          "Skills from the user's folders (sources.sdk_base) and the project_dir workspace (sources.project); a project skill replaces a user skill of the same name. agentd has no public, organization, marketplace or sandbox skills: load_public, load_org, org_configs, registered_marketplaces and sandbox_config are accepted and give none.",
+          "Skills from sandbox_config's WORKER_* exposed URLs (the work_hosts skill, sources.sandbox), the user's folders (sources.sdk_base) and the project_dir workspace (sources.project); a later source's skill replaces an earlier one of the same name. agentd has no public, organization or marketplace skills: load_public, load_org, org_configs and registered_marketplaces are accepted and give none.",
         body: Type.Ref('SkillsRequest'),
         response: { 200: Type.Ref('SkillsResponse'), ...errorResponses },
       },
@@ -36,6 +37,7 @@ export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, {
         loadUser: body.load_user ?? true,
         loadProject: body.load_project ?? true,
         projectDir: body.project_dir ?? null,
+        exposedUrls: body.sandbox_config?.exposed_urls ?? [],
       });
     },
   );
