@@ -5,7 +5,7 @@
 // store-wide (the V1 /api/v1/events batch get finds an event by id alone), so each copied event gets
 // a new id and every reference to a copied id inside the copy (an observation's `action_id`, a
 // condensation's `forgotten_event_ids`, `last_user_message_id`, …) is rewritten to match.
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyEvent, dashedUuid, newEventId } from '../events/index.js';
 import type { ConversationRecord, Store } from '../store/index.js';
@@ -63,9 +63,14 @@ export async function forkConversation(
 
   // The agent's own files (the task list, saved observations) are copied, so the fork keeps them
   // and changes to one side never reach the other.
+  // Only folders and regular files: a socket or a link left there is not the agent's data.
+  const plain = (path: string) => {
+    const stat = lstatSync(path);
+    return stat.isDirectory() || stat.isFile();
+  };
   if (existsSync(sourceState.persistence_dir))
-    cpSync(sourceState.persistence_dir, persistenceDir, { recursive: true });
-  else mkdirSync(persistenceDir, { recursive: true });
+    cpSync(sourceState.persistence_dir, persistenceDir, { recursive: true, filter: plain });
+  mkdirSync(persistenceDir, { recursive: true });
   try {
     await deps.store.conversations.create({
       id,

@@ -2,6 +2,8 @@
 // {reset_metrics, id?, title?, tags?, from_event_id?}, then the fork is read back by its `id` (GET
 // the conversation, search its events) and run on its own.
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   allEvents,
@@ -144,9 +146,16 @@ describe('fork', () => {
     expect(kept.status).toBe(201);
     expect(((await kept.json()) as { stats: unknown }).stats).toEqual(sourceInfo.stats);
 
+    // The agent's files (the task list) are copied; a link left there is not.
+    const sourceDir = sourceInfo.persistence_dir as string;
+    writeFileSync(join(sourceDir, 'TASKS.json'), '[]');
+    symlinkSync('/etc/hostname', join(sourceDir, 'link'));
     const bare = await fork(source.id);
     expect(bare.status).toBe(201);
     const forked = (await bare.json()) as Record<string, unknown>;
+    const forkDir = forked.persistence_dir as string;
+    expect(readFileSync(join(forkDir, 'TASKS.json'), 'utf8')).toBe('[]');
+    expect(existsSync(join(forkDir, 'link'))).toBe(false);
     expect(forked.id).not.toBe(source.id);
     expect(forked).toMatchObject({ title: null, tags: sourceInfo.tags, stats: { usage_to_metrics: {} } });
   });
