@@ -75,6 +75,11 @@ describe('fork', () => {
       confirmation_policy: sourceInfo.confirmation_policy,
       max_iterations: sourceInfo.max_iterations,
       stats: { usage_to_metrics: {} },
+      // A native agent: no ACP model state, no agent profile (as OpenHands answers for one).
+      current_model_id: null,
+      available_models: [],
+      supports_runtime_model_switch: false,
+      launched_agent_profile: null,
     });
     expect(forked.persistence_dir).not.toBe(sourceInfo.persistence_dir);
     expect(await info(server, forkId)).toEqual(forked);
