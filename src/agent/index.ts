@@ -26,12 +26,17 @@ export {
   ExecutionStatus,
   RiskThreshold,
   SecurityAnalyzer,
+  SkillInfo,
+  SkillsRequest,
+  SkillsResponse,
 } from './schemas.js';
+export { skillCatalog } from './skill-catalog.js';
 export {
   AgentContext,
   type AgentContextSpec,
   parseSkillFile,
   type Skill,
+  userSkills,
   workspaceSkills,
 } from './skills.js';
 export { isStuck } from './stuck.js';

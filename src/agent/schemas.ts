@@ -51,3 +51,72 @@ export const SecurityAnalyzer = Type.Object(
   { additionalProperties: true, $id: 'SecurityAnalyzer' },
 );
 export type SecurityAnalyzer = { kind: 'LLMSecurityAnalyzer' } & Record<string, unknown>;
+
+/** OpenHands' SkillsRequest (POST /api/skills); members agentd has no source for (public, org, marketplaces) are accepted and ignored. */
+export const SkillsRequest = Type.Object(
+  {
+    load_public: Type.Optional(Type.Boolean({ default: true })),
+    load_user: Type.Optional(Type.Boolean({ default: true })),
+    load_project: Type.Optional(Type.Boolean({ default: true })),
+    load_org: Type.Optional(Type.Boolean({ default: true })),
+    marketplace_path: Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Null()])),
+    registered_marketplaces: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 100 })),
+    project_dir: Type.Optional(
+      Type.Union([Type.String({ pattern: '^/', maxLength: 4096 }), Type.Null()], {
+        description: 'Absolute path of the workspace whose skills to load',
+      }),
+    ),
+    org_configs: Type.Optional(Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Null()])),
+    org_config: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+    sandbox_config: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            exposed_urls: Type.Optional(
+              Type.Array(
+                Type.Object({
+                  name: Type.String({ maxLength: 256 }),
+                  url: Type.String({ maxLength: 4096 }),
+                  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+                }),
+                { maxItems: 100 },
+              ),
+            ),
+          },
+          {
+            ...open,
+            description:
+              'Exposed URLs named WORKER_* become the always-on `work_hosts` skill (sources.sandbox)',
+          },
+        ),
+        Type.Null(),
+      ]),
+    ),
+  },
+  { ...open, $id: 'SkillsRequest' },
+);
+
+export const SkillInfo = Type.Object(
+  {
+    name: Type.String(),
+    type: Type.Union([Type.Literal('repo'), Type.Literal('knowledge'), Type.Literal('agentskills')]),
+    content: Type.String(),
+    triggers: Type.Array(Type.String()),
+    source: Type.Union([Type.String(), Type.Null()]),
+    description: Type.Union([Type.String(), Type.Null()]),
+    is_agentskills_format: Type.Boolean(),
+    disable_model_invocation: Type.Boolean(),
+  },
+  { $id: 'SkillInfo' },
+);
+
+export const SkillsResponse = Type.Object(
+  {
+    skills: Type.Array(Type.Ref('SkillInfo')),
+    sources: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+      description:
+        'How many skills each source gave (sandbox, registered_marketplaces, sdk_base, org, project)',
+    }),
+  },
+  { $id: 'SkillsResponse' },
+);

@@ -13,6 +13,10 @@ export interface Skill {
   /** Keywords that activate it; null = always on (repository instructions). */
   keywords: string[] | null;
   source?: string;
+  /** The front matter's `description`. */
+  description?: string;
+  /** An AgentSkills folder (`<name>/SKILL.md`), as OpenHands' `is_agentskills_format`. */
+  agentSkills?: boolean;
 }
 
 export interface AgentContextSpec {
@@ -60,13 +64,22 @@ export function parseSkillFile(text: string, fallbackName: string): Skill {
       .split(/\r?\n/)
       .map((l) => unquote(l.replace(/^\s*-\s*/, '')))
       .filter(Boolean);
-  return { name, content: m[2]!.trim(), keywords: keywords && keywords.length > 0 ? keywords : null };
+  const description = unquote(/^description:\s*(.+)$/m.exec(front)?.[1] ?? '');
+  return {
+    name,
+    content: m[2]!.trim(),
+    keywords: keywords && keywords.length > 0 ? keywords : null,
+    ...(description ? { description } : {}),
+  };
 }
+
+/** Skill files read from one folder at most: a folder may hold anything. */
+const MAX_SKILLS_PER_FOLDER = 200;
 
 /** A folder's entries, sorted; none when it is missing or not a folder (a workspace may hold anything). */
 function entriesOf(dir: string): string[] {
   try {
-    return readdirSync(dir).sort();
+    return readdirSync(dir).sort().slice(0, MAX_SKILLS_PER_FOLDER);
   } catch {
     return [];
   }
@@ -84,18 +97,37 @@ export function workspaceSkills(workingDir: string): Skill[] {
     seen.add(text);
     skills.push({ name: basename(file, '.md'), content: text.trim(), keywords: null, source: path });
   }
-  const dirs: [string, (entry: string) => string | null][] = [
-    [join(workingDir, '.openhands', 'skills'), (e) => (e.endsWith('.md') ? e : null)],
-    [join(workingDir, '.openhands', 'microagents'), (e) => (e.endsWith('.md') && e !== 'repo.md' ? e : null)],
-    [join(workingDir, '.agents', 'skills'), (e) => join(e, 'SKILL.md')],
+  return [...skills, ...skillFolders(workingDir, true)];
+}
+
+/**
+ * The user's own skills, as OpenHands' USER_SKILLS_DIRS: `~/.agents/skills/<name>/SKILL.md`,
+ * `~/.openhands/skills/*.md`, `~/.openhands/microagents/*.md`; the first of a name wins.
+ */
+export function userSkills(home: string): Skill[] {
+  const seen = new Set<string>();
+  return skillFolders(home, false).filter((s) => !seen.has(s.name) && seen.add(s.name));
+}
+
+/** The skill folders under `root`: in a workspace, OpenHands' order; in a home, the user order. */
+function skillFolders(root: string, workspace: boolean): Skill[] {
+  const openhands: [string, (entry: string) => string | null][] = [
+    [join(root, '.openhands', 'skills'), (e) => (e.endsWith('.md') ? e : null)],
+    [join(root, '.openhands', 'microagents'), (e) => (e.endsWith('.md') && e !== 'repo.md' ? e : null)],
   ];
-  for (const [dir, fileOf] of dirs) {
+  const agents: [string, (entry: string) => string | null] = [
+    join(root, '.agents', 'skills'),
+    (e) => join(e, 'SKILL.md'),
+  ];
+  const skills: Skill[] = [];
+  for (const [dir, fileOf] of workspace ? [...openhands, agents] : [agents, ...openhands]) {
     for (const entry of entriesOf(dir)) {
       const file = fileOf(entry);
       if (!file) continue;
       const text = readBounded(join(dir, file));
-      if (text !== null)
-        skills.push({ ...parseSkillFile(text, basename(entry, '.md')), source: join(dir, file) });
+      if (text === null) continue;
+      const skill = { ...parseSkillFile(text, basename(entry, '.md')), source: join(dir, file) };
+      skills.push(file.endsWith('SKILL.md') ? { ...skill, agentSkills: true } : skill);
     }
   }
   return skills;

@@ -47,3 +47,19 @@ export class CondenserUnavailableError extends Error {
     );
   }
 }
+
+/** A fork asked for a conversation id that is taken (OpenHands answers 409). */
+export class ConversationIdInUseError extends Error {
+  override name = 'ConversationIdInUseError';
+  constructor(readonly conversationId: string) {
+    super(`Conversation with id ${conversationId} already exists`);
+  }
+}
+
+/** A fork's `from_event_id` names no event of the source (OpenHands answers 404). */
+export class UnknownForkEventError extends Error {
+  override name = 'UnknownForkEventError';
+  constructor(readonly eventId: string) {
+    super(`Unknown from_event_id: ${eventId}`);
+  }
+}

@@ -33,6 +33,14 @@ export class EventLog {
     });
   }
 
+  /**
+   * Runs `work` after every pending append of the conversation and before any later one, so it
+   * reads the log and the record as of one moment (a fork copies them while a run goes on).
+   */
+  read<T>(conversationId: string, work: () => Promise<T>): Promise<T> {
+    return this.enqueue(conversationId, work);
+  }
+
   private enqueue<T>(conversationId: string, work: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(conversationId) ?? Promise.resolve();
     const next = previous.then(work);

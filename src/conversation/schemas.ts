@@ -225,6 +225,32 @@ export const UpdateConversationRequest = Type.Object(
   { ...open, $id: 'UpdateConversationRequest' },
 );
 
+/** OpenHands' ForkConversationRequest (POST /api/conversations/{id}/fork). */
+export const ForkConversationRequest = Type.Object(
+  {
+    id: Type.Optional(
+      Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+        description: 'Id of the fork (a new one when absent or null); 409 when taken',
+      }),
+    ),
+    title: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+    tags: Type.Optional(Type.Union([Tags, Type.Null()])),
+    reset_metrics: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description: 'true: cost and token stats start at zero on the fork; false: copied from the source',
+      }),
+    ),
+    from_event_id: Type.Optional(
+      Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+        description:
+          "Copy the events up to and including this one (404 when it is not the source's); null: all of them",
+      }),
+    ),
+  },
+  { ...open, $id: 'ForkConversationRequest' },
+);
+
 export const UpdateSecretsRequest = Type.Object(
   { secrets: Type.Record(Type.String(), SecretSource) },
   { ...open, $id: 'UpdateSecretsRequest' },
@@ -249,6 +275,19 @@ export const AskAgentRequest = Type.Object({ question: Type.String() }, { ...ope
 export const AskAgentResponse = Type.Object({ response: Type.String() }, { $id: 'AskAgentResponse' });
 
 export const Success = Type.Object({ success: Type.Boolean() }, { $id: 'Success' });
+
+/** One model an ACP server offers (OpenHands' ACPModelInfo). */
+const ACPModelInfo = Type.Object({
+  model_id: Type.String(),
+  name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+
+/** OpenHands' LaunchedAgentProfile: which agent profile (and revision) started a conversation. */
+const LaunchedAgentProfile = Type.Object({
+  agent_profile_id: Type.String({ format: 'uuid' }),
+  revision: Type.Integer({ minimum: 0 }),
+});
 
 /** ConversationInfo (OpenHands §4.4): the conversation's state plus its metadata. */
 export const ConversationInfo = Type.Object(
@@ -282,6 +321,19 @@ export const ConversationInfo = Type.Object(
     parent_conversation_id: Type.Union([Type.String(), Type.Null()]),
     sub_conversation_ids: Type.Array(Type.String()),
     client_tools: Type.Array(Type.Unknown()),
+    current_model_id: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "An ACP agent's session model; null for native agents (read agent.llm.model), as OpenHands.",
+    }),
+    available_models: Type.Array(ACPModelInfo, {
+      description: 'Models an ACP server offers; empty for native agents (all of agentd’s).',
+    }),
+    supports_runtime_model_switch: Type.Boolean({
+      description: 'Whether a live model switch will be attempted; false for native agents.',
+    }),
+    launched_agent_profile: Type.Union([LaunchedAgentProfile, Type.Null()], {
+      description: 'The agent profile that launched the conversation; null: agentd has no agent profiles.',
+    }),
   },
   { $id: 'ConversationInfo' },
 );

@@ -15,6 +15,7 @@ import {
   ConversationRunningError,
   InvalidConversationRequestError,
 } from './errors.js';
+import { type ForkRequest, forkConversation } from './fork.js';
 import { recoverInterrupted } from './recovery.js';
 import type { ConversationRuntime } from './runtime.js';
 import { ConversationRuntimes } from './runtimes.js';
@@ -345,6 +346,19 @@ export class ConversationService extends ConversationRuntimes {
     await this.store.conversations.update(id, changes);
     if (runtime) runtime.record = { ...runtime.record, ...changes };
     return true;
+  }
+
+  /** OpenHands' POST /fork: an idle copy of the conversation that runs on its own (fork.ts). */
+  async fork(userId: string, id: string, request: ForkRequest): Promise<ConversationInfo> {
+    const source = await this.local(userId, id);
+    const { store, options } = this;
+    const deps = {
+      store,
+      log: options.log,
+      dataDir: options.dataDir,
+      loadEvents: (c: string) => this.loadEvents(c),
+    };
+    return conversationInfo(await forkConversation(deps, source, request));
   }
 
   /**

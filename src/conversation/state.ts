@@ -39,6 +39,8 @@ export interface ConversationState {
   hook_config?: HookConfig | null;
   /** USD the conversation may spend in total; null = no limit. */
   max_budget_per_task?: number | null;
+  /** Set on a fork: the source conversation and the event the copy ends at (null: all of it). */
+  forked_from?: { conversation_id: string; event_id: string | null };
 }
 
 /** The state members that emit a ConversationStateUpdateEvent when they change (OpenHands §4.3). */
@@ -149,10 +151,16 @@ export function conversationInfo(record: ConversationRecord): ConversationInfo {
     updated_at: record.updatedAt,
     tags: record.tags,
     agent: maskedAgent(s.agent),
-    forked_from_conversation_id: null,
-    forked_from_event_id: null,
+    forked_from_conversation_id: s.forked_from?.conversation_id ?? null,
+    forked_from_event_id: s.forked_from?.event_id ?? null,
     parent_conversation_id: null,
     sub_conversation_ids: [],
     client_tools: [],
+    // agentd runs native agents only: OpenHands leaves these empty for them (no ACP session, no
+    // live model switch) and agentd has no agent profiles.
+    current_model_id: null,
+    available_models: [],
+    supports_runtime_model_switch: false,
+    launched_agent_profile: null,
   };
 }

@@ -17,7 +17,10 @@ export class Metrics {
   accumulatedCost = 0;
   readonly tokens = emptyUsage();
   lastResponseId = '';
-  readonly latencies: number[] = [];
+  /** OpenHands' `costs`: one entry per response that cost something (zero costs are skipped, as there). */
+  readonly costs: { model: string; cost: number; timestamp: number }[] = [];
+  /** OpenHands' `response_latencies`: seconds per response, with the provider's response id. */
+  readonly latencies: { model: string; latency: number; response_id: string }[] = [];
   /** Shown in the snapshot; enforced by the run loop, not here. */
   maxBudgetPerTask: number | null = null;
 
@@ -38,7 +41,13 @@ export class Metrics {
     t.context_window = u.context_window;
     t.per_turn_token = u.prompt_tokens + u.completion_tokens;
     this.lastResponseId = response.id;
-    this.latencies.push(response.latencyMs);
+    this.latencies.push({
+      model: this.model,
+      latency: Math.max(0, response.latencyMs) / 1000,
+      response_id: response.id,
+    });
+    if (response.cost > 0)
+      this.costs.push({ model: this.model, cost: response.cost, timestamp: Date.now() / 1000 });
   }
 
   /**
@@ -49,8 +58,14 @@ export class Metrics {
     const e = entry as {
       accumulated_cost?: unknown;
       accumulated_token_usage?: Record<string, unknown>;
+      costs?: unknown;
+      response_latencies?: unknown;
     } | null;
     if (!e) return;
+    // Snapshots stored before these lists existed have none: they start empty then.
+    if (Array.isArray(e.costs)) this.costs.push(...(e.costs as Metrics['costs']));
+    if (Array.isArray(e.response_latencies))
+      this.latencies.push(...(e.response_latencies as Metrics['latencies']));
     if (typeof e.accumulated_cost === 'number') this.accumulatedCost = e.accumulated_cost;
     const usage = e.accumulated_token_usage ?? {};
     for (const key of Object.keys(this.tokens) as (keyof TokenUsage)[])
@@ -67,6 +82,8 @@ export class Metrics {
           accumulated_cost: this.accumulatedCost,
           max_budget_per_task: this.maxBudgetPerTask,
           accumulated_token_usage: { model: this.model, ...this.tokens, response_id: this.lastResponseId },
+          costs: this.costs,
+          response_latencies: this.latencies,
         },
       },
     };

@@ -1,5 +1,6 @@
 // Builds the Fastify application: validation and error mapping, auth, OpenAPI, and one plugin
 // per route family. The domain is reached only through the services passed in.
+import { homedir } from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConversationService } from '../app/index.js';
 import { BashService } from '../bash/index.js';
@@ -27,6 +28,7 @@ import { fileRoutes } from './routes/files.js';
 import { gitRoutes } from './routes/git.js';
 import { healthRoutes } from './routes/health.js';
 import { settingsRoutes } from './routes/settings.js';
+import { skillRoutes } from './routes/skills.js';
 import { socketRoutes } from './routes/sockets.js';
 import { toolRoutes } from './routes/tools.js';
 import { appConversationRoutes } from './routes/v1/app-conversations.js';
@@ -62,6 +64,8 @@ export interface AppDeps {
   bash?: BashService;
   /** Largest upload to /api/file/upload in bytes (default 1 GiB). */
   maxUploadBytes?: number;
+  /** The home folder POST /api/skills reads the user skills from (default the process user's). */
+  skillsHome?: string;
   /** The V1 control plane (/api/v1); absent in an agent server inside a sandbox. */
   controlPlane?: ControlPlaneDeps;
 }
@@ -112,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     store: deps.store,
     maxUploadBytes: deps.maxUploadBytes,
   });
+  await app.register(skillRoutes, { home: deps.skillsHome ?? homedir() });
   await app.register(socketRoutes, {
     sessionKeys,
     conversations: deps.conversations,

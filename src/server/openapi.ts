@@ -3,6 +3,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
+import * as agent from '../agent/schemas.js';
 import * as v1 from '../app/schemas.js';
 import * as conversation from '../conversation/schemas.js';
 import { EventUnionSchema, ServerEventSchema } from '../events/index.js';
@@ -96,6 +97,7 @@ export async function installOpenApi(
     conversation.SendMessageRequest,
     conversation.StartConversationRequest,
     conversation.UpdateConversationRequest,
+    conversation.ForkConversationRequest,
     conversation.UpdateSecretsRequest,
     conversation.SetConfirmationPolicyRequest,
     conversation.SetSecurityAnalyzerRequest,
@@ -110,6 +112,9 @@ export async function installOpenApi(
     git.GitDiff,
     git.GitCommit,
     git.GitCommitsPage,
+    agent.SkillsRequest,
+    agent.SkillInfo,
+    agent.SkillsResponse,
   ];
   if (controlPlane) {
     shared.push(

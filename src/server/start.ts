@@ -57,6 +57,8 @@ export interface AgentdOptions {
   maxUploadBytes?: number;
   /** Price overrides (e.g. from AGENTD_PRICING_FILE) over the built-in table. */
   prices?: PriceTable;
+  /** Where POST /api/skills reads the user skills (default the home folder; tests use their own). */
+  skillsHome?: string;
 }
 
 export interface ControlPlaneOptions {
@@ -142,6 +144,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     docsUi: options.docsUi,
     exposeSecrets: options.exposeSecrets,
     maxUploadBytes: options.maxUploadBytes,
+    skillsHome: options.skillsHome,
   });
   await conversations.recover();
   let closed = false;

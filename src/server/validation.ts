@@ -5,10 +5,12 @@ import type { ValidateFunction } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   CondenserUnavailableError,
+  ConversationIdInUseError,
   ConversationInSandboxError,
   ConversationNotFoundError,
   ConversationRunningError,
   InvalidConversationRequestError,
+  UnknownForkEventError,
 } from '../conversation/errors.js';
 import { createAjv, issuesFromAjv, type ValidationIssue } from '../events/index.js';
 import { LLMError } from '../llm/index.js';
@@ -88,10 +90,18 @@ function validationIssues(error: FastifyError & { validation: unknown[] }): Vali
 
 /** The HTTP answer for an error the domain raises on purpose. */
 function domainError(error: unknown): { status: number; detail: unknown } | null {
-  if (error instanceof ConversationNotFoundError || error instanceof UnknownConversationError) {
+  if (
+    error instanceof ConversationNotFoundError ||
+    error instanceof UnknownConversationError ||
+    error instanceof UnknownForkEventError
+  ) {
     return { status: 404, detail: error.message };
   }
-  if (error instanceof ConversationRunningError || error instanceof ConversationInSandboxError) {
+  if (
+    error instanceof ConversationRunningError ||
+    error instanceof ConversationInSandboxError ||
+    error instanceof ConversationIdInUseError
+  ) {
     return { status: 409, detail: error.message };
   }
   if (error instanceof SandboxNotFoundError || error instanceof SandboxSpecNotFoundError) {

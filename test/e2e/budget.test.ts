@@ -53,6 +53,23 @@ describe('max_budget_per_task', () => {
       usage_to_metrics: Record<string, { accumulated_cost: number; max_budget_per_task: number }>;
     };
     expect(stats.usage_to_metrics.agent).toMatchObject({ accumulated_cost: 4, max_budget_per_task: 3 });
+    // OpenHands' Metrics lists: a cost and a latency (seconds, with the response id) per LLM call.
+    const metrics = stats.usage_to_metrics.agent as unknown as {
+      costs: { model: string; cost: number; timestamp: number }[];
+      response_latencies: { model: string; latency: number; response_id: string }[];
+      accumulated_token_usage: { model: string };
+    };
+    const model = metrics.accumulated_token_usage.model;
+    expect(metrics.costs).toEqual([
+      { model, cost: 2, timestamp: expect.any(Number) },
+      { model, cost: 2, timestamp: expect.any(Number) },
+    ]);
+    expect(metrics.response_latencies).toHaveLength(2);
+    for (const latency of metrics.response_latencies) {
+      expect(latency).toEqual({ model, latency: expect.any(Number), response_id: expect.any(String) });
+      expect(latency.latency).toBeGreaterThanOrEqual(0);
+      expect(latency.response_id).not.toBe('');
+    }
 
     // Running again spends nothing more: the budget is checked before the LLM call too.
     await api(server, `/api/conversations/${id}/run`, { method: 'POST' });

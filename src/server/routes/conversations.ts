@@ -3,6 +3,7 @@
 // delete and `200 {success:false}` for PATCH); its 500s on large limits are 422 here.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
+import type { ForkRequest } from '../../conversation/fork.js';
 import type {
   AgentSpec,
   ConfirmationPolicy,
@@ -273,6 +274,43 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         throw notFound(`Conversation not found: ${conversationId}`);
       }
       return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/fork',
+    {
+      schema: {
+        tags,
+        summary: 'Fork Conversation',
+        description:
+          "Copies the conversation (agent, state, events up to now or up to from_event_id) into a new, idle conversation that runs on its own. The copied events get new ids (agentd's event ids are unique store-wide), with the references between them rewritten.",
+        params: ConversationIdParams,
+        querystring: Type.Object({
+          include_skills: Type.Optional(
+            Type.Boolean({
+              description: 'Accepted for OpenHands clients; agentd’s ConversationInfo carries no skills',
+            }),
+          ),
+        }),
+        body: Ref('ForkConversationRequest'),
+        response: {
+          201: Ref('ConversationInfo'),
+          404: detailResponse('Unknown conversation, or from_event_id is not one of its events'),
+          409: detailResponse(
+            'The fork id is taken, or the conversation runs in a sandbox (send the request to its conversation_url)',
+          ),
+          ...errorResponses,
+        },
+      },
+      // The body is optional, as in OpenHands (every member has a default).
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as ForkRequest;
+      return reply.code(201).send(await conversations.fork(request.userId, id(request), body));
     },
   );
 

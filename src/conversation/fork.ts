@@ -1,0 +1,124 @@
+// Forking a conversation (OpenHands' POST /fork): a new conversation with a copy of the source's
+// agent, state and events (all of them, or up to `from_event_id`), idle, that runs on its own.
+//
+// Event ids differ from OpenHands here: OpenHands keeps them, but agentd's event ids are unique
+// store-wide (the V1 /api/v1/events batch get finds an event by id alone), so each copied event gets
+// a new id and every reference to a copied id inside the copy (an observation's `action_id`, a
+// condensation's `forgotten_event_ids`, `last_user_message_id`, …) is rewritten to match.
+import { cpSync, existsSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { type AnyEvent, dashedUuid, newEventId } from '../events/index.js';
+import type { ConversationRecord, Store } from '../store/index.js';
+import { ConversationIdInUseError, UnknownForkEventError } from './errors.js';
+import type { EventLog } from './event-log.js';
+import type { ConversationState } from './state.js';
+
+/** OpenHands' ForkConversationRequest. */
+export interface ForkRequest {
+  id?: string | null;
+  title?: string | null;
+  tags?: Record<string, string> | null;
+  /** true (default): the fork's cost and token stats start at zero; false: copied. */
+  reset_metrics?: boolean;
+  /** Copy the events up to and including this one; absent or null: all of them. */
+  from_event_id?: string | null;
+}
+
+export interface ForkDeps {
+  store: Store;
+  log: EventLog;
+  dataDir: string;
+  /** The source's events, oldest first. */
+  loadEvents(id: string): Promise<AnyEvent[]>;
+}
+
+/** Creates the fork of `source` (a conversation this server runs) and returns its record. */
+export async function forkConversation(
+  deps: ForkDeps,
+  source: ConversationRecord,
+  request: ForkRequest,
+): Promise<ConversationRecord> {
+  const id = request.id ? dashedUuid(request.id) : crypto.randomUUID();
+  if (await deps.store.conversations.owner(id)) throw new ConversationIdInUseError(id);
+  // Read the record and the log as of one moment, between two appends of a running source.
+  const { record, events } = await deps.log.read(source.id, async () => ({
+    record: (await deps.store.conversations.get(source.id)) ?? source,
+    events: await deps.loadEvents(source.id),
+  }));
+  const copied = eventsUpTo(events, request.from_event_id ?? null);
+
+  const ids = new Map(copied.map((e) => [e.id, newEventId()]));
+  const persistenceDir = join(deps.dataDir, 'conversations', id.replaceAll('-', ''));
+  const sourceState = record.state as unknown as ConversationState;
+  const state: ConversationState = {
+    ...(remapIds(sourceState, ids) as ConversationState),
+    persistence_dir: persistenceDir,
+    ...(request.reset_metrics === false ? {} : { stats: { usage_to_metrics: {} } }),
+    forked_from: { conversation_id: source.id, event_id: request.from_event_id ?? null },
+  };
+  const title = request.title ?? null;
+  // As OpenHands: the given tags (else the source's), with the title merged in.
+  const tags = { ...(request.tags ?? record.tags), ...(title ? { title } : {}) };
+  const now = new Date().toISOString();
+
+  // The agent's own files (the task list, saved observations) are copied, so the fork keeps them
+  // and changes to one side never reach the other.
+  // Only folders and regular files: a socket or a link left there is not the agent's data.
+  const plain = (path: string) => {
+    const stat = lstatSync(path);
+    return stat.isDirectory() || stat.isFile();
+  };
+  if (existsSync(sourceState.persistence_dir))
+    cpSync(sourceState.persistence_dir, persistenceDir, { recursive: true, filter: plain });
+  mkdirSync(persistenceDir, { recursive: true });
+  try {
+    await deps.store.conversations.create({
+      id,
+      ownerId: record.ownerId,
+      title,
+      tags,
+      executionStatus: 'idle',
+      state: state as unknown as Record<string, unknown>,
+      createdAt: now,
+      updatedAt: now,
+    });
+  } catch (error) {
+    rmSync(persistenceDir, { recursive: true, force: true });
+    // Two forks racing for one id: the loser is told the id is taken.
+    if (await deps.store.conversations.owner(id)) throw new ConversationIdInUseError(id);
+    throw error;
+  }
+  try {
+    for (let i = 0; i < copied.length; i += 500) {
+      const batch = copied.slice(i, i + 500).map((e) => remapIds(e, ids) as AnyEvent);
+      await deps.store.events.append(id, batch);
+    }
+  } catch (error) {
+    await deps.store.conversations.delete(id);
+    rmSync(persistenceDir, { recursive: true, force: true });
+    throw error;
+  }
+  return (await deps.store.conversations.get(id)) as ConversationRecord;
+}
+
+function eventsUpTo(events: AnyEvent[], eventId: string | null): AnyEvent[] {
+  if (eventId === null) return events;
+  const index = events.findIndex((e) => e.id === eventId);
+  if (index < 0) throw new UnknownForkEventError(eventId);
+  return events.slice(0, index + 1);
+}
+
+/**
+ * A deep copy with every string value and object key that is a copied event's id replaced by its
+ * new id. Event ids are UUIDs, so a string equal to one is a reference to that event.
+ */
+export function remapIds(value: unknown, ids: ReadonlyMap<string, string>): unknown {
+  if (typeof value === 'string') return ids.get(value) ?? value;
+  if (Array.isArray(value)) return value.map((v) => remapIds(v, ids));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[ids.get(k) ?? k] = remapIds(v, ids);
+    return out;
+  }
+  return value;
+}
