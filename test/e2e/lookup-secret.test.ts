@@ -147,7 +147,7 @@ describe('LookupSecret', () => {
     expect(text(observations[0]!)).toContain(
       `Could not look up secret 'MY_SECRET' at ${lookupUrl}${path}: ${cause}`,
     );
-    expect(text(observations[0]!)).not.toContain('should-not-run\\n');
+    expect(text(observations[0]!)).not.toContain('should-not-run');
     const logged = logger.about(id).filter((l) => l.message === 'secret lookup failed');
     expect(logged[0]?.fields).toMatchObject({ secret_name: 'MY_SECRET' });
     expect(logger.text()).not.toContain('wrong-cred-55');
