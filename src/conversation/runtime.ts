@@ -9,6 +9,7 @@ import type { ConversationRecord } from '../store/index.js';
 import type { Tool, ToolContext } from '../tools/index.js';
 import type { EventLog } from './event-log.js';
 import type { ConfirmationPolicy, ExecutionStatus } from './schemas.js';
+import type { ConversationSecrets } from './secrets.js';
 import { type ConversationState, type StateKey, stateOf, stateUpdateEvent } from './state.js';
 
 export class ConversationRuntime implements AgentHost {
@@ -27,7 +28,7 @@ export class ConversationRuntime implements AgentHost {
     readonly agent: Agent,
     readonly tools: Tool[],
     private readonly log: EventLog,
-    private readonly secrets: () => Record<string, string>,
+    private readonly secrets: ConversationSecrets,
     /** Lets go of shared resources (MCP connections) when the runtime closes. */
     private readonly release: () => Promise<void> = async () => {},
   ) {
@@ -52,7 +53,8 @@ export class ConversationRuntime implements AgentHost {
       conversationId: this.conversationId,
       persistenceDir: this.state.persistence_dir,
       signal: this.abort.signal,
-      secrets: this.secrets,
+      secrets: () => this.secrets.known(),
+      resolveSecrets: () => this.secrets.resolve(),
     };
   }
 

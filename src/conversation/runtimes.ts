@@ -23,6 +23,7 @@ import type { EventLog } from './event-log.js';
 import { LiveRuntimes } from './live-runtimes.js';
 import { ConversationRuntime } from './runtime.js';
 import type { LLMSpec } from './schemas.js';
+import { ConversationSecrets } from './secrets.js';
 import { type ConversationState, fullState, stateOf } from './state.js';
 import { toolNamesOf } from './tools.js';
 
@@ -187,7 +188,11 @@ export abstract class ConversationRuntimes {
           })
         : null,
     });
-    const secrets = (): Record<string, string> => this.openSecrets(stateOf(runtime.record));
+    const secrets = new ConversationSecrets(
+      () => stateOf(runtime.record).secrets,
+      this.options.secretBox,
+      this.logFor(record.id),
+    );
     const runtime: ConversationRuntime = new ConversationRuntime(
       record,
       events,
@@ -241,12 +246,5 @@ export abstract class ConversationRuntimes {
     llm.metrics.restore(stored[llm.metrics.usageId]);
     llm.metrics.maxBudgetPerTask = state.max_budget_per_task ?? null;
     return llm;
-  }
-
-  private openSecrets(state: ConversationState): Record<string, string> {
-    const open: Record<string, string> = {};
-    for (const [name, secret] of Object.entries(state.secrets))
-      open[name] = this.options.secretBox.decrypt(secret.value);
-    return open;
   }
 }

@@ -173,8 +173,16 @@ export const SecretSource = Type.Union([
   Type.Object(
     {
       kind: Type.Literal('LookupSecret'),
-      url: Type.String(),
-      headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+      url: Type.String({
+        maxLength: 2048,
+        description: 'An http or https URL the value is read from (GET) when a tool first needs it',
+      }),
+      headers: Type.Optional(
+        Type.Record(Type.String(), Type.String({ maxLength: 8192 }), {
+          maxProperties: 32,
+          description: 'Sent with the lookup; sealed like secret values, never shown',
+        }),
+      ),
       description: Type.Optional(Type.String()),
     },
     open,

@@ -26,6 +26,7 @@ import type {
   SendMessageRequest,
   StartConversationRequest,
 } from './schemas.js';
+import { sealSecrets } from './secrets.js';
 import {
   analyzerFromSettings,
   budgetOf,
@@ -35,7 +36,6 @@ import {
   makeWorkspace,
   NO_SKILLS,
   resolveAgent,
-  sealSecrets,
   userMessage,
 } from './start-request.js';
 import { type ConversationState, conversationInfo, stateOf, titleFromText } from './state.js';

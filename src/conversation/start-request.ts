@@ -4,13 +4,11 @@
 import { mkdirSync } from 'node:fs';
 import { type AnyEvent, newEventId, nowTimestamp, parseEvent } from '../events/index.js';
 import { type HookConfig, HookConfigError, isEmptyHookConfig, normalizeHookConfig } from '../hooks/index.js';
-import type { SecretBox } from '../settings/index.js';
 import { registeredToolNames } from '../tools/index.js';
 import { InvalidConversationRequestError } from './errors.js';
 import { checkRequestedLLMs, checkSettingsLLM } from './llm-checks.js';
 import type { ConversationServiceOptions } from './runtimes.js';
 import type { AgentSpec, ConfirmationPolicy, LLMSpec, SendMessageRequest } from './schemas.js';
-import type { ConversationState } from './state.js';
 import { toolNamesOf } from './tools.js';
 
 export const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
@@ -58,30 +56,6 @@ export async function resolveAgent(
     },
     tools: DEFAULT_TOOLS.map((name) => ({ name, params: {} })),
   };
-}
-
-/** The request's secrets, sealed for the record: static values only (a 422 names any other). */
-export function sealSecrets(
-  secretBox: SecretBox,
-  secrets: Record<string, unknown>,
-): ConversationState['secrets'] {
-  const sealed: ConversationState['secrets'] = {};
-  for (const [name, source] of Object.entries(secrets)) {
-    const value = typeof source === 'string' ? source : (source as { value?: unknown }).value;
-    if (typeof value !== 'string') {
-      throw new InvalidConversationRequestError(
-        ['body', 'secrets', name],
-        'Only static secret values are supported',
-      );
-    }
-    const description =
-      typeof source === 'object' ? (source as { description?: string }).description : undefined;
-    sealed[name] = {
-      value: secretBox.encrypt(value),
-      ...(description ? { description } : {}),
-    };
-  }
-  return sealed;
 }
 
 export const NO_SKILLS = { extended: [] as string[], activated: [] as string[] };

@@ -5,6 +5,7 @@ import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { HookConfig } from '../hooks/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import type { AgentSpec, ConfirmationPolicy, ConversationInfo, ExecutionStatus } from './schemas.js';
+import type { StoredSecret } from './secrets.js';
 
 export const MASK = '**********';
 
@@ -31,8 +32,8 @@ export interface ConversationState {
   blocked_messages: Record<string, string>;
   last_user_message_id: string | null;
   stats: Record<string, unknown>;
-  /** Secret name → encrypted value (SecretBox text) with an optional description. */
-  secrets: Record<string, { value: string; description?: string }>;
+  /** Secret name → encrypted value (SecretBox text) or lookup (headers sealed), with an optional description. */
+  secrets: Record<string, StoredSecret>;
   agent_state: Record<string, unknown>;
   autotitle: boolean;
   /** The conversation's own hooks (normalized); server-wide hooks are added when it runs. */
@@ -88,11 +89,12 @@ function maskedAgent(agent: AgentSpec): Record<string, unknown> {
 function secretRegistry(state: ConversationState): Record<string, unknown> {
   const sources: Record<string, unknown> = {};
   for (const [name, secret] of Object.entries(state.secrets)) {
-    sources[name] = {
-      kind: 'StaticSecret',
-      value: MASK,
-      ...(secret.description ? { description: secret.description } : {}),
-    };
+    const description = secret.description ? { description: secret.description } : {};
+    // A lookup's URL is shown, its headers (credentials) only by name, as OpenHands masks them.
+    const headers = Object.fromEntries((secret.lookup?.names ?? []).map((h) => [h, MASK]));
+    sources[name] = secret.lookup
+      ? { kind: 'LookupSecret', url: secret.lookup.url, headers, ...description }
+      : { kind: 'StaticSecret', value: MASK, ...description };
   }
   return { secret_sources: sources };
 }

@@ -14,6 +14,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The conversation's secrets in clear (exported into the shell, masked in outputs). */
   secrets?: () => Record<string, string>;
+  /**
+   * All the secrets, fetching those looked up from a URL (LookupSecret) not fetched yet; what a new
+   * shell exports. Rejects with a message fit for the agent when a lookup fails.
+   */
+  resolveSecrets?: () => Promise<Record<string, string>>;
 }
 
 export type LlmContent = Static<typeof Content>;

@@ -77,13 +77,31 @@ export class Terminal {
 
   constructor(private readonly options: ToolOptions) {}
 
-  private shell(ctx: ToolContext): TerminalSession {
+  /**
+   * The shell, started with the conversation's secrets exported when there is none. Secrets looked up
+   * from a URL are fetched here; a failed lookup rejects (the command then is not run).
+   */
+  private async shell(ctx: ToolContext): Promise<TerminalSession> {
     if (!this.session) {
+      const env = ctx.resolveSecrets ? await ctx.resolveSecrets() : (ctx.secrets?.() ?? {});
+      if (this.session) return this.session;
       const resumeIn =
         this.closedIdleAt !== null && isDirectory(this.closedIdleAt) ? this.closedIdleAt : null;
-      this.session = new TerminalSession(resumeIn ?? ctx.workingDir, ctx.secrets?.() ?? {});
+      this.session = new TerminalSession(resumeIn ?? ctx.workingDir, env);
     }
     return this.session;
+  }
+
+  /** The shell, or the error observation saying why there is none. */
+  private async shellOrError(
+    command: string,
+    ctx: ToolContext,
+  ): Promise<TerminalSession | TerminalObservation> {
+    try {
+      return await this.shell(ctx);
+    } catch (error) {
+      return this.error(command, `${(error as Error).message}. The command was not run.`);
+    }
   }
 
   async run(action: Action, ctx: ToolContext): Promise<TerminalObservation> {
@@ -144,7 +162,9 @@ export class Terminal {
       await this.session?.close();
       this.session = null;
       this.closedIdleAt = null;
-      await this.shell(ctx).start();
+      const fresh = await this.shellOrError(command, ctx);
+      if (!(fresh instanceof TerminalSession)) return fresh;
+      await fresh.start();
       return this.error(
         command,
         'Terminal session has been reset. All previous environment variables and session state have been lost.',
@@ -152,7 +172,8 @@ export class Terminal {
       );
     }
 
-    const shell = this.shell(ctx);
+    const shell = await this.shellOrError(command, ctx);
+    if (!(shell instanceof TerminalSession)) return shell;
     let result: CommandResult;
     if (action.is_input) {
       if (!shell.running) return this.error(command, 'No previous running command to interact with.');
