@@ -17,6 +17,7 @@ export {
   LLMServiceUnavailableError,
   LLMTimeoutError,
 } from './errors.js';
+export { KNOWN_MODELS } from './known-models.js';
 export {
   backoffSeconds,
   type CreateLLMOptions,

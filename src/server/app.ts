@@ -27,6 +27,7 @@ import { eventRoutes } from './routes/events.js';
 import { fileRoutes } from './routes/files.js';
 import { gitRoutes } from './routes/git.js';
 import { healthRoutes } from './routes/health.js';
+import { optionRoutes } from './routes/options.js';
 import { settingsRoutes } from './routes/settings.js';
 import { skillRoutes } from './routes/skills.js';
 import { socketRoutes } from './routes/sockets.js';
@@ -34,6 +35,7 @@ import { toolRoutes } from './routes/tools.js';
 import { appConversationRoutes } from './routes/v1/app-conversations.js';
 import { v1EventRoutes } from './routes/v1/events.js';
 import { sandboxRoutes } from './routes/v1/sandboxes.js';
+import { vscodeRoutes } from './routes/vscode.js';
 import { installErrorHandler, installValidation } from './validation.js';
 
 declare module 'fastify' {
@@ -108,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(settingsRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
   await app.register(toolRoutes, { toolNames: deps.toolNames });
   await app.register(gitRoutes);
+  await app.register(vscodeRoutes);
   const bash = deps.bash ?? new BashService();
   app.addHook('onClose', () => bash.close());
   await app.register(bashRoutes, { bash });
@@ -130,6 +133,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(v1EventRoutes, { events: v1.events });
     await app.register(appConversationRoutes, { apps: v1.apps });
     await app.register(sandboxRoutes, { sandboxes: v1.sandboxes, specs: v1.specs });
+    // OpenHands' app-server options (the web UI's mode, feature flags and settings choices).
+    await app.register(optionRoutes);
   }
   return app;
 }
