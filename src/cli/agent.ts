@@ -35,6 +35,8 @@ export async function agent(options: AgentOptions): Promise<void> {
     toolOptions: { terminalIdleSeconds: config.terminalIdleSeconds },
     maxLiveConversations: config.maxLiveConversations,
     exposeSecrets: config.exposeSecrets,
+    // The control plane that launched this sandbox puts its own origin here (its web UI calls us).
+    corsOrigins: config.corsOrigins,
     maxUploadBytes: config.maxUploadBytes,
   });
   const { port, shutdown } = await listenUntilStopped(agentd, config.host, config.port);

@@ -14,6 +14,7 @@ import {
   SandboxSpecs,
   SpecConfigError,
 } from '../sandbox/index.js';
+import { parseCorsOrigins } from '../server/cors.js';
 import { LOG_LEVELS } from '../server/logging.js';
 
 export interface ServerOptions {
@@ -60,6 +61,8 @@ export interface ServerConfig {
    * with X-Expose-Secrets: plaintext, GET /api/settings/secrets/{name}. Default off.
    */
   exposeSecrets: boolean;
+  /** More browser origins allowed cross-origin calls (AGENTD_CORS_ORIGINS, comma-separated). */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -162,6 +165,7 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   const common = {
     host,
     exposeSecrets,
+    corsOrigins: parseCorsOrigins(env.AGENTD_CORS_ORIGINS),
     port,
     dataDir,
     maxSandboxes,

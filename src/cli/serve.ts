@@ -1,4 +1,5 @@
 // `agentd serve`: the embedded default — one process, SQLite in the data folder, local sandboxes.
+import { originsOf } from '../server/cors.js';
 import { startAgentd } from '../server/start.js';
 import { checkSandboxProvider, resolveConfig, type ServerOptions } from './config.js';
 import { assertCanListen, listenUntilStopped } from './lifecycle.js';
@@ -15,6 +16,8 @@ export async function serve(options: ServerOptions): Promise<void> {
       maxSandboxes: config.maxSandboxes,
       specs: config.specs,
       sandboxProvider: config.sandboxProvider,
+      // The web UI on this server's origin calls each sandbox's agent server directly.
+      sandboxCorsOrigins: [...originsOf(config.host, config.port), ...config.corsOrigins],
     },
     hooks: config.hooks,
     prices: config.prices,
@@ -22,6 +25,7 @@ export async function serve(options: ServerOptions): Promise<void> {
     maxLiveConversations: config.maxLiveConversations,
     exposeSecrets: config.exposeSecrets,
     maxUploadBytes: config.maxUploadBytes,
+    corsOrigins: config.corsOrigins,
   });
   const { port } = await listenUntilStopped(agentd, config.host, config.port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -11,6 +11,7 @@ import type { SandboxProviderKind, SandboxService, SandboxSpecs } from '../sandb
 import type { SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
 import { installAuth, type RouteEntry } from './auth.js';
+import { installCors } from './cors.js';
 import {
   BODY_LIMIT,
   clientErrorHandler,
@@ -68,6 +69,8 @@ export interface AppDeps {
   maxUploadBytes?: number;
   /** The home folder POST /api/skills reads the user skills from (default the process user's). */
   skillsHome?: string;
+  /** Browser origins allowed cross-origin calls (CORS; see cors.ts); default none (same origin only). */
+  corsOrigins?: readonly string[];
   /** The V1 control plane (/api/v1); absent in an agent server inside a sandbox. */
   controlPlane?: ControlPlaneDeps;
 }
@@ -95,7 +98,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandler(app);
   documentFrameworkResponses(app);
   drainUnreadBodies(app);
-  const { sessionKeys, routes } = installAuth(app, deps.sessionApiKeys);
+  const { sessionKeys, routes } = await installAuth(app, deps.sessionApiKeys, () =>
+    installCors(app, deps.corsOrigins ?? []),
+  );
   app.decorate('routeTable', routes);
   let lastActivity = 0;
   app.addHook('onResponse', async (request) => {

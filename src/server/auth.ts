@@ -79,12 +79,15 @@ export function markPublic(scope: FastifyInstance): void {
 
 /**
  * Installs the per-route check and returns the session keys and the table of registered routes (every
- * route, with its access; tests walk it). Install it before any route is registered.
+ * route, with its access; tests walk it). Install it before any route is registered. `beforeCheck`
+ * installs what must run ahead of the key check (CORS: a preflight has no key, and a 401 must carry
+ * the CORS headers); routes it registers are still recorded.
  */
-export function installAuth(
+export async function installAuth(
   app: FastifyInstance,
   keys: readonly string[],
-): { sessionKeys: SessionKeys; routes: RouteEntry[] } {
+  beforeCheck?: () => Promise<void>,
+): Promise<{ sessionKeys: SessionKeys; routes: RouteEntry[] }> {
   const sessionKeys = new SessionKeys(keys);
   const routes: RouteEntry[] = [];
   app.decorateRequest('userId', '');
@@ -105,6 +108,7 @@ export function installAuth(
       route.schema = { ...route.schema, security: [] } as typeof route.schema;
     }
   });
+  await beforeCheck?.();
   app.addHook('onRequest', async (request, reply) => {
     // An unknown route has no handler to protect: it answers 404 (the route table is public anyway,
     // in /openapi.json).

@@ -38,6 +38,8 @@ export interface AgentdOptions {
    * /api/settings/secrets/{name} (--expose-secrets, AGENTD_EXPOSE_SECRETS=1). Default off.
    */
   exposeSecrets?: boolean;
+  /** Browser origins allowed cross-origin calls (CORS, see cors.ts); default none: same origin only. */
+  corsOrigins?: readonly string[];
   /** Serve the interactive docs at /docs (default true; `agentd agent` in a sandbox skips them). */
   docsUi?: boolean;
   /** Tool options (e.g. short terminal timeouts in tests). */
@@ -73,6 +75,11 @@ export interface ControlPlaneOptions {
    */
   sandboxProvider?: SandboxProviderKind;
   provider?: BwrapProviderOptions;
+  /**
+   * Origins each sandbox's agent server allows (AGENTD_CORS_ORIGINS in its environment): the control
+   * plane's own, whose web UI calls the sandboxes directly, and any configured. Default none.
+   */
+  sandboxCorsOrigins?: readonly string[];
   /** Where the one warning line goes when sandboxes fall back to plain processes; default stderr. */
   warn?: (line: string) => void;
 }
@@ -143,6 +150,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     controlPlane: controlPlane ?? undefined,
     docsUi: options.docsUi,
     exposeSecrets: options.exposeSecrets,
+    corsOrigins: options.corsOrigins,
     maxUploadBytes: options.maxUploadBytes,
     skillsHome: options.skillsHome,
   });
@@ -187,6 +195,7 @@ async function startControlPlane(
   const chosen = chooseSandboxProvider(options.sandboxProvider, {
     ...options.provider,
     hide: [deps.dataDir, ...(options.provider?.hide ?? [])],
+    corsOrigins: options.sandboxCorsOrigins ?? options.provider?.corsOrigins,
   });
   const warn = options.warn ?? ((line) => process.stderr.write(`agentd: warning: ${line}\n`));
   if (chosen.warning) warn(chosen.warning);

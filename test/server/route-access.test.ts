@@ -50,18 +50,23 @@ function spellings(path: string): string[] {
 describe('route access', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer({ keys: ['the-key'] });
+    // With CORS on, so its preflight route (`OPTIONS *`) is in the table too.
+    server = await startServer({ keys: ['the-key'], corsOrigins: ['http://ui.example:3000'] });
   });
   afterAll(() => server.close({ remove: true }));
 
-  it('keeps only health, server info and the docs public; the WebSocket authenticates itself', () => {
+  it('keeps only health, server info, the docs and CORS preflights public; the WebSocket authenticates itself', () => {
     const open = server.app.routeTable.filter((r) => r.access !== 'key');
     for (const route of open) {
-      const documented = PUBLIC.includes(route.url) || route.url.startsWith('/docs');
+      // A browser's preflight carries no key (src/server/cors.ts); it runs no handler of ours.
+      const preflight = route.method === 'OPTIONS' && route.url === '*' && route.access === 'public';
+      const documented = preflight || PUBLIC.includes(route.url) || route.url.startsWith('/docs');
       const socket = route.access === 'own' && route.url.startsWith('/sockets/');
       expect(documented || socket, `${route.method} ${route.url} is ${route.access}`).toBe(true);
     }
     expect(server.app.routeTable.filter((r) => r.access === 'key').length).toBeGreaterThan(40);
+    expect(open).toContainEqual(expect.objectContaining({ method: 'OPTIONS', url: '*', access: 'public' }));
+    expect(server.app.routeTable.filter((r) => r.method === 'OPTIONS')).toHaveLength(1);
   });
 
   it('answers 401 or 404, never a handler, for every protected route in every spelling', async () => {

@@ -26,6 +26,8 @@ export interface ProcessProviderOptions {
   startTimeoutMs?: number;
   /** How long a stopping child gets after SIGTERM before the tree is killed. */
   stopGraceMs?: number;
+  /** Browser origins the sandbox's agent server allows (AGENTD_CORS_ORIGINS): the control plane's. */
+  corsOrigins?: readonly string[];
 }
 
 /** A command line to run for a sandbox, and the folder it starts in on this machine. */
@@ -118,6 +120,7 @@ export class ProcessSandboxProvider implements SandboxProvider {
   private readonly command: readonly string[];
   private readonly startTimeoutMs: number;
   private readonly stopGraceMs: number;
+  private readonly corsOrigins: readonly string[];
   /** Children this process started, to learn of their exit without polling. */
   private readonly children = new Map<number, ChildProcess>();
 
@@ -128,6 +131,7 @@ export class ProcessSandboxProvider implements SandboxProvider {
     this.command = options.command ?? agentdCommand();
     this.startTimeoutMs = options.startTimeoutMs ?? 30_000;
     this.stopGraceMs = options.stopGraceMs ?? 5_000;
+    this.corsOrigins = options.corsOrigins ?? [];
   }
 
   private env(request: LaunchRequest): Record<string, string> {
@@ -136,6 +140,8 @@ export class ProcessSandboxProvider implements SandboxProvider {
       ...this.confinement.env(request.dir),
       ...request.spec.initial_env,
       OH_SESSION_API_KEYS_0: request.sessionKey,
+      // Set by the control plane, not inherited: the agent server allows the control plane's web UI.
+      ...(this.corsOrigins.length > 0 ? { AGENTD_CORS_ORIGINS: this.corsOrigins.join(',') } : {}),
     };
   }
 
