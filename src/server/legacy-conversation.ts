@@ -177,12 +177,20 @@ export async function legacyPage(
   conversations: ConversationService,
   apps: AppConversationLookup | undefined,
   userId: string,
-  q: { limit: number; pageId?: string; selectedRepository?: string; trigger?: string },
+  q: {
+    limit: number;
+    pageId?: string;
+    selectedRepository?: string;
+    trigger?: string;
+    includeSubConversations?: boolean;
+  },
 ) {
+  // OpenHands leaves sub-conversations out unless include_sub_conversations is true.
   const page = await conversations.search(userId, {
     pageId: q.pageId,
     limit: q.limit,
     sort: 'CREATED_AT_DESC',
+    hasParent: q.includeSubConversations ? undefined : false,
   });
   const sandboxed = page.items.filter((r) => r.sandboxId).map((r) => r.id);
   const views = apps && sandboxed.length > 0 ? await apps.getMany(userId, sandboxed) : [];

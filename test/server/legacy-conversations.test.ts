@@ -153,3 +153,21 @@ describe('PATCH {title} and GET .../config', () => {
     expect((await api(server, `/api/conversations/${randomUUID()}/config`)).status).toBe(404);
   });
 });
+
+describe('sub-conversations', () => {
+  it('are left out of the legacy page unless include_sub_conversations=true (as OpenHands)', async () => {
+    await useScriptedLLM(server, llm, [{ toolCalls: [{ name: 'finish', arguments: { message: 'sub' } }] }]);
+    const task = await postJson(server, '/api/v1/app-conversations', {
+      parent_conversation_id: app.id,
+      initial_message: { content: [{ type: 'text', text: 'A sub-task' }] },
+    });
+    const sub = (await waitForTask(server, task.id as string)).app_conversation_id as string;
+    const ids = async (query: string) =>
+      (await getJson<{ results: Json[] }>(server, `/api/conversations?${query}`)).results.map(
+        (c) => c.conversation_id,
+      );
+    expect(await ids('limit=100')).not.toContain(sub);
+    expect(await ids('limit=100&include_sub_conversations=true')).toContain(sub);
+    expect((await getJson(server, `/api/conversations/${app.id}`)).sub_conversation_ids).toEqual([sub]);
+  });
+});

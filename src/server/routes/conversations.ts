@@ -117,6 +117,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         page_id?: string;
         selected_repository?: string;
         conversation_trigger?: string;
+        include_sub_conversations?: boolean;
       };
       if (q.ids) return conversations.infoMany(request.userId, q.ids.map(dashedUuid));
       return legacyPage(conversations, apps, request.userId, {
@@ -124,6 +125,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         pageId: q.page_id ? dashedUuidOrRaw(q.page_id) : undefined,
         selectedRepository: q.selected_repository,
         trigger: q.conversation_trigger,
+        includeSubConversations: q.include_sub_conversations,
       });
     },
   );
