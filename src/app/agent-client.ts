@@ -52,6 +52,11 @@ export class AgentServerClient {
     return this.call('DELETE', `/api/conversations/${id}`, undefined, 30_000);
   }
 
+  /** OpenHands' legacy PATCH forwards the title the same way (best effort, 30 s). */
+  renameConversation(id: string, title: string): Promise<unknown> {
+    return this.call('PATCH', `/api/conversations/${id}`, { title }, 30_000);
+  }
+
   storeSettings(settings: Record<string, unknown>): Promise<unknown> {
     return this.call('POST', '/api/settings', settings, 30_000);
   }

@@ -205,6 +205,22 @@ export class AppConversationService {
     }
   }
 
+  /**
+   * Legacy PATCH {title} of a sandboxed conversation (OpenHands: save the title and updated_at here,
+   * then best-effort PATCH the agent server). The sync keeps a title once set, so the mirror's sticks.
+   */
+  async rename(record: ConversationRecord, title: string): Promise<void> {
+    const { sandboxes, store } = this.options;
+    await store.conversations.update(record.id, { title, updatedAt: new Date().toISOString() });
+    const sandbox = await sandboxes.get(record.ownerId, record.sandboxId!);
+    if (sandbox?.status === 'RUNNING' && sandbox.agentUrl) {
+      const client = new AgentServerClient(sandbox.agentUrl, sandboxes.sessionKey(sandbox));
+      await client.renameConversation(hex(record.id), title).catch((error: Error) => {
+        this.options.logError?.(error, `renaming ${record.id} in sandbox ${sandbox.id}`);
+      });
+    }
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled([...this.running]);
     await this.syncs.close();

@@ -324,8 +324,9 @@ export class ConversationService extends ConversationRuntimes {
     id: string,
     patch: { title?: string; tags?: Record<string, string> },
   ): Promise<boolean> {
+    let found: ConversationRecord;
     try {
-      await this.local(userId, id);
+      found = await this.get(userId, id);
     } catch (error) {
       if (error instanceof ConversationNotFoundError) return false;
       throw error;
@@ -333,6 +334,12 @@ export class ConversationService extends ConversationRuntimes {
     const title = patch.title?.trim();
     if (patch.title !== undefined && !title)
       throw new InvalidConversationRequestError(['body', 'title'], 'Title must not be blank');
+    // The web UI renames a V1 conversation here (legacy PATCH); tags still need the sandbox.
+    if (found.sandboxId && this.renameSandboxed && title && !patch.tags) {
+      await this.renameSandboxed(found, title);
+      return true;
+    }
+    await this.local(userId, id);
     const changes: Partial<ConversationRecord> = { updatedAt: new Date().toISOString() };
     if (title) changes.title = title;
     const runtime = this.runtimes.get(id);
@@ -379,6 +386,9 @@ export class ConversationService extends ConversationRuntimes {
     const runtime = await this.runtime(userId, id);
     return this.runtimes.hold(runtime, () => runtime.agent.ask(runtime.events(), question));
   }
+
+  /** Who renames a sandboxed conversation (the control plane); without one, a ConversationInSandboxError. */
+  renameSandboxed: ((record: ConversationRecord, title: string) => Promise<void>) | null = null;
 
   /**
    * Who deletes a sandboxed conversation (the control plane); without one, deleting a mirror is a

@@ -110,7 +110,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await installOpenApi(app, { controlPlane: deps.controlPlane !== undefined, docsUi: deps.docsUi ?? true });
 
   await app.register(healthRoutes, { usableTools: deps.toolNames, lastActivity: () => lastActivity });
-  await app.register(conversationRoutes, { conversations: deps.conversations });
+  await app.register(conversationRoutes, {
+    conversations: deps.conversations,
+    apps: deps.controlPlane?.apps,
+  });
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
   await app.register(settingsRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
   await app.register(toolRoutes, { toolNames: deps.toolNames });

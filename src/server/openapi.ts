@@ -21,6 +21,7 @@ import {
   SettingsView,
 } from '../settings/index.js';
 import { markPublic, SECURITY_SCHEME } from './auth.js';
+import * as legacy from './legacy-conversation.js';
 import { BatchEventIdsBody } from './routes/events.js';
 
 const BATCH_EVENTS_PATH = '/api/conversations/{conversation_id}/events';
@@ -107,6 +108,9 @@ export async function installOpenApi(
     conversation.Success,
     conversation.ConversationInfo,
     conversation.ConversationPage,
+    legacy.ConversationInfoBothShapes,
+    legacy.LegacyConversationResultSet,
+    legacy.LegacyConversationConfig,
     git.GitChangeStatus,
     git.GitChange,
     git.GitDiff,

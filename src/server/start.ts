@@ -136,7 +136,10 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
           dataDir: options.dataDir,
           logError,
         });
-  if (controlPlane) conversations.deleteSandboxed = (record) => controlPlane.apps.delete(record);
+  if (controlPlane) {
+    conversations.deleteSandboxed = (record) => controlPlane.apps.delete(record);
+    conversations.renameSandboxed = (record, title) => controlPlane.apps.rename(record, title);
+  }
   app = await buildApp({
     sessionApiKeys: options.sessionApiKeys,
     store,

@@ -15,6 +15,12 @@ import { conversationInfo } from '../../conversation/state.js';
 import type { ConversationSearch } from '../../store/index.js';
 import { notFound } from '../errors.js';
 import {
+  type AppConversationLookup,
+  legacyConfig,
+  legacyPage,
+  withLegacyMembers,
+} from '../legacy-conversation.js';
+import {
   ConversationIdParams,
   conversationActionErrors,
   conversationNotFound,
@@ -26,6 +32,8 @@ import {
 
 export interface ConversationRoutesOptions {
   conversations: ConversationService;
+  /** The control plane's app conversations (sandboxed ones get their url and key from it); absent without one. */
+  apps?: AppConversationLookup;
 }
 
 const tags = ['Conversations'];
@@ -48,7 +56,7 @@ const SearchQuery = Type.Object({
 
 export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> = async (
   app,
-  { conversations },
+  { conversations, apps },
 ) => {
   const id = (request: { params: unknown }) =>
     dashedUuid((request.params as { conversation_id: string }).conversation_id);
@@ -70,21 +78,55 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
     },
   );
 
+  // One path, two operations told apart by the query: with `ids` it is the agent server's batch get
+  // (the SDK and the control plane call it so); without, OpenHands' legacy page that the web UI's
+  // Recent Conversations reads (frontend/src/api/conversation-service/conversation-service.api.ts
+  // getUserConversations).
   app.get(
     '/api/conversations',
     {
       schema: {
         tags,
-        summary: 'Batch Get Conversations',
+        summary: 'Batch Get Conversations, or the legacy conversation page',
+        description:
+          'With ids: list[ConversationInfo | null] in the order asked (agent server). Without ids: {results, next_page_id}, newest first (OpenHands app server), limit (default 20) and page_id; selected_repository and conversation_trigger filter within the page.',
         querystring: Type.Object({
-          ids: Type.Array(Type.String({ pattern: UUID_PATTERN }), { minItems: 1, maxItems: 100 }),
+          ids: Type.Optional(
+            Type.Array(Type.String({ pattern: UUID_PATTERN }), { minItems: 1, maxItems: 100 }),
+          ),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+          page_id: Type.Optional(Type.String()),
+          selected_repository: Type.Optional(Type.String()),
+          conversation_trigger: Type.Optional(Type.String()),
+          include_sub_conversations: Type.Optional(Type.Boolean({ default: false })),
         }),
-        response: { 200: Type.Array(Type.Union([Ref('ConversationInfo'), Type.Null()])), ...errorResponses },
+        response: {
+          200: Type.Union([
+            Type.Array(Type.Union([Ref('ConversationInfo'), Type.Null()])),
+            Ref('LegacyConversationResultSet'),
+          ]),
+          400: detailResponse('Unknown page_id'),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {
-      const { ids } = request.query as { ids: string[] };
-      return conversations.infoMany(request.userId, ids.map(dashedUuid));
+      const q = request.query as {
+        ids?: string[];
+        limit?: number;
+        page_id?: string;
+        selected_repository?: string;
+        conversation_trigger?: string;
+        include_sub_conversations?: boolean;
+      };
+      if (q.ids) return conversations.infoMany(request.userId, q.ids.map(dashedUuid));
+      return legacyPage(conversations, apps, request.userId, {
+        limit: q.limit ?? 20,
+        pageId: q.page_id ? dashedUuidOrRaw(q.page_id) : undefined,
+        selectedRepository: q.selected_repository,
+        trigger: q.conversation_trigger,
+        includeSubConversations: q.include_sub_conversations,
+      });
     },
   );
 
@@ -137,11 +179,32 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
       schema: {
         tags,
         summary: 'Get Conversation',
+        description:
+          "One object in both shapes: the agent server's ConversationInfo and OpenHands' legacy app-server members the web UI reads (url, session_api_key, status, ...); each client ignores the other's members.",
         params: ConversationIdParams,
-        response: { 200: Ref('ConversationInfo'), ...conversationNotFound, ...errorResponses },
+        response: { 200: Ref('ConversationInfoBothShapes'), ...conversationNotFound, ...errorResponses },
       },
     },
-    async (request) => conversations.info(request.userId, id(request)),
+    async (request) =>
+      withLegacyMembers(apps, request.userId, await conversations.info(request.userId, id(request))),
+  );
+
+  app.get(
+    '/api/conversations/:conversation_id/config',
+    {
+      schema: {
+        tags,
+        summary: 'Get Conversation Config (legacy)',
+        description:
+          'OpenHands: {runtime_id: the sandbox id, session_id: the path id}; runtime_id is null for a local conversation.',
+        params: ConversationIdParams,
+        response: { 200: Ref('LegacyConversationConfig'), ...conversationNotFound, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const given = (request.params as { conversation_id: string }).conversation_id;
+      return legacyConfig(conversations, request.userId, id(request), given);
+    },
   );
 
   app.get(

@@ -1,0 +1,217 @@
+// OpenHands' legacy app-server conversation shape, served beside the agent-server one ("one port,
+// both shapes", issue #11). `GET /api/conversations/{id}` answers ONE object carrying every
+// agent-server ConversationInfo member AND the legacy members the web UI reads: the SDK's pydantic
+// ConversationInfo is a plain BaseModel (extra members ignored), and the UI's `Conversation` type is
+// a TypeScript interface over plain JSON, so each client reads its own members and skips the rest.
+// The members both shapes name (`title`, `created_at`, `sub_conversation_ids`) carry values valid
+// for both: a string title (never null), an ISO time, hex ids.
+import { Type } from 'typebox';
+import type { AppConversation, AppConversationService } from '../app/index.js';
+import type { ConversationInfo } from '../conversation/schemas.js';
+import { ConversationInfo as ConversationInfoSchema } from '../conversation/schemas.js';
+import type { ConversationService } from '../conversation/service.js';
+import { conversationInfo } from '../conversation/state.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+// The legacy members, as frontend/src/api/open-hands.types.ts `Conversation` reads them
+// (and openhands/server/routes/manage_conversations.py::_to_conversation_info writes them).
+const legacyMembers = {
+  conversation_id: Type.String({ description: 'The id as 32 hex digits (OpenHands V1)' }),
+  title: Type.String({
+    description:
+      'The title, or "Conversation <first 5 hex digits>" when none was set (never null: the UI needs a string)',
+  }),
+  last_updated_at: Type.String(),
+  status: Type.Union(
+    ['STARTING', 'RUNNING', 'STOPPED', 'ARCHIVED', 'ERROR'].map((s) => Type.Literal(s)),
+    {
+      description:
+        "Legacy ConversationStatus: a sandboxed conversation's sandbox status (PAUSED→STOPPED, MISSING→ARCHIVED); a local one is RUNNING (agentd itself runs it)",
+    },
+  ),
+  runtime_status: Nullable(
+    Type.String({ description: 'STATUS$READY or STATUS$ERROR from execution_status; null unless RUNNING' }),
+  ),
+  selected_repository: Nullable(Type.String()),
+  selected_branch: Nullable(Type.String()),
+  git_provider: Nullable(Type.String()),
+  trigger: Nullable(Type.String()),
+  pr_number: Type.Array(Type.Integer()),
+  num_connections: Type.Integer(),
+  url: Nullable(
+    Type.String({
+      description:
+        "Where the UI sends this conversation's calls and opens its WebSocket: the sandbox agent server's conversation_url (null while the sandbox is not running), or for a local conversation the relative /api/conversations/{hex} on this server",
+    }),
+  ),
+  session_api_key: Nullable(
+    Type.String({
+      description:
+        "The sandbox's session key (as AppConversation.session_api_key); null for a local conversation, whose calls go to this server with the UI's own credentials",
+    }),
+  ),
+  conversation_version: Type.Literal('V1'),
+  sub_conversation_ids: Type.Array(Type.String()),
+};
+
+/**
+ * GET /api/conversations/{id} and the legacy list's results: the agent-server ConversationInfo
+ * (src/conversation/schemas.ts) plus the legacy members (frontend/src/api/open-hands.types.ts
+ * `Conversation`).
+ */
+export const ConversationInfoBothShapes = Type.Object(
+  { ...ConversationInfoSchema.properties, ...legacyMembers },
+  { $id: 'ConversationInfoBothShapes' },
+);
+
+/** The legacy list, frontend/src/api/open-hands.types.ts `ResultSet<Conversation>`. */
+export const LegacyConversationResultSet = Type.Object(
+  {
+    results: Type.Array(Type.Ref('ConversationInfoBothShapes')),
+    next_page_id: Nullable(Type.String()),
+  },
+  { $id: 'LegacyConversationResultSet' },
+);
+
+/** GET /api/conversations/{id}/config, read by frontend/src/hooks/query/use-conversation-config.ts. */
+export const LegacyConversationConfig = Type.Object(
+  {
+    runtime_id: Nullable(
+      Type.String({
+        description: 'The sandbox id; null for a local conversation (agentd runs it, there is no runtime)',
+      }),
+    ),
+    session_id: Type.String({ description: 'The conversation id as given in the path' }),
+  },
+  { $id: 'LegacyConversationConfig' },
+);
+
+const hex = (id: string) => id.replaceAll('-', '');
+
+// manage_conversations.py: RUNNING→RUNNING, STARTING→STARTING, PAUSED→STOPPED, ERROR→ERROR,
+// MISSING→ARCHIVED, anything else STOPPED.
+const SANDBOX_TO_STATUS: Record<string, string> = {
+  RUNNING: 'RUNNING',
+  STARTING: 'STARTING',
+  PAUSED: 'STOPPED',
+  ERROR: 'ERROR',
+  MISSING: 'ARCHIVED',
+};
+
+/** idle/running/paused/waiting_for_confirmation/finished are READY; error, stuck and unknown are ERROR. */
+function runtimeStatus(execution: string | null): string {
+  return execution &&
+    ['idle', 'running', 'paused', 'waiting_for_confirmation', 'finished'].includes(execution)
+    ? 'STATUS$READY'
+    : 'STATUS$ERROR';
+}
+
+/**
+ * Both shapes in one object. `app` is the control plane's view of a sandboxed conversation (null for
+ * a local one): its conversation_url and session_api_key are taken as they are, so the legacy `url`
+ * is exactly what /api/v1/app-conversations answers.
+ */
+export function bothShapes(info: ConversationInfo, app: AppConversation | null) {
+  const id = hex(info.id);
+  const title = info.title ?? app?.title ?? `Conversation ${id.slice(0, 5)}`;
+  if (app) {
+    const status = SANDBOX_TO_STATUS[app.sandbox_status] ?? 'STOPPED';
+    return {
+      ...info,
+      conversation_id: id,
+      title,
+      last_updated_at: info.updated_at,
+      status,
+      runtime_status: status === 'RUNNING' ? runtimeStatus(app.execution_status) : null,
+      selected_repository: app.selected_repository,
+      selected_branch: app.selected_branch,
+      git_provider: app.git_provider,
+      trigger: app.trigger,
+      pr_number: app.pr_number,
+      num_connections: 0,
+      url: app.conversation_url,
+      session_api_key: app.session_api_key,
+      conversation_version: 'V1' as const,
+      sub_conversation_ids: app.sub_conversation_ids,
+    };
+  }
+  return {
+    ...info,
+    conversation_id: id,
+    title,
+    last_updated_at: info.updated_at,
+    status: 'RUNNING',
+    runtime_status: runtimeStatus(info.execution_status),
+    selected_repository: null,
+    selected_branch: null,
+    git_provider: null,
+    trigger: null,
+    pr_number: [],
+    num_connections: 0,
+    url: `/api/conversations/${id}`,
+    session_api_key: null,
+    conversation_version: 'V1' as const,
+    sub_conversation_ids: info.sub_conversation_ids.map(hex),
+  };
+}
+
+/** How the routes find the control plane's view of sandboxed conversations. */
+export type AppConversationLookup = Pick<AppConversationService, 'getMany'>;
+
+export async function withLegacyMembers(
+  apps: AppConversationLookup | undefined,
+  userId: string,
+  info: ConversationInfo,
+) {
+  const [app] = apps ? await apps.getMany(userId, [info.id]) : [null];
+  return bothShapes(info, app ?? null);
+}
+
+/**
+ * The legacy page: the conversations newest first (the store's cursor; page ids are hex, as the
+ * agent server's search), each in both shapes. The repository and trigger filters apply within the
+ * page (the store does not index app fields), so a filtered page can be shorter than `limit`.
+ */
+export async function legacyPage(
+  conversations: ConversationService,
+  apps: AppConversationLookup | undefined,
+  userId: string,
+  q: {
+    limit: number;
+    pageId?: string;
+    selectedRepository?: string;
+    trigger?: string;
+    includeSubConversations?: boolean;
+  },
+) {
+  // OpenHands leaves sub-conversations out unless include_sub_conversations is true.
+  const page = await conversations.search(userId, {
+    pageId: q.pageId,
+    limit: q.limit,
+    sort: 'CREATED_AT_DESC',
+    hasParent: q.includeSubConversations ? undefined : false,
+  });
+  const sandboxed = page.items.filter((r) => r.sandboxId).map((r) => r.id);
+  const views = apps && sandboxed.length > 0 ? await apps.getMany(userId, sandboxed) : [];
+  const byId = new Map(views.filter((v): v is AppConversation => v !== null).map((v) => [v.id, v]));
+  const results = page.items
+    .map((r) => bothShapes(conversationInfo(r), byId.get(hex(r.id)) ?? null))
+    .filter(
+      (c) =>
+        (q.selectedRepository === undefined || c.selected_repository === q.selectedRepository) &&
+        (q.trigger === undefined || c.trigger === q.trigger),
+    );
+  return { results, next_page_id: page.nextPageId ? hex(page.nextPageId) : null };
+}
+
+/** GET /api/conversations/{id}/config: OpenHands' V1 answer is {runtime_id: sandbox_id, session_id: path id}. */
+export async function legacyConfig(
+  conversations: ConversationService,
+  userId: string,
+  id: string,
+  given: string,
+) {
+  const record = await conversations.get(userId, id);
+  return { runtime_id: record.sandboxId ?? null, session_id: given };
+}
