@@ -77,11 +77,27 @@ export function stopTree(root: number): void {
   const stopped = new Set<number>();
   for (let pass = 0; pass < 10; pass++) {
     const fresh = descendants(root).filter((pid) => !stopped.has(pid));
-    if (fresh.length === 0) return;
+    if (fresh.length === 0) break;
     for (const pid of fresh) {
       signal(pid, 'SIGSTOP');
       stopped.add(pid);
     }
+  }
+  awaitStopped([root, ...stopped]);
+}
+
+const STOP_WAIT_MS = 500;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * kill() returns before the signal is handled: on a busy machine a process can still read as
+ * running for a moment. Waits (briefly, bounded) until /proc shows it stopped, so whoever reads
+ * the state next (the sandbox's status) sees the pause that was asked for.
+ */
+function awaitStopped(pids: number[]): void {
+  const deadline = Date.now() + STOP_WAIT_MS;
+  for (const pid of pids) {
+    while (processState(pid) === 'running' && Date.now() < deadline) Atomics.wait(sleeper, 0, 0, 1);
   }
 }
 
