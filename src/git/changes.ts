@@ -10,6 +10,9 @@ import { EMPTY_TREE, gitText, revParse } from './run.js';
 import type { GitChange } from './schemas.js';
 
 /** `git diff --name-status -z` output as OpenHands reports it: a rename is its old path DELETED and its new path ADDED. */
+
+/** Changed paths with their status, NUL-separated, renames found, relative to the folder asked about. */
+const NAME_STATUS = ['diff', '--name-status', '-z', '-M', '--relative', '--no-ext-diff'];
 export function parseNameStatus(output: string): GitChange[] {
   const tokens = output.split('\0');
   const changes: GitChange[] = [];
@@ -35,16 +38,7 @@ export function parseNameStatus(output: string): GitChange[] {
 async function changesInRepo(folder: string, ref: string | undefined): Promise<GitChange[]> {
   await workTreeTop(folder);
   const base = await baseRef(folder, ref);
-  const tracked = await gitText(folder, [
-    'diff',
-    '--name-status',
-    '-z',
-    '-M',
-    '--relative',
-    '--no-ext-diff',
-    base,
-    '--',
-  ]);
+  const tracked = await gitText(folder, [...NAME_STATUS, base, '--']);
   const untracked = await gitText(folder, ['ls-files', '-z', '--others', '--exclude-standard', '--', '.']);
   const changes = parseNameStatus(tracked);
   for (const path of untracked.split('\0')) {
@@ -109,17 +103,5 @@ export async function commitChanges(path: string, sha: string): Promise<GitChang
   await workTreeTop(folder);
   const full = await resolveCommit(folder, sha);
   const parent = await parentOf(folder, full);
-  return parseNameStatus(
-    await gitText(folder, [
-      'diff',
-      '--name-status',
-      '-z',
-      '-M',
-      '--relative',
-      '--no-ext-diff',
-      parent,
-      full,
-      '--',
-    ]),
-  );
+  return parseNameStatus(await gitText(folder, [...NAME_STATUS, parent, full, '--']));
 }
