@@ -9,10 +9,10 @@ import { existingFolder, workTreeTop } from './paths.js';
 import { EMPTY_TREE, gitText, revParse } from './run.js';
 import type { GitChange } from './schemas.js';
 
-/** `git diff --name-status -z` output as OpenHands reports it: a rename is its old path DELETED and its new path ADDED. */
-
 /** Changed paths with their status, NUL-separated, renames found, relative to the folder asked about. */
 const NAME_STATUS = ['diff', '--name-status', '-z', '-M', '--relative', '--no-ext-diff'];
+
+/** `git diff --name-status -z` output as OpenHands reports it: a rename is its old path DELETED and its new path ADDED. */
 export function parseNameStatus(output: string): GitChange[] {
   const tokens = output.split('\0');
   const changes: GitChange[] = [];
