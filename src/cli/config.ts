@@ -98,14 +98,7 @@ export function sessionKeysFromEnv(env: Env): string[] {
   return [...new Set(keys.filter((k) => k.length > 0))];
 }
 
-function parseMaxSandboxes(value: number | string): number {
-  const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    throw new ConfigError(`Invalid sandbox limit: ${value} (a whole number, at least 1)`);
-  return n;
-}
-
-function parsePositive(name: string, value: string, integer: boolean): number {
+function parsePositive(name: string, value: number | string, integer: boolean): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
     throw new ConfigError(`Invalid ${name}: ${value} (a ${integer ? 'whole ' : ''}number above 0)`);
@@ -155,7 +148,11 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   const host = options.host ?? env.AGENTD_HOST ?? '127.0.0.1';
   const port = parsePort(options.port ?? env.AGENTD_PORT ?? 8000);
   const dataDir = resolve(options.dataDir ?? env.AGENTD_DATA_DIR ?? defaultDataDir(env));
-  const maxSandboxes = parseMaxSandboxes(options.maxSandboxes ?? env.AGENTD_MAX_SANDBOXES ?? 10);
+  const maxSandboxes = parsePositive(
+    'sandbox limit',
+    options.maxSandboxes ?? env.AGENTD_MAX_SANDBOXES ?? 10,
+    true,
+  );
   const logLevel = parseLogLevel(options.logLevel ?? env.AGENTD_LOG_LEVEL ?? 'info');
   makeDataDir(dataDir);
   const exposeSecrets =
