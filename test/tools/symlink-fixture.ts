@@ -1,30 +1,23 @@
 // A workspace full of symbolic links, beside an "outside" folder that no tool may read or change,
-// and a way to call every file tool on it. Shared by the symlink tests.
+// and a way to call every file tool on it. Shared by the symlink tests; the folders are tempDir()'s,
+// removed after each test file.
 import {
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   readlinkSync,
-  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileFinder } from '../../src/tools/files/finders.js';
 import { globTool, grepTool } from '../../src/tools/files/search.js';
 import { createTools, type Tool, type ToolOptions } from '../../src/tools/index.js';
+import { tempDir } from '../support/server.js';
 import { toolCaller, toolContext } from '../support/tools.js';
 
 export { type Obs, text } from '../support/tools.js';
-
-const bases: string[] = [];
-/** Removes every folder made by `linkedWorkspace` (call from afterAll). */
-export function removeFixtures(): void {
-  for (const b of bases.splice(0)) rmSync(b, { recursive: true, force: true });
-}
 
 export const SECRET = 'SECRET outside the workspace\n';
 
@@ -36,8 +29,7 @@ export const SECRET = 'SECRET outside the workspace\n';
  *   (dangling, stays), loop -> loop.
  */
 export function linkedWorkspace() {
-  const base = mkdtempSync(join(tmpdir(), 'agentd-links-'));
-  bases.push(base);
+  const base = tempDir('agentd-links-');
   const ws = join(base, 'ws');
   const outside = join(base, 'outside');
   mkdirSync(join(outside, 'deep'), { recursive: true });

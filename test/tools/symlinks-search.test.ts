@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readNoFollow, writeAtomic } from '../../src/tools/files/atomic.js';
 import {
   defaultFinder,
@@ -14,9 +14,7 @@ import {
   walkFinder,
 } from '../../src/tools/files/finders.js';
 import { PathError, realPath, resolveInWorkspace } from '../../src/tools/paths.js';
-import { linkedWorkspace, type Obs, removeFixtures, snapshot, text, toolsIn } from './symlink-fixture.js';
-
-afterAll(removeFixtures);
+import { linkedWorkspace, type Obs, snapshot, text, toolsIn } from './symlink-fixture.js';
 
 // The system ripgrep the tools would use (the plain-walk tests run either way).
 const rg = (process.env.PATH ?? '')

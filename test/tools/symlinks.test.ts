@@ -11,18 +11,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  linkedWorkspace,
-  type Obs,
-  removeFixtures,
-  SECRET,
-  snapshot,
-  text,
-  toolsIn,
-} from './symlink-fixture.js';
-
-afterAll(removeFixtures);
+import { describe, expect, it } from 'vitest';
+import { linkedWorkspace, type Obs, SECRET, snapshot, text, toolsIn } from './symlink-fixture.js';
 
 /** The call was refused with a message the agent can act on, and showed nothing from outside. */
 function refused(o: Obs): void {
