@@ -1,20 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, runCliToExit } from '../support/cli.js';
 import { tempDir } from '../support/server.js';
 
-const dirs: string[] = [];
-const newDir = () => {
-  const d = tempDir('agentd-cli-');
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const newDir = () => tempDir('agentd-cli-');
 
 describe('agentd serve (the real binary)', () => {
   it('generates a session key, stores it 0600, prints URL and key, and enforces it', async () => {

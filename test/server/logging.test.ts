@@ -1,17 +1,11 @@
 // Request logs: one line per request, secrets redacted, JSON for machines and short lines for a
 // terminal. The options function is driven through a real Fastify app, then the real binary.
-import { rmSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type LogOutput, loggerOptions, RequestLogController } from '../../src/server/logging.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/server.js';
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
 
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
@@ -69,7 +63,6 @@ describe('request logs', () => {
 
   it('are JSON lines from the binary when stdout is a pipe, at the level asked for', async () => {
     const dataDir = tempDir('agentd-logs-');
-    dirs.push(dataDir);
     const cli = await runCli(['--port', '0', '--data-dir', dataDir], { env: { SESSION_API_KEY: 'k' } });
     try {
       await fetch(`${cli.url}/alive?session_api_key=query-secret`);
@@ -98,7 +91,6 @@ describe('request logs', () => {
 
   it('are short human lines from the binary on a terminal (script gives it one)', async () => {
     const dataDir = tempDir('agentd-logs-');
-    dirs.push(dataDir);
     const serve = `${process.execPath} dist/cli.js --port 0 --data-dir ${dataDir}`;
     const cli = await runCli([], {
       env: { SESSION_API_KEY: 'k' },
