@@ -98,6 +98,9 @@ export function sessionKeysFromEnv(env: Env): string[] {
   return [...new Set(keys.filter((k) => k.length > 0))];
 }
 
+/** A yes/no environment variable: on when `1` or `true` (any case). */
+const envFlag = (value: string | undefined): boolean => value === '1' || value?.toLowerCase() === 'true';
+
 function parsePositive(name: string, value: number | string, integer: boolean): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
@@ -143,8 +146,7 @@ function dataDirKey(dataDir: string): { key: string; generated: boolean } {
 }
 
 export function resolveConfig(options: ServerOptions, env: Env = process.env): ServerConfig {
-  const noAuth =
-    options.auth === false || env.AGENTD_NO_AUTH === '1' || env.AGENTD_NO_AUTH?.toLowerCase() === 'true';
+  const noAuth = options.auth === false || envFlag(env.AGENTD_NO_AUTH);
   const host = options.host ?? env.AGENTD_HOST ?? '127.0.0.1';
   const port = parsePort(options.port ?? env.AGENTD_PORT ?? 8000);
   const dataDir = resolve(options.dataDir ?? env.AGENTD_DATA_DIR ?? defaultDataDir(env));
@@ -155,10 +157,7 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   );
   const logLevel = parseLogLevel(options.logLevel ?? env.AGENTD_LOG_LEVEL ?? 'info');
   makeDataDir(dataDir);
-  const exposeSecrets =
-    options.exposeSecrets === true ||
-    env.AGENTD_EXPOSE_SECRETS === '1' ||
-    env.AGENTD_EXPOSE_SECRETS?.toLowerCase() === 'true';
+  const exposeSecrets = options.exposeSecrets === true || envFlag(env.AGENTD_EXPOSE_SECRETS);
   const common = {
     host,
     exposeSecrets,
