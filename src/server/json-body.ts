@@ -19,7 +19,7 @@ export function decodeUtf8(body: Buffer): string {
 }
 
 /** True when arrays/objects nest deeper than `max`; brackets inside strings do not count. */
-export function nestsDeeperThan(text: string, max: number): boolean {
+function nestsDeeperThan(text: string, max: number): boolean {
   // A text this short cannot hold max+1 open brackets and their closers.
   if (text.length <= 2 * max) return false;
   let depth = 0;

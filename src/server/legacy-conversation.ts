@@ -7,6 +7,7 @@
 // for both: a string title (never null), an ISO time, hex ids.
 import { Type } from 'typebox';
 import type { AppConversation, AppConversationService } from '../app/index.js';
+import { hex } from '../app/records.js';
 import type { ConversationInfo } from '../conversation/schemas.js';
 import { ConversationInfo as ConversationInfoSchema } from '../conversation/schemas.js';
 import type { ConversationService } from '../conversation/service.js';
@@ -86,8 +87,6 @@ export const LegacyConversationConfig = Type.Object(
   },
   { $id: 'LegacyConversationConfig' },
 );
-
-const hex = (id: string) => id.replaceAll('-', '');
 
 // manage_conversations.py: RUNNING→RUNNING, STARTING→STARTING, PAUSED→STOPPED, ERROR→ERROR,
 // MISSING→ARCHIVED, anything else STOPPED.

@@ -15,6 +15,7 @@ import {
 import { createAjv, issuesFromAjv, type ValidationIssue } from '../events/index.js';
 import { LLMError } from '../llm/index.js';
 import { SandboxLimitError, SandboxNotFoundError, SandboxSpecNotFoundError } from '../sandbox/index.js';
+import { InvalidSettingsError, SecretKeyError } from '../settings/index.js';
 import { UnknownConversationError, UnknownCursorError } from '../store/index.js';
 import { HttpError, RequestValidationError } from './errors.js';
 import { decodeUtf8, parseJsonText } from './json-body.js';
@@ -113,6 +114,17 @@ function domainError(error: unknown): { status: number; detail: unknown } | null
   if (error instanceof LLMError) return { status: 502, detail: error.message };
   if (error instanceof CondenserUnavailableError) return { status: 400, detail: error.message };
   if (error instanceof UnknownCursorError) return { status: 400, detail: error.message };
+  if (error instanceof InvalidSettingsError) {
+    return { status: 422, detail: error.issues.map((i) => ({ ...i, loc: ['body', ...i.loc] })) };
+  }
+  // The stored secrets cannot be opened (the secret key changed): the user's to re-enter, not a 500.
+  // Its message names the user and the member, so a fixed one is sent instead.
+  if (error instanceof SecretKeyError) {
+    return {
+      status: 409,
+      detail: "A stored secret cannot be opened with this server's secret key: store it again",
+    };
+  }
   if (error instanceof InvalidConversationRequestError) {
     return { status: 422, detail: [{ loc: error.loc, msg: error.message, type: 'value_error' }] };
   }

@@ -9,8 +9,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { type BashEvent, type BashService, bashSchemas } from '../../bash/index.js';
-import { SESSION_KEY_HEADER, type SessionKeys } from '../auth.js';
-import { firstFrameKey, isAuthFrame } from './socket-auth.js';
+import type { SessionKeys } from '../auth.js';
+import { isAuthFrame, socketKey } from './socket-auth.js';
 
 export interface BashSocketOptions {
   sessionKeys: SessionKeys;
@@ -45,10 +45,7 @@ export const bashSocketRoutes: FastifyPluginAsync<BashSocketOptions> = async (ap
       const hold = (data: Buffer, isBinary: boolean) => held.push([data, isBinary]);
       socket.on('message', hold);
       const query = request.query as BashSocketQuery;
-      const headerKey = request.headers[SESSION_KEY_HEADER];
-      let key: string | null =
-        query.session_api_key ?? (Array.isArray(headerKey) ? headerKey[0] : headerKey) ?? null;
-      if (key === null && sessionKeys.enabled) key = await firstFrameKey(socket, options.authTimeoutMs);
+      const key = await socketKey(socket, request, sessionKeys, options.authTimeoutMs);
       if (!sessionKeys.accepts(key)) return socket.close(AUTH_FAILED, 'Authentication failed');
       if (socket.readyState !== socket.OPEN) return;
 

@@ -13,7 +13,7 @@ import {
 } from '../../bash/index.js';
 import { HttpError, RequestValidationError } from '../errors.js';
 import { detailResponse, errorResponses, UUID_PATTERN } from '../schemas.js';
-import { MAX_BODY_BYTES, parseIdList, readBody } from './events.js';
+import { batchIds, MAX_BODY_BYTES } from './events.js';
 import { DateTimeQuery, eventTime } from './v1/query.js';
 
 export interface BashRoutesOptions {
@@ -133,12 +133,7 @@ export const bashRoutes: FastifyPluginAsync<BashRoutesOptions> = async (app, { b
     },
     async (request) => {
       // OpenHands takes the ids as a JSON array in the body of this GET (Fastify does not read it).
-      const body = await readBody(request.raw);
-      const query = request.query as { event_ids?: string[] };
-      let ids: string[];
-      if (body !== null) ids = parseIdList(body);
-      else if (query.event_ids) ids = query.event_ids;
-      else throw new RequestValidationError([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
+      const ids = await batchIds(request);
       if (ids.length > MAX_BATCH_IDS)
         throw new RequestValidationError([
           { loc: ['body'], msg: `List should have at most ${MAX_BATCH_IDS} items`, type: 'too_long' },

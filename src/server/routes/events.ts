@@ -38,7 +38,7 @@ const BatchQuery = Type.Object({
 /** The request body as documented in OpenAPI (added to the GET operation by the OpenAPI transform). */
 export const BatchEventIdsBody = Type.Array(Type.String(), { $id: 'BatchEventIds', title: 'Event Ids' });
 
-export function readBody(raw: IncomingMessage): Promise<Buffer | null> {
+function readBody(raw: IncomingMessage): Promise<Buffer | null> {
   const length = raw.headers['content-length'];
   if (length === '0' || (length === undefined && raw.headers['transfer-encoding'] === undefined))
     return Promise.resolve(null);
@@ -61,7 +61,7 @@ export function readBody(raw: IncomingMessage): Promise<Buffer | null> {
 }
 
 /** Validates the body as a JSON array of strings (UTF-8, depth-limited); FastAPI-shaped issues otherwise. */
-export function parseIdList(body: Buffer): string[] {
+function parseIdList(body: Buffer): string[] {
   const value = parseJsonText(decodeUtf8(body));
   if (!Array.isArray(value)) {
     throw new RequestValidationError([
@@ -75,6 +75,18 @@ export function parseIdList(body: Buffer): string[] {
   });
   if (issues.length > 0) throw new RequestValidationError(issues);
   return value as string[];
+}
+
+/**
+ * The ids of a batch get: the GET body's JSON array when there is a body (OpenHands), else the
+ * repeated `event_ids` query parameters; 422 `missing` when neither.
+ */
+export async function batchIds(request: { raw: IncomingMessage; query: unknown }): Promise<string[]> {
+  const body = await readBody(request.raw);
+  if (body !== null) return parseIdList(body);
+  const query = request.query as { event_ids?: string[] };
+  if (query.event_ids) return query.event_ids;
+  throw new RequestValidationError([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
 }
 
 const tags = ['Events'];
@@ -141,12 +153,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
       },
     },
     async (request, reply) => {
-      const query = request.query as { event_ids?: string[] };
-      const body = await readBody(request.raw);
-      let ids: string[];
-      if (body !== null) ids = parseIdList(body);
-      else if (query.event_ids) ids = query.event_ids;
-      else throw new RequestValidationError([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
+      const ids = await batchIds(request);
       return reply.type(json).send(await events.batch(request.userId, id(request), ids));
     },
   );

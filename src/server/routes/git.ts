@@ -3,6 +3,7 @@
 // older path form (/api/git/changes/<path>), whose path is read as absolute.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
+import { MAX_PATH_LENGTH } from '../../files/index.js';
 import {
   absolutePath,
   commitChanges,
@@ -16,12 +17,11 @@ import {
 import { HttpError } from '../errors.js';
 import { detailResponse, errorResponses } from '../schemas.js';
 
-const MAX_PATH = 4096;
 const SHA_PATTERN = '^[0-9a-fA-F]{4,64}$';
 
 const PathQuery = Type.String({
   minLength: 1,
-  maxLength: MAX_PATH,
+  maxLength: MAX_PATH_LENGTH,
   description: "Absolute path (a relative one is read from the server's working directory)",
 });
 const RefQuery = Type.String({

@@ -1,7 +1,7 @@
 // Who may see a secret in clear: OpenHands' X-Expose-Secrets header, honoured for `plaintext` only
 // on a server started with secret exposure enabled (off by default), and the errors that go with it.
 import { Type } from 'typebox';
-import { type ExposeMode, SecretKeyError } from '../../settings/index.js';
+import type { ExposeMode } from '../../settings/index.js';
 import { HttpError } from '../errors.js';
 import { detailResponse } from '../schemas.js';
 
@@ -23,17 +23,6 @@ export const exposureErrors = {
   403: detailResponse('Secrets asked in clear, but this server was started without secret exposure'),
   409: detailResponse("A stored secret cannot be opened with this server's secret key (re-enter it)"),
 };
-
-/** The stored secrets cannot be opened (the secret key changed): the user's to re-enter, not a 500. */
-export function keyErrorToHttp(error: unknown): never {
-  if (error instanceof SecretKeyError) {
-    throw new HttpError(
-      409,
-      "A stored secret cannot be opened with this server's secret key: store it again",
-    );
-  }
-  throw error;
-}
 
 export function exposeMode(header: string | undefined, enabled: boolean): ExposeMode {
   const value = (header ?? '').trim().toLowerCase();

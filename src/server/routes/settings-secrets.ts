@@ -4,15 +4,10 @@
 // through GET /api/settings/secrets/{name}, and only on a server started with secret exposure.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import {
-  InvalidSettingsError,
-  SECRET_NAME_PATTERN,
-  type SecretCreateRequest,
-  type SettingsService,
-} from '../../settings/index.js';
-import { HttpError, RequestValidationError } from '../errors.js';
+import { SECRET_NAME_PATTERN, type SecretCreateRequest, type SettingsService } from '../../settings/index.js';
+import { HttpError } from '../errors.js';
 import { detailResponse, errorResponses } from '../schemas.js';
-import { EXPOSURE_DISABLED, exposureErrors, keyErrorToHttp } from './settings-exposure.js';
+import { EXPOSURE_DISABLED, exposureErrors } from './settings-exposure.js';
 
 export interface SettingsSecretRoutesOptions {
   settings: SettingsService;
@@ -53,13 +48,7 @@ export const settingsSecretRoutes: FastifyPluginAsync<SettingsSecretRoutesOption
         response: { 200: Type.Ref('SecretItemResponse'), ...errorResponses },
       },
     },
-    async (request) =>
-      settings.putSecret(request.userId, request.body as SecretCreateRequest).catch((error: unknown) => {
-        if (error instanceof InvalidSettingsError) {
-          throw new RequestValidationError(error.issues.map((i) => ({ ...i, loc: ['body', ...i.loc] })));
-        }
-        throw error;
-      }),
+    async (request) => settings.putSecret(request.userId, request.body as SecretCreateRequest),
   );
 
   app.get(
@@ -85,7 +74,7 @@ export const settingsSecretRoutes: FastifyPluginAsync<SettingsSecretRoutesOption
     async (request, reply) => {
       if (!exposeSecrets) throw new HttpError(403, EXPOSURE_DISABLED);
       const { name } = request.params as { name: string };
-      const value = await settings.secretValue(request.userId, name).catch(keyErrorToHttp);
+      const value = await settings.secretValue(request.userId, name);
       if (value === null) throw new HttpError(404, 'Secret not found');
       request.log.info({ secret_name: name }, 'secret value read');
       return reply.type('text/plain; charset=utf-8').send(value);

@@ -11,7 +11,7 @@ import {
 } from '../../settings/index.js';
 import { HttpError } from '../errors.js';
 import { detailResponse, errorResponses } from '../schemas.js';
-import { ExposeHeaders, exposeMode, exposureErrors, keyErrorToHttp } from './settings-exposure.js';
+import { ExposeHeaders, exposeMode, exposureErrors } from './settings-exposure.js';
 import { settingsSecretRoutes } from './settings-secrets.js';
 
 export interface SettingsRoutesOptions {
@@ -44,7 +44,7 @@ export const settingsRoutes: FastifyPluginAsync<SettingsRoutesOptions> = async (
     async (request) => {
       const mode = exposeMode(request.headers['x-expose-secrets'] as string | undefined, exposeSecrets);
       if (mode === 'plaintext') request.log.warn('settings read with secrets in clear (X-Expose-Secrets)');
-      return settings.view(request.userId, mode).catch(keyErrorToHttp);
+      return settings.view(request.userId, mode);
     },
   );
 

@@ -1,7 +1,27 @@
 // What both WebSockets (/sockets/events, /sockets/bash-events) share to authenticate as OpenHands does:
 // the `session_api_key` query parameter, else the X-Session-API-Key header, else a first frame
 // {"type":"auth","session_api_key":…}; later redundant auth frames are skipped.
+import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
+import { SESSION_KEY_HEADER, type SessionKeys } from '../auth.js';
+
+/**
+ * The key the client offers: the `session_api_key` query parameter, else the header, else (when keys
+ * are required) the first frame's; null when none. Frames after the auth frame are the caller's to hold.
+ */
+export async function socketKey(
+  socket: WebSocket,
+  request: FastifyRequest,
+  sessionKeys: SessionKeys,
+  timeoutMs: number,
+): Promise<string | null> {
+  const header = request.headers[SESSION_KEY_HEADER];
+  const key =
+    (request.query as { session_api_key?: string }).session_api_key ??
+    (Array.isArray(header) ? header[0] : header) ??
+    null;
+  return key === null && sessionKeys.enabled ? firstFrameKey(socket, timeoutMs) : key;
+}
 
 /** Waits for the first text frame {"type":"auth","session_api_key":…}; null on timeout or anything else. */
 export function firstFrameKey(socket: WebSocket, timeoutMs: number): Promise<string | null> {

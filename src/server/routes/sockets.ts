@@ -22,10 +22,10 @@ import { type Resend, subscribe } from '../../conversation/subscription.js';
 import { newEventId, normalizeTimestamp, nowTimestamp } from '../../events/index.js';
 import { userIdForSessionKey } from '../../settings/index.js';
 import type { Store } from '../../store/index.js';
-import { SESSION_KEY_HEADER, type SessionKeys } from '../auth.js';
+import type { SessionKeys } from '../auth.js';
 import { ConversationIdParams, dashedUuid } from '../schemas.js';
 import { bashSocketRoutes } from './bash-socket.js';
-import { firstFrameKey, isAuthFrame } from './socket-auth.js';
+import { isAuthFrame, socketKey } from './socket-auth.js';
 
 export interface SocketRoutesOptions {
   sessionKeys: SessionKeys;
@@ -144,15 +144,13 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
     async (socket, request) => {
       const query = request.query as SocketQuery;
       const conversationId = dashedUuid((request.params as { conversation_id: string }).conversation_id);
-      const headerKey = request.headers[SESSION_KEY_HEADER];
-      let key: string | null =
-        query.session_api_key ?? (Array.isArray(headerKey) ? headerKey[0] : headerKey) ?? null;
-      if (key === null && options.sessionKeys.enabled) key = await firstFrameKey(socket, authTimeoutMs);
-      if (!options.sessionKeys.accepts(key)) return socket.close(AUTH_FAILED, 'Authentication failed');
-      // Frames that arrive while the conversation is looked up are held, not lost.
+      // Frames that arrive with the auth frame (one TCP read) or while the conversation is looked up
+      // are held, not lost; the auth frame among them is skipped as a redundant one.
       const held: [Buffer, boolean][] = [];
       const hold = (data: Buffer, isBinary: boolean) => held.push([data, isBinary]);
       socket.on('message', hold);
+      const key = await socketKey(socket, request, options.sessionKeys, authTimeoutMs);
+      if (!options.sessionKeys.accepts(key)) return socket.close(AUTH_FAILED, 'Authentication failed');
       const userId = userIdForSessionKey(options.sessionKeys.enabled ? key : null);
 
       let record: Awaited<ReturnType<ConversationService['get']>>;
