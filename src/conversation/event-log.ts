@@ -27,6 +27,15 @@ export class EventLog {
 
   /** Publishes an event that is not persisted (full_state snapshots), after every pending append. */
   publishTransient(conversationId: string, event: object | (() => object | Promise<object>)): Promise<void> {
+    // Nothing pending (the usual case for a streamed LLM delta): published now, already in order.
+    if (typeof event !== 'function' && !this.tails.has(conversationId)) {
+      try {
+        this.bus.publish(conversationId, { seq: null, json: JSON.stringify(event) });
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     return this.enqueue(conversationId, async () => {
       const value = typeof event === 'function' ? await event() : event;
       this.bus.publish(conversationId, { seq: null, json: JSON.stringify(value) });

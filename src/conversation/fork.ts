@@ -112,7 +112,7 @@ function eventsUpTo(events: AnyEvent[], eventId: string | null): AnyEvent[] {
  * A deep copy with every string value and object key that is a copied event's id replaced by its
  * new id. Event ids are UUIDs, so a string equal to one is a reference to that event.
  */
-export function remapIds(value: unknown, ids: ReadonlyMap<string, string>): unknown {
+function remapIds(value: unknown, ids: ReadonlyMap<string, string>): unknown {
   if (typeof value === 'string') return ids.get(value) ?? value;
   if (Array.isArray(value)) return value.map((v) => remapIds(v, ids));
   if (value && typeof value === 'object') {

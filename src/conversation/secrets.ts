@@ -15,8 +15,8 @@ export interface StoredSecret {
   description?: string;
 }
 
-export const LOOKUP_TIMEOUT_MS = 10_000;
-export const LOOKUP_MAX_BYTES = 64 * 1024;
+const LOOKUP_TIMEOUT_MS = 10_000;
+const LOOKUP_MAX_BYTES = 64 * 1024;
 
 /** A lookup that gave no value; the message names the secret and the cause, never the headers. */
 export class SecretLookupError extends Error {
@@ -100,7 +100,7 @@ function where(url: string): string {
 }
 
 /** GETs a lookup's value: 2xx only (no redirects followed), at most maxBytes, within the timeout. */
-export async function fetchLookup(
+async function fetchLookup(
   name: string,
   url: string,
   headers: Record<string, string>,

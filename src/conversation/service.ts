@@ -151,8 +151,9 @@ export class ConversationService extends ConversationRuntimes {
       return { info: conversationInfo(existing), created: false };
     }
     if (request.initial_message) userMessage(request.initial_message, NO_SKILLS, ['body', 'initial_message']);
-    const resolved = await resolveAgent(this.options, userId, request.agent);
+    // Read once: the agent (when the request has none) and the defaults below both come from it.
     const effective = await this.options.settings.getEffective(userId);
+    const resolved = resolveAgent(this.options, effective, request.agent);
     const agent: AgentSpec = {
       ...resolved,
       condenser: resolveCondenser(resolved, effective, (key) => this.options.secretBox.encrypt(key)),

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { type AnyEvent, newEventId, nowTimestamp, parseEvent } from '../events/index.js';
 import { type HookConfig, HookConfigError, isEmptyHookConfig, normalizeHookConfig } from '../hooks/index.js';
+import type { EffectiveSettings } from '../settings/index.js';
 import { registeredToolNames } from '../tools/index.js';
 import { InvalidConversationRequestError } from './errors.js';
 import { checkRequestedLLMs, checkSettingsLLM } from './llm-checks.js';
@@ -14,12 +15,12 @@ import { toolNamesOf } from './tools.js';
 export const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
 export const DEFAULT_MAX_ITERATIONS = 500;
 
-/** The request's agent (its key sealed), or one built from the user's stored settings. */
-export async function resolveAgent(
-  deps: Pick<ConversationServiceOptions, 'settings' | 'secretBox'>,
-  userId: string,
+/** The request's agent (its key sealed), or one built from the user's stored settings (in clear). */
+export function resolveAgent(
+  deps: Pick<ConversationServiceOptions, 'secretBox'>,
+  settings: EffectiveSettings | null,
   requested: AgentSpec | undefined,
-): Promise<AgentSpec> {
+): AgentSpec {
   if (requested) {
     const unknown = toolNamesOf(requested).filter((n) => !registeredToolNames().includes(n));
     if (unknown.length > 0) {
@@ -38,7 +39,6 @@ export async function resolveAgent(
       : {};
     return { ...requested, llm: seal(requested.llm), ...critic };
   }
-  const settings = await deps.settings.getEffective(userId);
   if (!settings?.llm_model) {
     throw new InvalidConversationRequestError(
       ['body', 'agent'],

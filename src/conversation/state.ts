@@ -3,11 +3,13 @@
 // conversation secrets) are stored encrypted and always shown masked.
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { HookConfig } from '../hooks/index.js';
+import { REDACTED } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import type { AgentSpec, ConfirmationPolicy, ConversationInfo, ExecutionStatus } from './schemas.js';
 import type { StoredSecret } from './secrets.js';
 
-export const MASK = '**********';
+/** How a secret is shown: OpenHands' redaction, the same as the settings API's. */
+export const MASK = REDACTED;
 
 const TITLE_LENGTH = 50;
 

@@ -46,7 +46,11 @@ export async function collectChatStream(
     const choice = chunk.choices?.find((c) => c.index === 0) as ExtendedChoice | undefined;
     if (!choice) continue;
     if (choice.finish_reason) finish = choice.finish_reason;
-    if (isIds(choice.token_ids)) responseIds = [...(responseIds ?? []), ...choice.token_ids];
+    // Appended in place: a copy per chunk would be quadratic in the answer's length.
+    if (isIds(choice.token_ids)) {
+      responseIds ??= [];
+      responseIds.push(...choice.token_ids);
+    }
     const delta = choice.delta as ExtendedDelta | undefined;
     if (!delta) continue;
     if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) {

@@ -62,20 +62,18 @@ interface ErrorLike {
   constructor?: { name?: string };
 }
 
-/** The first `code` along the cause chain (the SDKs wrap undici's TypeError, which wraps the socket's). */
-function causeCode(error: ErrorLike | undefined): string | undefined {
+/**
+ * What the cause chain tells (the SDKs wrap undici's TypeError, which wraps the socket's): its first
+ * `code`, and whether fetch refused a port on its blocklist (6000, 9, 25, …) with Error('bad port').
+ */
+function causeOf(error: ErrorLike | undefined): { code?: string; blockedPort: boolean } {
+  let code: string | undefined;
+  let blockedPort = false;
   for (let e = error, depth = 0; e && depth < 5; e = e.cause as ErrorLike | undefined, depth++) {
-    if (typeof e.code === 'string') return e.code;
+    if (code === undefined && typeof e.code === 'string') code = e.code;
+    if (e.message === 'bad port') blockedPort = true;
   }
-  return undefined;
-}
-
-/** fetch refuses ports on its blocklist (6000, 9, 25, …) with a plain Error('bad port') in the chain. */
-function blockedPort(error: ErrorLike | undefined): boolean {
-  for (let e = error, depth = 0; e && depth < 5; e = e.cause as ErrorLike | undefined, depth++) {
-    if (e.message === 'bad port') return true;
-  }
-  return false;
+  return { code, blockedPort };
 }
 
 function redact(message: string, apiKey?: string | null): string {
@@ -111,10 +109,10 @@ function connectionFailure(e: ErrorLike | undefined, message: string): LLMError 
       'The LLM API key cannot be sent: it contains a character that is not allowed in an HTTP header',
     );
   }
-  const code = causeCode(e);
+  const { code, blockedPort } = causeOf(e);
   const permanent = code ? PERMANENT_CONNECTION_CODES[code] : undefined;
   if (code === 'ERR_INVALID_URL') return new LLMBadRequestError(`LLM base URL is invalid: ${message}`);
-  if (blockedPort(e)) {
+  if (blockedPort) {
     return new LLMBadRequestError(
       'LLM base URL uses a port that fetch refuses to connect to; use another port',
     );

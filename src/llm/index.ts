@@ -1,6 +1,5 @@
 export {
   apiKeyProblem,
-  baseUrlOf,
   type LLMConfigProblem,
   llmConfigProblems,
   routingProblems,

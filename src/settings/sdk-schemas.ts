@@ -14,7 +14,7 @@ const open = { additionalProperties: true };
 const Text = () => Type.String({ maxLength: MAX_SETTINGS_STRING });
 
 /** The SDK members of GET / PATCH /api/settings (OpenHands' `SettingsResponse`). */
-export const sdkSettingsMembers = {
+const sdkSettingsMembers = {
   agent_settings: Type.Object(
     {
       schema_version: Type.Integer({ minimum: 1 }),

@@ -58,7 +58,7 @@ export function sdkMembers(doc: Settings, llmKeySet: boolean) {
  * remote ones as `sse_<n>` / `shttp_<n>` (1-based, in list order), their api_key as a bearer
  * credential, which is how agentd's MCP client sends it.
  */
-export function mcpServersByName(config: MCPConfig | null): Record<string, Record<string, unknown>> {
+function mcpServersByName(config: MCPConfig | null): Record<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   const auth = (key: string | null | undefined) => (key ? { auth: { strategy: 'bearer', value: key } } : {});
   (config?.sse_servers ?? []).forEach((s, i) => {
