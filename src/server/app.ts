@@ -23,6 +23,7 @@ import {
 import { loggerOptions, RequestLogController } from './logging.js';
 import { installOpenApi } from './openapi.js';
 import { bashRoutes } from './routes/bash.js';
+import { conversationPolicyRoutes } from './routes/conversation-policies.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { eventRoutes } from './routes/events.js';
 import { fileRoutes } from './routes/files.js';
@@ -114,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     conversations: deps.conversations,
     apps: deps.controlPlane?.apps,
   });
+  await app.register(conversationPolicyRoutes, { conversations: deps.conversations });
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
   await app.register(settingsRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
   await app.register(toolRoutes, { toolNames: deps.toolNames });

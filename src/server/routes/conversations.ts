@@ -4,12 +4,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { ForkRequest } from '../../conversation/fork.js';
-import type {
-  AgentSpec,
-  ConfirmationPolicy,
-  ExecutionStatus,
-  StartConversationRequest,
-} from '../../conversation/schemas.js';
+import type { AgentSpec, ExecutionStatus, StartConversationRequest } from '../../conversation/schemas.js';
 import type { ConversationService } from '../../conversation/service.js';
 import { conversationInfo } from '../../conversation/state.js';
 import type { ConversationSearch } from '../../store/index.js';
@@ -256,65 +251,6 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
     { schema: { tags, summary: 'Interrupt Conversation', params: ConversationIdParams, response: success } },
     async (request) => {
       await conversations.interrupt(request.userId, id(request));
-      return { success: true };
-    },
-  );
-
-  app.post(
-    '/api/conversations/:conversation_id/secrets',
-    {
-      schema: {
-        tags,
-        summary: 'Update Conversation Secrets',
-        params: ConversationIdParams,
-        body: Ref('UpdateSecretsRequest'),
-        response: success,
-      },
-    },
-    async (request) => {
-      await conversations.updateSecrets(
-        request.userId,
-        id(request),
-        (request.body as { secrets: Record<string, unknown> }).secrets,
-      );
-      return { success: true };
-    },
-  );
-
-  app.post(
-    '/api/conversations/:conversation_id/confirmation_policy',
-    {
-      schema: {
-        tags,
-        summary: 'Set Conversation Confirmation Policy',
-        params: ConversationIdParams,
-        body: Ref('SetConfirmationPolicyRequest'),
-        response: success,
-      },
-    },
-    async (request) => {
-      const { policy } = request.body as { policy: ConfirmationPolicy };
-      await conversations.setConfirmationPolicy(request.userId, id(request), policy);
-      return { success: true };
-    },
-  );
-
-  app.post(
-    '/api/conversations/:conversation_id/security_analyzer',
-    {
-      schema: {
-        tags,
-        summary: 'Set Conversation Security Analyzer',
-        description:
-          'LLMSecurityAnalyzer keeps the risk the LLM predicts for each call on the action (ConfirmRisky uses it); null turns it off.',
-        params: ConversationIdParams,
-        body: Ref('SetSecurityAnalyzerRequest'),
-        response: success,
-      },
-    },
-    async (request) => {
-      const { security_analyzer } = request.body as { security_analyzer: Record<string, unknown> | null };
-      await conversations.setSecurityAnalyzer(request.userId, id(request), security_analyzer);
       return { success: true };
     },
   );

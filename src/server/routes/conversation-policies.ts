@@ -1,0 +1,78 @@
+// Per-conversation policies: secrets, confirmation policy, security analyzer. Split from
+// conversations.ts (same prefix, same errors) to keep each route file small.
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import type { ConfirmationPolicy } from '../../conversation/schemas.js';
+import type { ConversationService } from '../../conversation/service.js';
+import { ConversationIdParams, conversationActionErrors, dashedUuid, errorResponses } from '../schemas.js';
+
+const tags = ['Conversations'];
+const Ref = (id: string) => Type.Ref(id);
+const success = { 200: Ref('Success'), ...conversationActionErrors, ...errorResponses };
+
+export const conversationPolicyRoutes: FastifyPluginAsync<{ conversations: ConversationService }> = async (
+  app,
+  { conversations },
+) => {
+  const id = (request: { params: unknown }) =>
+    dashedUuid((request.params as { conversation_id: string }).conversation_id);
+
+  app.post(
+    '/api/conversations/:conversation_id/secrets',
+    {
+      schema: {
+        tags,
+        summary: 'Update Conversation Secrets',
+        params: ConversationIdParams,
+        body: Ref('UpdateSecretsRequest'),
+        response: success,
+      },
+    },
+    async (request) => {
+      await conversations.updateSecrets(
+        request.userId,
+        id(request),
+        (request.body as { secrets: Record<string, unknown> }).secrets,
+      );
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/confirmation_policy',
+    {
+      schema: {
+        tags,
+        summary: 'Set Conversation Confirmation Policy',
+        params: ConversationIdParams,
+        body: Ref('SetConfirmationPolicyRequest'),
+        response: success,
+      },
+    },
+    async (request) => {
+      const { policy } = request.body as { policy: ConfirmationPolicy };
+      await conversations.setConfirmationPolicy(request.userId, id(request), policy);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/security_analyzer',
+    {
+      schema: {
+        tags,
+        summary: 'Set Conversation Security Analyzer',
+        description:
+          'LLMSecurityAnalyzer keeps the risk the LLM predicts for each call on the action (ConfirmRisky uses it); null turns it off.',
+        params: ConversationIdParams,
+        body: Ref('SetSecurityAnalyzerRequest'),
+        response: success,
+      },
+    },
+    async (request) => {
+      const { security_analyzer } = request.body as { security_analyzer: Record<string, unknown> | null };
+      await conversations.setSecurityAnalyzer(request.userId, id(request), security_analyzer);
+      return { success: true };
+    },
+  );
+};
