@@ -38,6 +38,10 @@ serverOptions(
     '--sandbox-provider <kind>',
     'bwrap (namespaces) or process (env AGENTD_SANDBOX_PROVIDER; default bwrap where it runs)',
   )
+  .option(
+    '--database-url <url>',
+    'PostgreSQL (postgres://…) shared by replicas, instead of SQLite (env AGENTD_DATABASE_URL)',
+  )
   .action(async (opts: ServerOptions) => {
     await serve(opts);
   });
@@ -84,7 +88,7 @@ function fail(error: unknown): never {
   }
   if (error instanceof ConfigError) {
     process.stderr.write(`agentd: ${error.message}\n`);
-    process.exit(2);
+    process.exit(error.exitCode);
   }
   process.stderr.write(
     `agentd: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
