@@ -114,6 +114,13 @@ describe('agentd run (in-process, piped)', () => {
     const t = setup([terminal('sleep 30'), finish('Finished after the pause.')]);
     const run = agentd(['run', 'wait a while', ...t.args], t.env);
     await run.waitFor('$ sleep 30');
+    // Meanwhile the folder is this process's: a server or a second in-process run there is refused.
+    const serve = await agentdToEnd(['serve', '--port', '0', '--data-dir', t.dataDir]);
+    expect(serve.code).toBe(2);
+    expect(serve.output).toContain('is in use by an in-process agentd run');
+    const second = await agentdToEnd(['run', 'me too', ...t.args], t.env);
+    expect(second.code).toBe(2);
+    expect(second.output).toContain('agentd run --url');
     run.signal('SIGINT');
     expect(await run.exited).toBe(130);
     const id = idOf(run.stdout());

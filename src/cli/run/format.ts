@@ -50,7 +50,7 @@ function actionLine(tool: string, action: Record<string, unknown>, args: string)
 }
 
 /** The tools whose action and observation say nothing the final message or a thought does not. */
-const QUIET_TOOLS = new Set(['finish', 'think']);
+export const QUIET_TOOLS = new Set(['finish', 'think']);
 
 export function describe(event: Event): Line[] {
   switch (event.kind) {

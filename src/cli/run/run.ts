@@ -8,7 +8,7 @@ import { ConfigError } from '../config.js';
 import { Answers } from './answers.js';
 import { ApiError, type Event, type Frame } from './api.js';
 import { connect, type Target, type TargetOptions } from './connect.js';
-import { describe } from './format.js';
+import { describe, QUIET_TOOLS } from './format.js';
 import { Screen } from './screen.js';
 
 export interface RunOptions extends TargetOptions {
@@ -173,7 +173,11 @@ class RunSession {
       this.lastAgentText = lines.map((l) => l.text).join('\n');
     if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status') this.onStatus();
     else if (this.status === 'running')
-      this.screen.busy(event.kind === 'ActionEvent' ? `running ${event.tool_name}` : 'thinking');
+      this.screen.busy(
+        event.kind === 'ActionEvent' && !QUIET_TOOLS.has(String(event.tool_name))
+          ? `running ${event.tool_name}`
+          : 'thinking',
+      );
   }
 
   private track(event: Event): void {
