@@ -12,6 +12,8 @@ export interface Command {
   stdout(): string;
   waitFor(text: string | RegExp): Promise<void>;
   type(text: string): void;
+  /** Closes stdin (Ctrl-D in a terminal). */
+  endInput(): void;
   signal(signal: NodeJS.Signals): void;
   exited: Promise<number | null>;
 }
@@ -33,7 +35,7 @@ function baseEnv(env: Record<string, string>): Record<string, string> {
 function handle(
   output: () => string,
   stdout: () => string,
-  rest: Pick<Command, 'type' | 'signal' | 'exited'>,
+  rest: Pick<Command, 'type' | 'endInput' | 'signal' | 'exited'>,
 ): Command {
   return {
     output,
@@ -78,6 +80,7 @@ export function agentd(args: string[], env: Record<string, string> = {}): Comman
     () => out,
     {
       type: (text) => proc.stdin!.write(text),
+      endInput: () => proc.stdin!.end(),
       signal: (signal) => proc.kill(signal),
       exited,
     },
@@ -108,7 +111,12 @@ export function agentdInPty(args: string[], env: Record<string, string> = {}): C
   return handle(
     () => out,
     () => out,
-    { type: (text) => pty.write(text), signal: (signal) => pty.kill(signal), exited },
+    {
+      type: (text) => pty.write(text),
+      endInput: () => pty.write('\x04'),
+      signal: (signal) => pty.kill(signal),
+      exited,
+    },
   );
 }
 

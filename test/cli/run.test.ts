@@ -110,6 +110,26 @@ describe('agentd run (in-process, piped)', () => {
     expect(run.stdout().trimEnd().endsWith('Done asking.')).toBe(true);
   });
 
+  it('--confirm with nobody to answer (stdin ended) exits 1, the action still waiting for --resume', async () => {
+    const t = setup([terminal('touch later.txt'), finish('Confirmed later.')]);
+    const run = agentd(['run', 'wait for me', '--confirm', ...t.args], t.env);
+    await run.waitFor('? Run this action? [y/n] ');
+    run.endInput();
+    expect(await run.exited).toBe(1);
+    expect(run.stdout()).toContain('no answer (stdin ended)');
+    const id = idOf(run.stdout());
+    const listed = await agentdToEnd(['conversations', '--data-dir', t.dataDir]);
+    expect(listed.stdout).toContain(`${id}  waiting_for_confirmation`);
+
+    // Taken up again, the pending action is shown and asked about once more.
+    const resumed = agentd(['run', '--resume', id, '--data-dir', t.dataDir], t.env);
+    await resumed.waitFor('$ touch later.txt\n? Run this action? [y/n] ');
+    resumed.type('y\n');
+    expect(await resumed.exited, resumed.output()).toBe(0);
+    expect(existsSync(join(t.workDir, 'later.txt'))).toBe(true);
+    expect(resumed.stdout().trimEnd().endsWith('Confirmed later.')).toBe(true);
+  });
+
   it('Ctrl-C pauses the conversation, prints its id and exits 130; --resume finishes it', async () => {
     const t = setup([terminal('sleep 30'), finish('Finished after the pause.')]);
     const run = agentd(['run', 'wait a while', ...t.args], t.env);

@@ -274,9 +274,12 @@ class RunSession {
           `? Run ${actions.length === 1 ? 'this action' : `these ${actions.length} actions`}? [y/n] `,
         ),
       );
-      if (answer === null)
-        accept = false; // stdin ended: nobody said yes
-      else if (/^y(es)?$/i.test(answer.trim())) accept = true;
+      if (answer === null) {
+        // Nobody left to answer: the conversation keeps waiting, to be answered on --resume.
+        this.screen.write([{ tone: 'error', text: 'no answer (stdin ended)' }, ...this.resumeHint()]);
+        return this.end(EXIT.error);
+      }
+      if (/^y(es)?$/i.test(answer.trim())) accept = true;
       else if (/^no?$/i.test(answer.trim())) accept = false;
     }
     this.asking = false;
