@@ -21,9 +21,9 @@ const script = (): ScriptStep[] => [
   { toolCalls: [{ name: 'finish', arguments: { message: 'Shown in colour.' } }] },
 ];
 
-function run(env: Record<string, string> = {}) {
+function run(env: Record<string, string> = {}, steps = script()) {
   const key = `cli-tty-${++counter}`;
-  llm.script(key, script());
+  llm.script(key, steps);
   return agentdInPty(['run', 'show colours', '--data-dir', tempDir('agentd-cli-tty-'), '--dir', tempDir()], {
     LLM_MODEL: 'openai/scripted',
     LLM_API_KEY: key,
@@ -64,5 +64,19 @@ describe('agentd run in a terminal', () => {
     expect(out).toMatch(SPINNER);
     expect(out).not.toMatch(/\x1b\[[0-9;]*m/); // no SGR (colour) sequence at all
     expect(out).toContain('$ echo coloured');
+  });
+
+  it('Ctrl-C typed in the terminal pauses the conversation, exits 130 and shows the cursor again', async () => {
+    const tty = run({}, [
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 30' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'never reached' } }] },
+    ]);
+    await tty.waitFor('running terminal');
+    tty.type('\x03');
+    expect(await tty.exited).toBe(130);
+    const out = tty.output();
+    expect(out).toMatch(/paused conversation [0-9a-f-]{36}/);
+    expect(out).toContain('resume with: agentd run --resume');
+    expect(out.lastIndexOf(SHOW)).toBeGreaterThan(out.lastIndexOf(HIDE));
   });
 });
