@@ -25,6 +25,7 @@ type Auth = 'checking' | 'signed-in' | 'needs-key' | { error: string };
 function App() {
   const route = useRoute();
   const [auth, setAuth] = useState<Auth>('checking');
+  const [tried, setTried] = useState(false);
   const check = () => {
     api('/api/settings')
       .then(() => setAuth('signed-in'))
@@ -44,7 +45,9 @@ function App() {
   if (auth === 'needs-key')
     return (
       <SignInPage
+        rejected={tried}
         onKey={(key) => {
+          setTried(true);
           setSessionKey(key);
           setAuth('checking');
           check();

@@ -1,7 +1,7 @@
 // Asked when the server wants a session key and the browser has none (or a wrong one).
 import { useState } from 'preact/hooks';
 
-export function SignInPage(props: { onKey: (key: string) => void }) {
+export function SignInPage(props: { rejected: boolean; onKey: (key: string) => void }) {
   const [key, setKey] = useState('');
   return (
     <main class="signin">
@@ -27,6 +27,11 @@ export function SignInPage(props: { onKey: (key: string) => void }) {
             required
           />
         </label>
+        {props.rejected && (
+          <p class="error" role="alert">
+            The server did not accept that key.
+          </p>
+        )}
         <button type="submit">Sign in</button>
       </form>
     </main>
