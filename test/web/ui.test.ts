@@ -106,8 +106,8 @@ describe('the web UI in Chromium', () => {
     expect(signInUrl).toBe(`${cli.url}/#key=${cli.key}`);
     const page = await signedInPage();
     expect(page.url()).toBe(`${cli.url}/`);
-    expect(await page.evaluate(() => localStorage.getItem('agentd.sessionKey'))).toBe(cli.key);
-    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await page.evaluate<string | null>("localStorage.getItem('agentd.sessionKey')")).toBe(cli.key);
+    expect(await page.evaluate<string>('document.cookie')).toBe('');
     await page.getByRole('heading', { name: 'Conversations' }).waitFor();
     await shot(page, 'conversations-empty');
 
@@ -204,24 +204,16 @@ describe('the web UI in Chromium', () => {
     await page.locator('.badge.status-finished').first().waitFor();
     await shot(page, 'after-restart');
 
-    const shown = async () =>
-      page
-        .locator('ol.timeline > li[data-event-id]')
-        .evaluateAll((els) => els.map((e) => e.getAttribute('data-event-id')));
+    const rows = page.locator('ol.timeline > li[data-event-id]');
+    const shown = () => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-event-id')));
     const stored = (await storedEvents(id)).map((e) => e.id);
     // The page may still be receiving the last events: wait until it has as many as are stored.
-    await page.waitForFunction(
-      (n) => document.querySelectorAll('ol.timeline > li[data-event-id]').length >= n,
-      stored.length,
-    );
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(stored.length);
     expect(await shown()).toEqual(stored);
 
     await page.reload();
     await page.locator('pre.terminal', { hasText: 'after-restart' }).waitFor();
-    await page.waitForFunction(
-      (n) => document.querySelectorAll('ol.timeline > li[data-event-id]').length >= n,
-      stored.length,
-    );
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(stored.length);
     expect(await shown()).toEqual(stored);
     await page.close();
   });
