@@ -67,10 +67,15 @@ async function signedInPage(): Promise<Page> {
   return page;
 }
 
-async function startFromPage(page: Page, task: string, confirm = false): Promise<string> {
+async function startFromPage(
+  page: Page,
+  task: string,
+  confirm = false,
+  dir = tempDir('agentd-web-work-'),
+): Promise<string> {
   await page.getByRole('link', { name: 'New', exact: true }).click();
   await page.getByLabel('Task').fill(task);
-  await page.getByLabel('Working folder').fill(tempDir('agentd-web-work-'));
+  await page.getByLabel('Working folder').fill(dir);
   if (confirm) await page.getByLabel(/confirmation mode/).check();
   await page.getByRole('button', { name: 'Start' }).click();
   await page.waitForURL(/\/ui\/conversations\/[0-9a-f-]+$/);
@@ -147,6 +152,63 @@ describe('the web UI in Chromium', () => {
     const row = page.locator(`li[data-conversation-id="${id}"]`);
     await row.locator('.badge.status-finished').waitFor();
     await shot(page, 'conversations-phone');
+    await page.close();
+  });
+
+  it('shows a file edit as a diff, a task list and Markdown; the list searches by title and deletes', async () => {
+    const dir = tempDir('agentd-web-work-');
+    await scriptNext([
+      {
+        toolCalls: [
+          {
+            name: 'file_editor',
+            arguments: {
+              command: 'create',
+              path: join(dir, 'notes.txt'),
+              file_text: 'first line\nsecond line\n',
+            },
+          },
+        ],
+      },
+      {
+        toolCalls: [
+          {
+            name: 'task_tracker',
+            arguments: {
+              command: 'plan',
+              task_list: [
+                { title: 'Write the notes', status: 'done' },
+                { title: 'Read them again', status: 'todo' },
+              ],
+            },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'All **done**, see `notes.txt`.' } }] },
+    ]);
+    const page = await signedInPage();
+    const id = await startFromPage(page, 'Write notes for the diff test', false, dir);
+    const diff = page.locator('pre.diff');
+    await diff.locator('.add', { hasText: '+first line' }).waitFor();
+    await diff.locator('.hunk').first().waitFor();
+    await page.locator('ul.tasks li.task-done', { hasText: 'Write the notes' }).waitFor();
+    await page.locator('ul.tasks li.task-todo', { hasText: 'Read them again' }).waitFor();
+    await page.locator('.message.final strong', { hasText: 'done' }).waitFor();
+    await page.locator('.message.final code', { hasText: 'notes.txt' }).waitFor();
+    await shot(page, 'conversation-diff-tasks');
+
+    await page.getByRole('link', { name: 'Conversations' }).click();
+    const row = page.locator(`li[data-conversation-id="${id}"]`);
+    await row.waitFor();
+    const search = page.getByLabel('Search by title');
+    await search.fill('zzz-no-such-title');
+    await row.waitFor({ state: 'detached' });
+    await search.fill('notes for the DIFF');
+    await row.waitFor();
+    await row.getByRole('button', { name: /^Delete/ }).click();
+    await row.getByRole('button', { name: 'Delete it' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await api(`/api/conversations/${id}`)).status).toBe(404);
     await page.close();
   });
 
