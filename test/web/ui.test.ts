@@ -12,6 +12,7 @@ import { type RunningCli, runCli } from '../support/cli.js';
 import { finishStep, terminalStep } from '../support/conversation.js';
 import { ScriptedLLM, type ScriptStep } from '../support/scripted-llm.js';
 import { tempDir } from '../support/server.js';
+import { postJson, waitForTask } from '../support/v1.js';
 
 const llm = new ScriptedLLM();
 const dataDir = tempDir('agentd-web-ui-');
@@ -277,6 +278,33 @@ describe('the web UI in Chromium', () => {
     await page.locator('pre.terminal', { hasText: 'after-restart' }).waitFor();
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(stored.length);
     expect(await shown()).toEqual(stored);
+    await page.close();
+  });
+
+  it('lists the V1 sandboxes with their conversations; pauses, resumes and deletes one', async () => {
+    await scriptNext([{ toolCalls: [{ name: 'finish', arguments: { message: 'sandboxed and done' } }] }]);
+    const who = { url: cli.url, key: cli.key! };
+    const task = await postJson(who, '/api/v1/app-conversations', {
+      initial_message: { role: 'user', content: [{ type: 'text', text: 'Finish in a sandbox' }] },
+    });
+    const ready = await waitForTask(who, task.id as string);
+    const sandboxId = ready.sandbox_id as string;
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Sandboxes' }).click();
+    const row = page.locator(`li[data-sandbox-id="${sandboxId}"]`);
+    await row.locator('.badge', { hasText: 'running' }).waitFor();
+    await shot(page, 'sandboxes');
+    await row.getByRole('button', { name: 'Pause' }).click();
+    await row.locator('.badge', { hasText: 'paused' }).waitFor();
+    await row.getByRole('button', { name: 'Resume' }).click();
+    await row.locator('.badge', { hasText: 'running' }).waitFor();
+    await row.getByRole('link').first().click();
+    await page.waitForURL(/\/ui\/conversations\//);
+    await page.locator('.message.final', { hasText: 'sandboxed and done' }).waitFor();
+    await shot(page, 'sandbox-conversation');
+    await page.getByRole('link', { name: 'Sandboxes' }).click();
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
     await page.close();
   });
 
