@@ -244,6 +244,19 @@ describe('the web UI in Chromium', () => {
     await page.close();
   });
 
+  it('interrupts a slow LLM call and resumes the run', async () => {
+    await scriptNext([{ delayMs: 60_000, text: 'too slow' }, terminalStep('echo resumed'), finishStep]);
+    const page = await signedInPage();
+    await startFromPage(page, 'Be interrupted');
+    await page.locator('.badge.status-running').first().waitFor();
+    await page.getByRole('button', { name: 'Interrupt' }).click();
+    await page.locator('.marker', { hasText: 'Interrupted' }).waitFor();
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.locator('pre.terminal', { hasText: 'resumed' }).waitFor();
+    await page.locator('.badge.status-finished').first().waitFor();
+    await page.close();
+  });
+
   it('resumes after a server restart mid-conversation with no event missing or shown twice', async () => {
     await scriptNext([
       terminalStep('echo before-restart'),

@@ -38,8 +38,10 @@ export function ConversationPage(props: { id: string }) {
     api<ConversationInfo>(`/api/conversations/${id}`)
       .then((i) => {
         setInfo(i);
-        setStatus(i.execution_status);
-        setStats(i.stats);
+        // The stream owns status and stats once it has spoken: an answer that left the server before
+        // the latest state update must not overwrite it.
+        setStatus((s) => s ?? i.execution_status);
+        setStats((s) => s ?? i.stats);
       })
       .catch((e: unknown) => setError(errorText(e)));
 
