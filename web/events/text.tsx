@@ -4,6 +4,7 @@ import Anser from 'anser';
 import { createTwoFilesPatch } from 'diff';
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
+import './ansi.css';
 import type { TextPart } from '../types.js';
 
 /** The text of content parts (TextContent; images are not shown). */
