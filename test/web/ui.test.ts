@@ -132,6 +132,28 @@ describe('the web UI in Chromium', () => {
     expect(cli.output().split(cli.key!).length - 1).toBe(2); // the banner's two lines
   });
 
+  it('needs no key on a server started with --no-auth', async () => {
+    const open = await runCli([
+      'serve',
+      '--no-auth',
+      '--port',
+      '0',
+      '--data-dir',
+      tempDir('agentd-web-noauth-'),
+    ]);
+    try {
+      const page = await browser.newPage();
+      await page.goto(/web UI: (http:\/\/\S+)/.exec(open.output())?.[1] ?? '');
+      await page.getByRole('heading', { name: 'Conversations' }).waitFor();
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByLabel('Max iterations').waitFor();
+      expect(await page.evaluate<string | null>("localStorage.getItem('agentd.sessionKey')")).toBeNull();
+      await page.close();
+    } finally {
+      await open.stop();
+    }
+  });
+
   it('starts a conversation from the page and shows the terminal output live', async () => {
     await scriptNext([terminalStep("printf '\\033[31mred\\033[0m hello-from-terminal\\n'"), finishStep]);
     const page = await signedInPage();

@@ -48,7 +48,11 @@ export function ConversationPage(props: { id: string }) {
   useEffect(() => {
     void loadInfo();
     return openStream(id, {
-      onState: (state, detail) => setLink({ state, detail }),
+      onState: (state, detail) => {
+        setLink({ state, detail });
+        // A refused socket may mean the key went stale: a REST read shows the sign-in page on a 401.
+        if (state === 'refused') void loadInfo();
+      },
       onEvent: (event, seq) => {
         if (event.kind === 'StreamingDeltaEvent') {
           if (typeof event.content === 'string') setStreaming((s) => s + event.content);
