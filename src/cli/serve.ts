@@ -20,6 +20,12 @@ export async function serve(options: ServerOptions): Promise<void> {
   else lines.push(`  session key: ${config.sessionApiKeys[0]}  (send it as X-Session-API-Key)`);
   if (config.exposeSecrets) lines.push('  secret exposure: ON (callers may read stored secrets in clear)');
   if (agentd.controlPlane) lines.push(`  sandboxes: ${agentd.controlPlane.sandboxProvider}`);
+  // The key rides in the fragment, which the browser never sends: the page keeps it (localStorage).
+  const signIn =
+    config.keySource === 'generated' || config.keySource === 'data-dir'
+      ? `#key=${encodeURIComponent(config.sessionApiKeys[0]!)}`
+      : '';
+  lines.push(`  web UI: http://${host}:${port}/${signIn}`);
   lines.push(`  API docs: http://${host}:${port}/docs`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }

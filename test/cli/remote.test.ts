@@ -73,6 +73,41 @@ describe('agentd run --url --key', () => {
     await server.stop();
   });
 
+  it("--model alone runs the settings' LLM (its stored key) with that model", async () => {
+    const server = await runCli(['serve', '--port', '0', '--data-dir', tempDir('agentd-cli-srv-')], {
+      env: { OH_SESSION_API_KEYS_0: 'remote-key' },
+    });
+    const { LLM_API_KEY, LLM_BASE_URL } = llmEnv([finish('Settings key used.')]);
+    // The settings name another model: only --model can make the scripted one answer.
+    await call(server.url, 'remote-key', '/api/settings', {
+      llm_model: 'openai/not-scripted',
+      llm_api_key: LLM_API_KEY,
+      llm_base_url: LLM_BASE_URL,
+    });
+    const run = await agentdToEnd([
+      'run',
+      'use my settings',
+      '--model',
+      'openai/scripted',
+      '--dir',
+      tempDir(),
+      '--url',
+      server.url,
+      '--key',
+      'remote-key',
+    ]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('Settings key used.');
+    const id = /conversation (\S+)/.exec(run.stdout)![1]!;
+    const info = await call<{ agent: { llm: { model: string } } }>(
+      server.url,
+      'remote-key',
+      `/api/conversations/${id}`,
+    );
+    expect(info.agent.llm.model).toBe('openai/scripted');
+    await server.stop();
+  });
+
   it('without --url uses the server that holds the data folder; a second server there is refused', async () => {
     const dataDir = tempDir('agentd-cli-shared-');
     const server = await runCli(['serve', '--port', '0', '--data-dir', dataDir]);

@@ -22,19 +22,26 @@ export const EXIT = { finished: 0, error: 1, usage: 2, interrupted: 130 } as con
 
 type Env = Record<string, string | undefined>;
 
-/** The agent of a new conversation: the model named here or in LLM_*, else none (the settings' LLM). */
-function agentOf(options: RunOptions, env: Env): Record<string, unknown> | undefined {
+/**
+ * Who runs a new conversation. With a key or base URL in LLM_*: an agent of its own. With only a model:
+ * the settings' LLM (its write-only key stays on the server) with that model (`llm_model`). Else the
+ * settings' LLM as it is.
+ */
+function agentOf(options: RunOptions, env: Env): Record<string, unknown> {
   const model = options.model ?? env.LLM_MODEL;
-  if (!model) return undefined;
+  if (!model) return {};
+  if (!env.LLM_API_KEY && !env.LLM_BASE_URL) return { llm_model: model };
   return {
-    kind: 'Agent',
-    llm: {
-      model,
-      api_key: env.LLM_API_KEY || null,
-      base_url: env.LLM_BASE_URL || null,
-      usage_id: 'agent',
+    agent: {
+      kind: 'Agent',
+      llm: {
+        model,
+        api_key: env.LLM_API_KEY || null,
+        base_url: env.LLM_BASE_URL || null,
+        usage_id: 'agent',
+      },
+      tools: DEFAULT_TOOLS.map((name) => ({ name })),
     },
-    tools: DEFAULT_TOOLS.map((name) => ({ name })),
   };
 }
 
@@ -123,16 +130,16 @@ class RunSession {
 
   private async create(): Promise<string> {
     const dir = resolve(this.options.dir ?? process.cwd());
-    const agent = agentOf(this.options, this.env);
+    const who = agentOf(this.options, this.env);
     try {
       const info = await this.api.call<{ id: string }>('POST', '/api/conversations', {
-        ...(agent ? { agent } : {}),
+        ...who,
         workspace: { working_dir: dir },
         confirmation_policy: { kind: this.options.confirm ? 'AlwaysConfirm' : 'NeverConfirm' },
       });
       return info.id;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && !agent)
+      if (error instanceof ApiError && error.status === 422 && !('agent' in who))
         throw new ConfigError(
           `${error.message}. Set LLM_MODEL (and LLM_API_KEY, LLM_BASE_URL), or save an LLM in the settings`,
         );
