@@ -6,6 +6,7 @@
 // stay the native modules, packages that read their own files at run time, and the SDKs that are
 // loaded lazily on first use.
 import { build } from 'esbuild';
+import { buildWeb } from './build-web.mjs';
 
 const external = [
   'better-sqlite3',
@@ -34,3 +35,5 @@ await build({
   },
   logLevel: 'warning',
 });
+
+await buildWeb();

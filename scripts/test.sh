@@ -2,6 +2,7 @@
 # The test entry point (`npm test`): on a fresh machine it installs the system programs the suite
 # drives when they are missing, then runs vitest with the arguments given (`npm test -- test/x.test.ts`).
 #   chromium  the browser tools (playwright-core never downloads a browser; AGENTD_CHROMIUM names another)
+#   firefox-esr  the web UI's Firefox test (puppeteer-core, WebDriver BiDi; AGENTD_FIREFOX names another)
 #   rg        the glob and grep tools (ripgrep)
 #   bwrap     the isolating sandbox provider (bubblewrap)
 #   git, tar  the git and file-archive routes
@@ -11,6 +12,7 @@ cd "$(dirname "$0")/.."
 
 missing=()
 if [[ -z ${AGENTD_CHROMIUM:-} ]] && ! command -v chromium >/dev/null 2>&1; then missing+=(chromium); fi
+if [[ -z ${AGENTD_FIREFOX:-} ]] && ! command -v firefox-esr >/dev/null 2>&1; then missing+=(firefox-esr); fi
 if ! command -v rg >/dev/null 2>&1; then missing+=(ripgrep); fi
 if ! command -v bwrap >/dev/null 2>&1; then missing+=(bubblewrap); fi
 if ! command -v git >/dev/null 2>&1; then missing+=(git); fi

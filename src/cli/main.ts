@@ -5,6 +5,7 @@ import { type AgentOptions, agent } from './agent.js';
 import { ConfigError, type ServerOptions } from './config.js';
 import { demo } from './demo.js';
 import { serverOptions } from './lifecycle.js';
+import { registerClientCommands } from './run/index.js';
 import { serve } from './serve.js';
 
 const program = new Command();
@@ -65,6 +66,8 @@ program
   .action(async () => {
     await demo();
   });
+
+registerClientCommands(program);
 
 /** Commander's message as one line, naming an unknown command as such (not as an extra argument of serve). */
 function usageMessage(error: CommanderError): string {

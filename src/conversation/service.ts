@@ -155,7 +155,7 @@ export class ConversationService extends ConversationRuntimes {
     if (request.initial_message) userMessage(request.initial_message, NO_SKILLS, ['body', 'initial_message']);
     // Read once: the agent (when the request has none) and the defaults below both come from it.
     const effective = await this.options.settings.getEffective(userId);
-    const resolved = resolveAgent(this.options, effective, request.agent);
+    const resolved = resolveAgent(this.options, effective, request.agent, request.llm_model);
     const agent: AgentSpec = {
       ...resolved,
       condenser: resolveCondenser(resolved, effective, (key) => this.options.secretBox.encrypt(key)),
