@@ -1,10 +1,12 @@
 // `agentd run` in a pseudo-terminal, as a person runs it: colours, a spinner while the LLM thinks, and
 // the terminal left clean (spinner line erased, cursor shown again); NO_COLOR turns the colours off.
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedLLM, type ScriptStep } from '../support/scripted-llm.js';
 import { tempDir } from '../support/server.js';
 import { agentdInPty } from './command.js';
 
+const ESC = '\x1b';
 const llm = new ScriptedLLM();
 let counter = 0;
 
@@ -48,11 +50,11 @@ describe('agentd run in a terminal', () => {
     // At the end the cursor is back, after the last spinner frame, which was erased.
     expect(out.lastIndexOf(SHOW)).toBeGreaterThan(out.lastIndexOf(HIDE));
     const afterFinal = out.slice(out.lastIndexOf('Shown in colour.'));
-    expect(afterFinal).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \w+\x1b\[22m$/);
+    expect(afterFinal).not.toMatch(new RegExp(`[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \\w+${ESC}\\[22m$`));
     // What a person sees, escapes taken out: the lines in order, no spinner left on the last line.
     const visible = out
       .split('\r\n')
-      .map((line) => line.replace(/^[\s\S]*\r\x1b\[2K/, '').replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, ''))
+      .map((line) => stripVTControlCharacters(line.slice(line.lastIndexOf(`\r${ESC}[2K`) + 1)))
       .filter(Boolean);
     expect(visible.slice(1)).toEqual(['> show colours', '$ echo coloured', '  coloured', 'Shown in colour.']);
   });
@@ -62,7 +64,7 @@ describe('agentd run in a terminal', () => {
     expect(await tty.exited, tty.output()).toBe(0);
     const out = tty.output();
     expect(out).toMatch(SPINNER);
-    expect(out).not.toMatch(/\x1b\[[0-9;]*m/); // no SGR (colour) sequence at all
+    expect(out).not.toMatch(new RegExp(`${ESC}\\[[0-9;]*m`)); // no SGR (colour) sequence at all
     expect(out).toContain('$ echo coloured');
   });
 
