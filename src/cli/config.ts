@@ -28,6 +28,7 @@ export interface ServerOptions {
   sandboxProvider?: string;
   /** true when `--expose-secrets` was given. */
   exposeSecrets?: boolean;
+  redisUrl?: string;
 }
 
 export interface ServerConfig {
@@ -63,6 +64,8 @@ export interface ServerConfig {
   exposeSecrets: boolean;
   /** More browser origins allowed cross-origin calls (AGENTD_CORS_ORIGINS, comma-separated). */
   corsOrigins: string[];
+  /** The Redis bus for several replicas (--redis-url, AGENTD_REDIS_URL); unset: the in-memory bus. */
+  redisUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -162,6 +165,7 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
     host,
     exposeSecrets,
     corsOrigins: parseCorsOrigins(env.AGENTD_CORS_ORIGINS),
+    redisUrl: redisUrlOf(options.redisUrl ?? env.AGENTD_REDIS_URL),
     port,
     dataDir,
     maxSandboxes,
@@ -246,4 +250,13 @@ function pricesFromEnv(env: Env): PriceTable {
     if (error instanceof PricingError) throw new ConfigError(`AGENTD_PRICING_FILE: ${error.message}`);
     throw error;
   }
+}
+
+function redisUrlOf(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^rediss?:\/\//.test(value))
+    throw new ConfigError(
+      'Invalid Redis URL: it must start with redis:// or rediss:// (--redis-url, AGENTD_REDIS_URL)',
+    );
+  return value;
 }

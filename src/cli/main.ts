@@ -1,6 +1,7 @@
 // The `agentd` command. A mistake in how it was called (an unknown command or option, a bad value,
 // a port in use) is one line on stderr and exit code 2; only an unexpected failure prints a stack.
 import { Command, CommanderError } from 'commander';
+import { RedisBusError } from '../bus/index.js';
 import { type AgentOptions, agent } from './agent.js';
 import { ConfigError, type ServerOptions } from './config.js';
 import { demo } from './demo.js';
@@ -34,6 +35,7 @@ serverOptions(
     '--max-sandboxes <n>',
     'sandboxes starting or running at once (env AGENTD_MAX_SANDBOXES; default 10)',
   )
+  .option('--redis-url <url>', 'Redis for events across replicas (env AGENTD_REDIS_URL; default in-memory)')
   .option(
     '--sandbox-provider <kind>',
     'bwrap (namespaces) or process (env AGENTD_SANDBOX_PROVIDER; default bwrap where it runs)',
@@ -81,6 +83,11 @@ function fail(error: unknown): never {
     if (error.exitCode === 0) process.exit(0);
     process.stderr.write(`agentd: ${usageMessage(error)}\n`);
     process.exit(2);
+  }
+  // An engine that cannot be reached is not a usage mistake: one line, exit code 1.
+  if (error instanceof RedisBusError) {
+    process.stderr.write(`agentd: ${error.message}\n`);
+    process.exit(1);
   }
   if (error instanceof ConfigError) {
     process.stderr.write(`agentd: ${error.message}\n`);

@@ -26,6 +26,7 @@ export async function serve(options: ServerOptions): Promise<void> {
     exposeSecrets: config.exposeSecrets,
     maxUploadBytes: config.maxUploadBytes,
     corsOrigins: config.corsOrigins,
+    redisUrl: config.redisUrl,
   });
   const { port } = await listenUntilStopped(agentd, config.host, config.port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -34,6 +35,7 @@ export async function serve(options: ServerOptions): Promise<void> {
   else if (config.keySource === 'environment') lines.push('  session keys: from the environment');
   else lines.push(`  session key: ${config.sessionApiKeys[0]}  (send it as X-Session-API-Key)`);
   if (config.exposeSecrets) lines.push('  secret exposure: ON (callers may read stored secrets in clear)');
+  if (config.redisUrl) lines.push('  bus: Redis');
   if (agentd.controlPlane) lines.push(`  sandboxes: ${agentd.controlPlane.sandboxProvider}`);
   lines.push(`  API docs: http://${host}:${port}/docs`);
   process.stdout.write(`${lines.join('\n')}\n`);

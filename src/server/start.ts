@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AppConversationService } from '../app/index.js';
-import { type EventBus, MemoryBus } from '../bus/index.js';
+import { type EventBus, MemoryBus, RedisBus } from '../bus/index.js';
 import { EventLog } from '../conversation/event-log.js';
 import { EventQueries, OwnerEventQueries } from '../conversation/event-queries.js';
 import { ConversationService } from '../conversation/service.js';
@@ -61,6 +61,8 @@ export interface AgentdOptions {
   prices?: PriceTable;
   /** Where POST /api/skills reads the user skills (default the home folder; tests use their own). */
   skillsHome?: string;
+  /** Redis for events across replicas; unset: the in-memory bus of one process. */
+  redisUrl?: string;
 }
 
 export interface ControlPlaneOptions {
@@ -96,8 +98,9 @@ export interface Agentd {
 }
 
 export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
+  // Engines first: one that cannot be reached stops the start before anything is opened.
+  const bus: EventBus = options.redisUrl ? await RedisBus.connect(options.redisUrl) : new MemoryBus();
   const store = openSqliteStore({ path: join(options.dataDir, 'agentd.db') });
-  const bus = new MemoryBus();
   const secretBox = loadSecretBox({ dataDir: options.dataDir, env: options.env ?? process.env });
   const settings = new SettingsService(store.settings, secretBox);
   const log = new EventLog(store, bus);
