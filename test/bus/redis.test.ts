@@ -8,9 +8,10 @@ import { EventLog } from '../../src/conversation/event-log.js';
 import { subscribe } from '../../src/conversation/subscription.js';
 import { openSqliteStore, type Store } from '../../src/store/index.js';
 import { conversation, event } from '../store/contract.js';
+import { testRedisUrl } from '../support/engines.js';
 import { tempDir } from '../support/server.js';
 
-const url = process.env.AGENTD_TEST_REDIS_URL;
+const url = testRedisUrl();
 
 describe.skipIf(!url)('Redis bus', () => {
   let a: RedisBus;
