@@ -12,6 +12,13 @@ import {
   run,
   SummarizingCondenser,
 } from '../agent/index.js';
+import {
+  type ForwardReply,
+  type ForwardRequest,
+  LocalOwnership,
+  OwnedElsewhereError,
+  type Ownership,
+} from '../cluster/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import { type HookConfig, HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.js';
 import { createLLM, type LLM, type Logger, type PriceTable } from '../llm/index.js';
@@ -20,6 +27,7 @@ import type { ConversationRecord, Store } from '../store/index.js';
 import { createTools, type McpPool } from '../tools/index.js';
 import { ConversationInSandboxError, ConversationNotFoundError } from './errors.js';
 import type { EventLog } from './event-log.js';
+import { OWNED_OPS, type OwnedOp, replyOf, unwrap } from './forwarding.js';
 import { LiveRuntimes } from './live-runtimes.js';
 import { ConversationRuntime } from './runtime.js';
 import type { LLMSpec } from './schemas.js';
@@ -51,17 +59,27 @@ export interface ConversationServiceOptions {
    * logged (pino's shape; the server passes its logger). Every line carries `conversation_id`.
    */
   logger?: Logger;
+  /** Which replica runs which conversation (several replicas); default this process runs them all. */
+  ownership?: Ownership;
 }
 
 const SILENT: Logger = { warn() {}, error() {} };
 
 export abstract class ConversationRuntimes {
   protected readonly runtimes: LiveRuntimes;
+  protected readonly ownership: Ownership;
 
   constructor(protected readonly options: ConversationServiceOptions) {
+    this.ownership = options.ownership ?? new LocalOwnership();
     this.runtimes = new LiveRuntimes({
       idleTimeoutMs: options.idleTimeoutMs ?? 20 * 60 * 1000,
       maxLive: options.maxLiveConversations ?? 64,
+      // A runtime closed for being idle holds nothing another replica would need to recover.
+      onClosed: (id) => {
+        this.ownership.release(id).catch((error: unknown) => {
+          this.logFor(id).warn({ err: error }, 'could not release the conversation lease');
+        });
+      },
     });
   }
 
@@ -139,11 +157,74 @@ export abstract class ConversationRuntimes {
     return this.options.log.publishTransient(runtime.conversationId, () => this.snapshot(runtime.record));
   }
 
-  /** The runtime of a conversation, built on first use (one build even under concurrent calls). */
+  /**
+   * The runtime of a conversation, built on first use (one build even under concurrent calls). A
+   * runtime is built only by the lease holder: OwnedElsewhereError when another replica holds it.
+   */
   protected async runtime(userId: string, id: string): Promise<ConversationRuntime> {
-    const record = await this.local(userId, id);
+    let record = await this.local(userId, id);
+    if (!this.runtimes.get(id)) {
+      await this.runtimes.settled(id);
+      if (!this.runtimes.get(id)) {
+        const claim = await this.ownership.claim(id);
+        if (!claim.owned) throw new OwnedElsewhereError(id, claim.holder);
+        // Its holder died mid-run: recovered as after a crash before anything else happens to it.
+        if (claim.takeover && (await this.recoverConversation(id))) record = await this.local(userId, id);
+      }
+    }
     return this.runtimes.use(id, () => this.buildRuntime(record));
   }
+
+  /**
+   * Runs `local` here unless another live replica holds the conversation: then the call goes there
+   * (its answer or error comes back as if it had run here; OwnerUnavailableError when it is silent).
+   */
+  protected async onOwner<T>(
+    op: OwnedOp,
+    userId: string,
+    id: string,
+    args: unknown[],
+    local: () => Promise<T>,
+  ): Promise<T> {
+    const forward = async (holder: string) =>
+      unwrap<T>(await this.ownership.forward(holder, { op, userId, conversationId: id, args }));
+    if (!this.runtimes.get(id)) {
+      const holder = await this.ownership.holder(id);
+      if (holder) return forward(holder);
+    }
+    try {
+      return await local();
+    } catch (error) {
+      // Claimed by another replica between the look-up and the claim.
+      if (error instanceof OwnedElsewhereError) return forward(error.holder);
+      throw error;
+    }
+  }
+
+  /** Runs a call another replica forwarded here (this replica holds the conversation, or no one does). */
+  execute(request: ForwardRequest): Promise<ForwardReply> {
+    return replyOf(async () => {
+      if (!(OWNED_OPS as readonly string[]).includes(request.op))
+        throw new Error(`unknown call ${request.op}`);
+      const method = (this as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[
+        request.op
+      ]!;
+      return method.call(this, request.userId, request.conversationId, ...request.args);
+    });
+  }
+
+  /** Drops a runtime whose lease another replica took (this one could not renew in time). */
+  lost(id: string): void {
+    const runtime = this.runtimes.get(id);
+    if (!runtime) return;
+    this.logFor(id).warn({}, 'conversation lease lost to another replica; its runtime here stops');
+    this.runtimes.delete(id);
+    runtime.interrupt();
+    void (runtime.running ?? Promise.resolve()).catch(() => undefined).then(() => runtime.close());
+  }
+
+  /** Recovers a conversation cut off by its replica's end; false when it was not running. */
+  protected abstract recoverConversation(id: string): Promise<boolean>;
 
   private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
     const state = stateOf(record);
