@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AppConversationService } from '../app/index.js';
 import { type EventBus, MemoryBus, RedisBus } from '../bus/index.js';
+import { ClusterOwnership, LocalOwnership, type Ownership } from '../cluster/index.js';
 import { EventLog } from '../conversation/event-log.js';
 import { EventQueries, OwnerEventQueries } from '../conversation/event-queries.js';
 import { ConversationService } from '../conversation/service.js';
@@ -63,6 +64,11 @@ export interface AgentdOptions {
   skillsHome?: string;
   /** Redis for events across replicas; unset: the in-memory bus of one process. */
   redisUrl?: string;
+  /**
+   * Several replicas: conversation leases in this PostgreSQL database, calls forwarded over the
+   * Redis of `redisUrl` (both needed); unset: this process runs every conversation.
+   */
+  cluster?: { databaseUrl: string; leaseSeconds?: number };
 }
 
 export interface ControlPlaneOptions {
@@ -112,7 +118,17 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     warn: (fields, message) => app?.log.warn(fields, message),
     error: (fields, message) => app?.log.error(fields, message),
   };
+  const ownership: Ownership =
+    options.cluster && options.redisUrl
+      ? await ClusterOwnership.open({
+          databaseUrl: options.cluster.databaseUrl,
+          redisUrl: options.redisUrl,
+          leaseSeconds: options.cluster.leaseSeconds,
+          warn: (fields, message) => serviceLogger.warn(fields, message),
+        })
+      : new LocalOwnership();
   const conversations = new ConversationService({
+    ownership,
     store,
     log,
     settings,
@@ -161,6 +177,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     skillsHome: options.skillsHome,
   });
   await conversations.recover();
+  conversations.serveReplicas();
   let closed = false;
   return {
     app,
@@ -177,6 +194,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
       await controlPlane?.apps.close();
       await controlPlane?.sandboxes.close();
       await conversations.close();
+      await ownership.close();
       await mcp.close();
       await bus.close();
       await store.close();
