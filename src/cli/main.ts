@@ -1,7 +1,6 @@
 // The `agentd` command. A mistake in how it was called (an unknown command or option, a bad value,
 // a port in use) is one line on stderr and exit code 2; only an unexpected failure prints a stack.
 import { Command, CommanderError } from 'commander';
-import { RedisBusError } from '../bus/index.js';
 import { type AgentOptions, agent } from './agent.js';
 import { ConfigError, type ServerOptions } from './config.js';
 import { demo } from './demo.js';
@@ -39,6 +38,10 @@ serverOptions(
   .option(
     '--sandbox-provider <kind>',
     'bwrap (namespaces) or process (env AGENTD_SANDBOX_PROVIDER; default bwrap where it runs)',
+  )
+  .option(
+    '--database-url <url>',
+    'PostgreSQL (postgres://…) shared by replicas, instead of SQLite (env AGENTD_DATABASE_URL)',
   )
   .action(async (opts: ServerOptions) => {
     await serve(opts);
@@ -84,14 +87,9 @@ function fail(error: unknown): never {
     process.stderr.write(`agentd: ${usageMessage(error)}\n`);
     process.exit(2);
   }
-  // An engine that cannot be reached is not a usage mistake: one line, exit code 1.
-  if (error instanceof RedisBusError) {
-    process.stderr.write(`agentd: ${error.message}\n`);
-    process.exit(1);
-  }
   if (error instanceof ConfigError) {
     process.stderr.write(`agentd: ${error.message}\n`);
-    process.exit(2);
+    process.exit(error.exitCode);
   }
   process.stderr.write(
     `agentd: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

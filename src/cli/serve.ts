@@ -1,7 +1,10 @@
-// `agentd serve`: the embedded default — one process, SQLite in the data folder, local sandboxes.
+// `agentd serve`: the embedded default — one process, SQLite in the data folder, local sandboxes —
+// or, with --database-url, one replica of several on a shared PostgreSQL.
+import { RedisBusError } from '../bus/index.js';
 import { originsOf } from '../server/cors.js';
 import { startAgentd } from '../server/start.js';
-import { checkSandboxProvider, resolveConfig, type ServerOptions } from './config.js';
+import { DatabaseUnavailableError, redactUrl } from '../store/index.js';
+import { ConfigError, checkSandboxProvider, resolveConfig, type ServerOptions } from './config.js';
 import { assertCanListen, listenUntilStopped } from './lifecycle.js';
 
 export async function serve(options: ServerOptions): Promise<void> {
@@ -10,6 +13,7 @@ export async function serve(options: ServerOptions): Promise<void> {
   await assertCanListen(config.host, config.port);
   const agentd = await startAgentd({
     dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
     logger: { level: config.logLevel },
     sessionApiKeys: config.sessionApiKeys,
     controlPlane: {
@@ -27,10 +31,20 @@ export async function serve(options: ServerOptions): Promise<void> {
     maxUploadBytes: config.maxUploadBytes,
     corsOrigins: config.corsOrigins,
     redisUrl: config.redisUrl,
+    cluster:
+      config.databaseUrl && config.redisUrl
+        ? { databaseUrl: config.databaseUrl, leaseSeconds: config.leaseSeconds }
+        : undefined,
+  }).catch((error: unknown) => {
+    // An engine that cannot be reached is one line and exit code 1.
+    if (error instanceof DatabaseUnavailableError || error instanceof RedisBusError)
+      throw new ConfigError(error.message, 1);
+    throw error;
   });
   const { port } = await listenUntilStopped(agentd, config.host, config.port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const lines = [`agentd listening on http://${host}:${port}`, `  data folder: ${config.dataDir}`];
+  if (config.databaseUrl) lines.push(`  database: ${redactUrl(config.databaseUrl)}`);
   if (config.keySource === 'none') lines.push('  auth: OFF (--no-auth); loopback only');
   else if (config.keySource === 'environment') lines.push('  session keys: from the environment');
   else lines.push(`  session key: ${config.sessionApiKeys[0]}  (send it as X-Session-API-Key)`);

@@ -4,7 +4,7 @@
 import { recoverAfterCrash } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { Logger } from '../llm/index.js';
-import { allItems, type Store } from '../store/index.js';
+import { allItems, type ConversationRecord, type Store } from '../store/index.js';
 import type { EventLog } from './event-log.js';
 import { stateUpdateEvent } from './state.js';
 

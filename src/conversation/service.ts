@@ -49,7 +49,8 @@ export class ConversationService extends ConversationRuntimes {
   /**
    * After a restart: a conversation the store says was running was cut off. It goes to `error`, each
    * action left without an observation gets an AgentErrorEvent (so a later `run` continues), and a
-   * ConversationErrorEvent `ServerRestarted` says why the run stopped.
+   * ConversationErrorEvent `ServerRestarted` says why the run stopped. `claim` limits it to the
+   * conversations no live replica runs (see RecoveryDeps.claim); default all.
    */
   recover(): Promise<number> {
     // Another live replica's conversations are its own: only those whose lease can be taken.

@@ -18,12 +18,14 @@ import {
   SandboxSpecs,
 } from '../sandbox/index.js';
 import { loadSecretBox, SettingsService } from '../settings/index.js';
-import { openSqliteStore, type Store } from '../store/index.js';
+import { type ConversationRecord, openPostgresStore, openSqliteStore, type Store } from '../store/index.js';
 import { McpPool, registeredToolNames } from '../tools/index.js';
 import { type AppDeps, buildApp, type ControlPlaneDeps } from './app.js';
 
 export interface AgentdOptions {
   dataDir: string;
+  /** A PostgreSQL URL (--database-url): the store several replicas share; default SQLite in dataDir. */
+  databaseUrl?: string;
   sessionApiKeys: readonly string[];
   logger?: AppDeps['logger'];
   /**
@@ -106,7 +108,9 @@ export interface Agentd {
 export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
   // Engines first: one that cannot be reached stops the start before anything is opened.
   const bus: EventBus = options.redisUrl ? await RedisBus.connect(options.redisUrl) : new MemoryBus();
-  const store = openSqliteStore({ path: join(options.dataDir, 'agentd.db') });
+  const store = options.databaseUrl
+    ? await openPostgresStore({ url: options.databaseUrl })
+    : openSqliteStore({ path: join(options.dataDir, 'agentd.db') });
   const secretBox = loadSecretBox({ dataDir: options.dataDir, env: options.env ?? process.env });
   const settings = new SettingsService(store.settings, secretBox);
   const log = new EventLog(store, bus);

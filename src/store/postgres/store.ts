@@ -39,6 +39,7 @@ import { PgDocuments } from './documents.js';
 import { migratePostgres } from './migrations.js';
 import { changes, type Queryable, query } from './queries.js';
 import { numbered, POSTGRES, toCount } from './sql.js';
+import { DatabaseUnavailableError } from './url.js';
 
 /** The conversation's key, as a subquery: NULL (so no rows) for an unknown conversation. */
 const KEY_OF = '(SELECT key FROM conversations WHERE id = $1)';
@@ -343,7 +344,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await migratePostgres(pool);
   } catch (error) {
     await pool.end();
-    throw error;
+    throw new DatabaseUnavailableError(options.url, error);
   }
   const documents = new Map<DocumentKind, PgDocuments<Document>>();
   return {
