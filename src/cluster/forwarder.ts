@@ -103,7 +103,10 @@ export class RedisForwarder {
     const answer = JSON.parse(text) as Answer;
     const waiting = this.waiting.get(answer.id);
     if (!waiting) return;
-    if ('reply' in answer) return waiting.resolve(answer.reply);
+    if ('reply' in answer) {
+      waiting.resolve(answer.reply);
+      return;
+    }
     if (waiting.acked) return;
     waiting.acked = true;
     clearTimeout(waiting.timer);

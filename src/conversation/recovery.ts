@@ -4,7 +4,7 @@
 import { recoverAfterCrash } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { Logger } from '../llm/index.js';
-import { allItems, type ConversationRecord, type Store } from '../store/index.js';
+import { allItems, type Store } from '../store/index.js';
 import type { EventLog } from './event-log.js';
 import { stateUpdateEvent } from './state.js';
 
@@ -49,7 +49,7 @@ export async function recoverInterrupted(
 /** Recovers one conversation if the store says it was running; false when it was not. */
 export async function recoverOne(deps: RecoveryDeps, conversationId: string): Promise<boolean> {
   const record = await deps.store.conversations.get(conversationId);
-  if (!record || record.executionStatus !== 'running' || record.sandboxId) return false;
+  if (record?.executionStatus !== 'running' || record.sandboxId) return false;
   const events = await deps.loadEvents(record.id);
   const now = new Date().toISOString();
   const unanswered = recoverAfterCrash(events);

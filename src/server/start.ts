@@ -18,7 +18,7 @@ import {
   SandboxSpecs,
 } from '../sandbox/index.js';
 import { loadSecretBox, SettingsService } from '../settings/index.js';
-import { type ConversationRecord, openPostgresStore, openSqliteStore, type Store } from '../store/index.js';
+import { openPostgresStore, openSqliteStore, type Store } from '../store/index.js';
 import { McpPool, registeredToolNames } from '../tools/index.js';
 import { type AppDeps, buildApp, type ControlPlaneDeps } from './app.js';
 
