@@ -55,8 +55,6 @@ export class SandboxService {
   private readonly maxRunning: number;
   /** Starts in progress in this process, by sandbox id. */
   private readonly starting = new Map<string, Promise<SandboxRecord>>();
-  /** Serializes limit checks with the writes that take a place under the limit. */
-  private admission: Promise<unknown> = Promise.resolve();
   private readonly listeners: SandboxListener[] = [];
   private spare: Spare | null = null;
   private closing = false;
@@ -322,15 +320,16 @@ export class SandboxService {
     void start.finally(() => this.starting.delete(record.id));
   }
 
-  /** Runs `work` if a place under the limit is free, one admission at a time. */
+  /**
+   * Runs `work` if a place under the limit is free, one admission at a time across every replica
+   * sharing the store (the limit is server-wide, whichever replica a start reaches).
+   */
   private admit<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.admission.then(async () => {
+    return this.options.store.exclusive('sandbox-admission', async () => {
       const active = await this.records.count({ status: ACTIVE });
       if (active >= this.maxRunning) throw new SandboxLimitError(this.maxRunning);
       return work();
     });
-    this.admission = next.catch(() => undefined);
-    return next;
   }
 
   /** Corrects a record whose process is gone to MISSING (persisted). */

@@ -1,3 +1,4 @@
+export { LocalLocks } from './locks.js';
 export { allItems, type PagedSearch } from './pages.js';
 export { migratePostgres, PG_MIGRATIONS, type PgMigration } from './postgres/migrations.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres/store.js';

@@ -82,4 +82,48 @@ describe.skipIf(!server)('postgresql: several replicas on one database', () => {
       await Promise.all([a.close(), b.close()]);
     }
   });
+
+  it('takes turns across stores: a limit check and the write under it, and settings read-modify-writes', async () => {
+    const url = await freshUrl();
+    const [a, b] = await Promise.all([open(url), open(url)]);
+    try {
+      // 20 starts through two replicas against a limit of 5: the count and the put are one turn.
+      const docs = (s: Store) => s.documents('sandboxes');
+      const admitted = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => {
+          const s = i % 2 ? a : b;
+          return s.exclusive('sandbox-admission', async () => {
+            if ((await docs(s).count({ status: ['RUNNING'] })) >= 5) return false;
+            const now = new Date().toISOString();
+            await docs(s).put({
+              id: randomUUID(),
+              ownerId: 'o',
+              status: 'RUNNING',
+              createdAt: now,
+              updatedAt: now,
+            });
+            return true;
+          });
+        }),
+      );
+      expect(admitted.filter(Boolean)).toHaveLength(5);
+      expect(await docs(a).count({})).toBe(5);
+      // 30 increments of one user's settings through two replicas: none lost.
+      await Promise.all(
+        Array.from({ length: 30 }, (_, i) => {
+          const s = i % 2 ? a : b;
+          return s.settings.exclusive('u1', async () => {
+            const n = Number((await s.settings.get('u1')) ?? '0');
+            await s.settings.put('u1', String(n + 1));
+          });
+        }),
+      );
+      expect(await a.settings.get('u1')).toBe('30');
+      // A failed turn frees the lock.
+      await expect(a.exclusive('x', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+      expect(await b.exclusive('x', async () => 'free')).toBe('free');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
 });

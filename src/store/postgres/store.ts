@@ -36,6 +36,7 @@ import {
   UnknownCursorError,
 } from '../types.js';
 import { PgDocuments } from './documents.js';
+import { PgLocks } from './locks.js';
 import { migratePostgres } from './migrations.js';
 import { changes, type Queryable, query } from './queries.js';
 import { numbered, POSTGRES, toCount } from './sql.js';
@@ -304,7 +305,13 @@ class PgConversations implements ConversationStore {
 }
 
 class PgSettings implements SettingsStore {
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly locks: PgLocks,
+  ) {}
+  exclusive<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    return this.locks.run(`settings:${userId}`, work);
+  }
   async get(userId: string): Promise<string | null> {
     const rows = await query<{ document: string }>(
       this.db,
@@ -340,17 +347,28 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   // An idle connection the server drops emits 'error' on the pool; the pool discards it and the next
   // query opens another, so there is nothing to do but not crash.
   pool.on('error', () => {});
+  // Lock holders wait on connections of their own: were they the queries' connections, holders
+  // waiting for a lock could take every one and leave the holder of the lock none for its work.
+  const lockPool = new pg.Pool({
+    connectionString: options.url,
+    max: 4,
+    connectionTimeoutMillis: 10_000,
+    application_name: 'agentd-locks',
+  });
+  lockPool.on('error', () => {});
   try {
     await migratePostgres(pool);
   } catch (error) {
     await pool.end();
+    await lockPool.end();
     throw new DatabaseUnavailableError(options.url, error);
   }
+  const locks = new PgLocks(lockPool);
   const documents = new Map<DocumentKind, PgDocuments<Document>>();
   return {
     conversations: new PgConversations(pool),
     events: new PgEvents(pool),
-    settings: new PgSettings(pool),
+    settings: new PgSettings(pool, locks),
     documents<T extends Document>(kind: DocumentKind): DocumentStore<T> {
       let table = documents.get(kind);
       if (!table) {
@@ -359,8 +377,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       }
       return table as unknown as DocumentStore<T>;
     },
+    exclusive: (name, work) => locks.run(name, work),
     async close() {
       if (!pool.ended) await pool.end();
+      if (!lockPool.ended) await lockPool.end();
     },
   };
 }

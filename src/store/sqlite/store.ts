@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import { messageBody } from '../body.js';
 import { conversationWhere, eventWhere, SORTS, type Where, whereSql } from '../filters.js';
+import { LocalLocks } from '../locks.js';
 import {
   CONVERSATION_COLUMNS,
   type ConversationRow,
@@ -350,7 +351,10 @@ class SqliteConversations implements ConversationStore {
 class SqliteSettings implements SettingsStore {
   private readonly select: Database.Statement;
   private readonly upsert: Database.Statement;
-  constructor(db: Database.Database) {
+  constructor(
+    db: Database.Database,
+    private readonly locks: LocalLocks,
+  ) {
     this.select = db.prepare('SELECT document FROM settings WHERE user_id = ?').pluck();
     this.upsert = db.prepare(
       'INSERT INTO settings (user_id, document) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET document = excluded.document',
@@ -361,6 +365,9 @@ class SqliteSettings implements SettingsStore {
   }
   async put(userId: string, document: string): Promise<void> {
     this.upsert.run(userId, document);
+  }
+  exclusive<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    return this.locks.run(`settings:${userId}`, work);
   }
 }
 
@@ -381,7 +388,9 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const conversations = new SqliteConversations(db, statements);
   const events = new SqliteEvents(db, statements, (id, patch) => conversations.patch(id, patch));
   conversations.onDelete = (id) => events.forget(id);
-  const settings = new SqliteSettings(db);
+  // The file has one writer process, so turns within the process are turns everywhere.
+  const locks = new LocalLocks();
+  const settings = new SqliteSettings(db, locks);
   const documents = new Map<DocumentKind, DocumentTable<Document>>();
   return {
     conversations,
@@ -395,6 +404,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
       }
       return table as unknown as DocumentStore<T>;
     },
+    exclusive: (name, work) => locks.run(name, work),
     async close() {
       if (db.open) db.close();
     },
