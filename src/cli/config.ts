@@ -67,7 +67,7 @@ export interface ServerConfig {
   corsOrigins: string[];
   /** The Redis bus for several replicas (--redis-url, AGENTD_REDIS_URL); unset: the in-memory bus. */
   redisUrl: string | undefined;
-  /** How long a replica's conversation lease lasts without a heartbeat (AGENTD_LEASE_SECONDS, default 10). */
+  /** How long a replica's conversation lease lasts without a heartbeat (AGENTD_LEASE_SECONDS, default 7). */
   leaseSeconds: number;
   /** PostgreSQL instead of SQLite (--database-url, AGENTD_DATABASE_URL): the store replicas share. */
   databaseUrl: string | undefined;
@@ -180,7 +180,7 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
     exposeSecrets,
     corsOrigins: parseCorsOrigins(env.AGENTD_CORS_ORIGINS),
     redisUrl: redisUrlOf(options.redisUrl ?? env.AGENTD_REDIS_URL),
-    leaseSeconds: parsePositive('AGENTD_LEASE_SECONDS', env.AGENTD_LEASE_SECONDS ?? '10', false),
+    leaseSeconds: parsePositive('AGENTD_LEASE_SECONDS', env.AGENTD_LEASE_SECONDS ?? '7', false),
     port,
     dataDir,
     maxSandboxes,

@@ -16,7 +16,7 @@ import {
 export interface ClusterOptions {
   databaseUrl: string;
   redisUrl: string;
-  /** Lease time in seconds (AGENTD_LEASE_SECONDS, default 10): how long a dead replica's conversations wait. */
+  /** Lease time in seconds (AGENTD_LEASE_SECONDS, default 7): how long a dead replica's conversations wait. */
   leaseSeconds?: number;
   /** Where heartbeat failures are reported. */
   warn?: (fields: Record<string, unknown>, message: string) => void;
@@ -39,7 +39,7 @@ export class ClusterOwnership implements Ownership {
 
   static async open(options: ClusterOptions): Promise<ClusterOwnership> {
     const replicaId = randomUUID();
-    const leases = await PgLeases.open(options.databaseUrl, options.leaseSeconds ?? 10);
+    const leases = await PgLeases.open(options.databaseUrl, options.leaseSeconds ?? 7);
     try {
       const forwarder = await RedisForwarder.open(options.redisUrl, replicaId);
       return new ClusterOwnership(replicaId, leases, forwarder, options.warn ?? (() => {}));
