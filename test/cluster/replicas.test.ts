@@ -127,6 +127,13 @@ describe.skipIf(!redisUrl || !databaseUrl)('two replicas on one PostgreSQL and o
     watcher.close();
   });
 
+  it('a V1 request through B sees the sandbox A started', async () => {
+    const started = (await (await call(a, '/api/v1/sandboxes', { method: 'POST' })).json()) as { id: string };
+    const seen = (await (await call(b, `/api/v1/sandboxes?id=${started.id}`)).json()) as { id: string }[];
+    expect(seen.map((s) => s.id)).toEqual([started.id]);
+    expect((await call(b, `/api/v1/sandboxes/${started.id}`, { method: 'DELETE' })).status).toBe(200);
+  });
+
   it('kill -9 of the replica running a conversation: the other takes it over, every event exactly once', async () => {
     llm.script('takeover', [
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo long-on-$REPLICA_NAME; sleep 60' } }] },
