@@ -143,6 +143,11 @@ describe.skipIf(!redisUrl || !databaseUrl)('two replicas on one PostgreSQL and o
     const watcher = await watch(b, id);
     expect((await message(a, id, 'run a long command')).status).toBe(200);
     await watcher.next((f) => (f as Frame).event?.kind === 'ActionEvent');
+    // A replica starting now recovers at start-up only what no live replica runs: not this one.
+    const c = await replica('C');
+    expect(await status(c, id)).toBe('running');
+    expect(JSON.stringify(watcher.frames)).not.toContain('ServerRestarted');
+    await c.stop();
     await a.stop('SIGKILL');
     // Until the lease expires the conversation is A's, and A does not answer: a clear 503.
     const refused = await call(b, `/api/conversations/${id}/run`, { method: 'POST' });
