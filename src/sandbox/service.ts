@@ -59,7 +59,8 @@ export type SandboxListener = (record: SandboxRecord, change: 'status' | 'delete
 export class SandboxService {
   private readonly records: DocumentStore<SandboxRecord>;
   private readonly maxRunning: number;
-  private readonly replica: string;
+  /** This replica's name (see SandboxServiceOptions.replica); the app layer tags its start tasks with it. */
+  readonly replica: string;
   /** Starts in progress in this process, by sandbox id. */
   private readonly starting = new Map<string, Promise<SandboxRecord>>();
   private readonly listeners: SandboxListener[] = [];

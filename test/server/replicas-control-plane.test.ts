@@ -2,11 +2,13 @@
 // started through one is read, paused, resumed and deleted through the other, and stopping a
 // replica leaves the other's sandboxes running. (Both run on this machine: the pids and loopback
 // URLs in the records are valid for both; see README "Scaling out".)
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl, useTestDatabase } from '../support/engines.js';
-import { api, startServer, type TestServer } from '../support/server.js';
+import { api, startServer, type TestServer, tempDir } from '../support/server.js';
 import { getJson, type Json, postJson } from '../support/v1.js';
 
 describe.skipIf(!testDatabaseUrl())('control plane on two replicas sharing PostgreSQL', () => {
@@ -69,5 +71,36 @@ describe.skipIf(!testDatabaseUrl())('control plane on two replicas sharing Postg
     expect((await fetch(`${url}/alive`)).status).toBe(200);
     expect(await status(a, third.id as string)).toBe('RUNNING');
     expect(await status(a, second.id as string)).toBe('MISSING');
+  });
+
+  it('a replica starting up ends only its own cut-off start tasks, not another live one’s', async () => {
+    const dataDir = tempDir();
+    const tasks = a.store.documents('start_tasks');
+    const now = new Date().toISOString();
+    const task = (replica: string) => ({
+      id: randomUUID(),
+      ownerId: 'local',
+      status: 'WORKING',
+      replica,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const mine = task(`${hostname()}:${dataDir}`);
+    const theirs = task(a.controlPlane!.sandboxes.replica);
+    await tasks.put(mine);
+    await tasks.put(theirs);
+    const c = await startServer({
+      dataDir,
+      databaseUrl: database(),
+      env: { OH_SECRET_KEY: 'shared by the replicas' },
+      controlPlane: { warmSpare: false, sandboxProvider: 'process' },
+    });
+    try {
+      expect(c.controlPlane!.sandboxes.replica).toBe(mine.replica);
+      expect(await tasks.get(mine.id)).toMatchObject({ status: 'ERROR' });
+      expect(await tasks.get(theirs.id)).toMatchObject({ status: 'WORKING' });
+    } finally {
+      await c.close({ remove: true });
+    }
   });
 });
