@@ -29,6 +29,7 @@ import { ConversationInSandboxError, ConversationNotFoundError } from './errors.
 import type { EventLog } from './event-log.js';
 import { OWNED_OPS, type OwnedOp, replyOf, unwrap } from './forwarding.js';
 import { LiveRuntimes } from './live-runtimes.js';
+import { recoverInterrupted, recoverOne } from './recovery.js';
 import { ConversationRuntime } from './runtime.js';
 import type { LLMSpec } from './schemas.js';
 import { ConversationSecrets } from './secrets.js';
@@ -223,8 +224,45 @@ export abstract class ConversationRuntimes {
     void (runtime.running ?? Promise.resolve()).catch(() => undefined).then(() => runtime.close());
   }
 
+  /**
+   * After a restart: a conversation the store says was running was cut off. It goes to `error`, each
+   * action left without an observation gets an AgentErrorEvent (so a later `run` continues), and a
+   * ConversationErrorEvent `ServerRestarted` says why the run stopped. `claim` limits it to the
+   * conversations no live replica runs (see RecoveryDeps.claim); default all.
+   */
+  recover(): Promise<number> {
+    // Another live replica's conversations are its own: only those whose lease can be taken.
+    return recoverInterrupted(
+      this.recoveryDeps(),
+      async (id) => (await this.ownership.claim(id)).owned,
+      (id) => this.ownership.release(id),
+    );
+  }
+
+  /** Starts serving calls other replicas forward, and taking over those whose replica died. */
+  serveReplicas(): void {
+    this.ownership.start({
+      execute: (request) => this.execute(request),
+      orphaned: async (id) => {
+        await this.recoverConversation(id);
+      },
+      lost: (id) => this.lost(id),
+    });
+  }
+
   /** Recovers a conversation cut off by its replica's end; false when it was not running. */
-  protected abstract recoverConversation(id: string): Promise<boolean>;
+  protected recoverConversation(id: string): Promise<boolean> {
+    return recoverOne(this.recoveryDeps(), id);
+  }
+
+  private recoveryDeps() {
+    return {
+      store: this.store,
+      log: this.options.log,
+      loadEvents: (id: string) => this.loadEvents(id),
+      logFor: (id: string) => this.logFor(id),
+    };
+  }
 
   private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
     const state = stateOf(record);

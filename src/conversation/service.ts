@@ -16,7 +16,6 @@ import {
   InvalidConversationRequestError,
 } from './errors.js';
 import { type ForkRequest, forkConversation } from './fork.js';
-import { recoverInterrupted, recoverOne } from './recovery.js';
 import type { ConversationRuntime } from './runtime.js';
 import { ConversationRuntimes } from './runtimes.js';
 import type {
@@ -45,45 +44,6 @@ export type { ConversationServiceOptions } from './runtimes.js';
 export class ConversationService extends ConversationRuntimes {
   /** Starts in progress by conversation id: a second start of one id waits for the first. */
   private readonly starting = new Map<string, Promise<unknown>>();
-
-  /**
-   * After a restart: a conversation the store says was running was cut off. It goes to `error`, each
-   * action left without an observation gets an AgentErrorEvent (so a later `run` continues), and a
-   * ConversationErrorEvent `ServerRestarted` says why the run stopped. `claim` limits it to the
-   * conversations no live replica runs (see RecoveryDeps.claim); default all.
-   */
-  recover(): Promise<number> {
-    // Another live replica's conversations are its own: only those whose lease can be taken.
-    return recoverInterrupted(
-      this.recoveryDeps(),
-      async (id) => (await this.ownership.claim(id)).owned,
-      (id) => this.ownership.release(id),
-    );
-  }
-
-  /** Starts serving calls other replicas forward, and taking over those whose replica died. */
-  serveReplicas(): void {
-    this.ownership.start({
-      execute: (request) => this.execute(request),
-      orphaned: async (id) => {
-        await this.recoverConversation(id);
-      },
-      lost: (id) => this.lost(id),
-    });
-  }
-
-  protected recoverConversation(id: string): Promise<boolean> {
-    return recoverOne(this.recoveryDeps(), id);
-  }
-
-  private recoveryDeps() {
-    return {
-      store: this.store,
-      log: this.options.log,
-      loadEvents: (id: string) => this.loadEvents(id),
-      logFor: (id: string) => this.logFor(id),
-    };
-  }
 
   // ---- reads -------------------------------------------------------------------------------------
 
