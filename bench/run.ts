@@ -5,6 +5,7 @@ import { benchAppConversations, benchSandboxStart } from './control-plane.bench.
 import { benchBatchGet } from './http.bench.js';
 import { printTable } from './lib.js';
 import { benchPgAppend } from './pgstore.bench.js';
+import { benchReplicas } from './replicas.bench.js';
 import { benchFanOut, benchReplay } from './socket.bench.js';
 import { benchColdStart, benchIdleMemory } from './startup.bench.js';
 import { benchAppend } from './store.bench.js';
@@ -23,6 +24,7 @@ const benches: [string, () => Promise<void>][] = [
   ['grep', benchGrep],
   ['sandbox', benchSandboxStart],
   ['appconv', benchAppConversations],
+  ['replicas', benchReplicas],
 ];
 
 const only = process.argv.slice(2);

@@ -13,8 +13,12 @@ export type BusListener = (message: BusMessage) => void;
 
 export interface EventBus {
   publish(conversationId: string, message: BusMessage): void;
-  /** Returns the function that ends the subscription. Listeners must not throw and must not block. */
-  subscribe(conversationId: string, listener: BusListener): () => void;
+  /**
+   * Returns the function that ends the subscription. Listeners must not throw and must not block.
+   * A bus that can lose messages (Redis: while it was not yet subscribed, or during a reconnect)
+   * calls `resync` when it may have: the reader then reads what it missed from the store.
+   */
+  subscribe(conversationId: string, listener: BusListener, resync?: () => void): () => void;
   subscriberCount(conversationId: string): number;
   close(): Promise<void>;
 }

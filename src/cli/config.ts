@@ -28,6 +28,7 @@ export interface ServerOptions {
   sandboxProvider?: string;
   /** true when `--expose-secrets` was given. */
   exposeSecrets?: boolean;
+  redisUrl?: string;
   databaseUrl?: string;
 }
 
@@ -64,6 +65,10 @@ export interface ServerConfig {
   exposeSecrets: boolean;
   /** More browser origins allowed cross-origin calls (AGENTD_CORS_ORIGINS, comma-separated). */
   corsOrigins: string[];
+  /** The Redis bus for several replicas (--redis-url, AGENTD_REDIS_URL); unset: the in-memory bus. */
+  redisUrl: string | undefined;
+  /** How long a replica's conversation lease lasts without a heartbeat (AGENTD_LEASE_SECONDS, default 7). */
+  leaseSeconds: number;
   /** PostgreSQL instead of SQLite (--database-url, AGENTD_DATABASE_URL): the store replicas share. */
   databaseUrl: string | undefined;
 }
@@ -174,6 +179,8 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
     host,
     exposeSecrets,
     corsOrigins: parseCorsOrigins(env.AGENTD_CORS_ORIGINS),
+    redisUrl: redisUrlOf(options.redisUrl ?? env.AGENTD_REDIS_URL),
+    leaseSeconds: parsePositive('AGENTD_LEASE_SECONDS', env.AGENTD_LEASE_SECONDS ?? '7', false),
     port,
     dataDir,
     maxSandboxes,
@@ -279,4 +286,13 @@ function pricesFromEnv(env: Env): PriceTable {
     if (error instanceof PricingError) throw new ConfigError(`AGENTD_PRICING_FILE: ${error.message}`);
     throw error;
   }
+}
+
+function redisUrlOf(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^rediss?:\/\//.test(value))
+    throw new ConfigError(
+      'Invalid Redis URL: it must start with redis:// or rediss:// (--redis-url, AGENTD_REDIS_URL)',
+    );
+  return value;
 }

@@ -35,6 +35,7 @@ serverOptions(
     '--max-sandboxes <n>',
     'sandboxes starting or running at once (env AGENTD_MAX_SANDBOXES; default 10)',
   )
+  .option('--redis-url <url>', 'Redis for events across replicas (env AGENTD_REDIS_URL; default in-memory)')
   .option(
     '--sandbox-provider <kind>',
     'bwrap (namespaces) or process (env AGENTD_SANDBOX_PROVIDER; default bwrap where it runs)',

@@ -1,5 +1,6 @@
 // `agentd serve`: the embedded default — one process, SQLite in the data folder, local sandboxes —
 // or, with --database-url, one replica of several on a shared PostgreSQL.
+import { RedisBusError } from '../bus/index.js';
 import { originsOf } from '../server/cors.js';
 import { type AgentdOptions, startAgentd } from '../server/start.js';
 import { DatabaseUnavailableError, redactUrl } from '../store/index.js';
@@ -19,7 +20,9 @@ export async function serve(options: ServerOptions): Promise<void> {
   await assertCanListen(config.host, config.port);
   const claim = claimDataDir(config.dataDir, 'serve');
   const agentd = await startAgentd(startOptions(config)).catch((error: unknown) => {
-    if (error instanceof DatabaseUnavailableError) throw new ConfigError(error.message, 1);
+    // An engine that cannot be reached is one line and exit code 1.
+    if (error instanceof DatabaseUnavailableError || error instanceof RedisBusError)
+      throw new ConfigError(error.message, 1);
     throw error;
   });
   const { port } = await listenUntilStopped(agentd, config.host, config.port);
@@ -31,6 +34,7 @@ export async function serve(options: ServerOptions): Promise<void> {
   else if (config.keySource === 'environment') lines.push('  session keys: from the environment');
   else lines.push(`  session key: ${config.sessionApiKeys[0]}  (send it as X-Session-API-Key)`);
   if (config.exposeSecrets) lines.push('  secret exposure: ON (callers may read stored secrets in clear)');
+  if (config.redisUrl) lines.push('  bus: Redis');
   if (agentd.controlPlane) lines.push(`  sandboxes: ${agentd.controlPlane.sandboxProvider}`);
   // The key rides in the fragment, which the browser never sends: the page keeps it (localStorage).
   const signIn =
@@ -70,5 +74,10 @@ export function startOptions(config: ServerConfig): AgentdOptions {
     exposeSecrets: config.exposeSecrets,
     maxUploadBytes: config.maxUploadBytes,
     corsOrigins: config.corsOrigins,
+    redisUrl: config.redisUrl,
+    cluster:
+      config.databaseUrl && config.redisUrl
+        ? { databaseUrl: config.databaseUrl, leaseSeconds: config.leaseSeconds }
+        : undefined,
   };
 }

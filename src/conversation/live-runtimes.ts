@@ -11,6 +11,8 @@ export interface LiveRuntimesOptions {
   idleTimeoutMs: number;
   /** Past this many live runtimes, the least recently used idle one is closed. */
   maxLive: number;
+  /** Told when a runtime is let go for good (idle, over the cap, deleted), not at shutdown. */
+  onClosed?: (id: string) => void;
 }
 
 export class LiveRuntimes {
@@ -89,7 +91,7 @@ export class LiveRuntimes {
   /** Forgets a runtime its owner closes itself (a deleted conversation). */
   delete(id: string): void {
     this.live.get(id)?.cancelEviction();
-    this.live.delete(id);
+    if (this.live.delete(id)) this.options.onClosed?.(id);
   }
 
   /** Interrupts every run, waits for them, and closes every runtime (server shutdown). */
@@ -138,6 +140,7 @@ export class LiveRuntimes {
   private evict(runtime: ConversationRuntime): void {
     if (this.busy(runtime) || this.live.get(runtime.conversationId) !== runtime) return;
     this.live.delete(runtime.conversationId);
+    this.options.onClosed?.(runtime.conversationId);
     const closed = runtime.close().finally(() => this.closing.delete(closed));
     this.closing.add(closed);
   }

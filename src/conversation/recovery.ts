@@ -4,7 +4,7 @@
 import { recoverAfterCrash } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { Logger } from '../llm/index.js';
-import { allItems, type ConversationRecord, type Store } from '../store/index.js';
+import { allItems, type Store } from '../store/index.js';
 import type { EventLog } from './event-log.js';
 import { stateUpdateEvent } from './state.js';
 
@@ -14,16 +14,17 @@ export interface RecoveryDeps {
   loadEvents(id: string): Promise<AnyEvent[]>;
   /** The logger with the conversation's id on every line. */
   logFor(conversationId: string): Logger;
-  /**
-   * Whether this process may recover a conversation the store says is running. Default: every one
-   * (the embedded default, one process per store). With a store several replicas share, only one
-   * no live replica runs: the caller decides (e.g. by lease).
-   */
-  claim?: (record: ConversationRecord) => Promise<boolean>;
 }
 
-/** Marks the conversations cut off by a stop; returns how many there were. */
-export async function recoverInterrupted(deps: RecoveryDeps): Promise<number> {
+/**
+ * Marks the conversations cut off by a stop; returns how many there were. With several replicas,
+ * `claim` takes a conversation's lease first: one another live replica runs is left alone.
+ */
+export async function recoverInterrupted(
+  deps: RecoveryDeps,
+  claim: (conversationId: string) => Promise<boolean> = async () => true,
+  release: (conversationId: string) => Promise<void> = async () => {},
+): Promise<number> {
   let recovered = 0;
   const running = allItems((pageId) =>
     deps.store.conversations.search({
@@ -35,27 +36,38 @@ export async function recoverInterrupted(deps: RecoveryDeps): Promise<number> {
     }),
   );
   for await (const record of running) {
-    if (deps.claim && !(await deps.claim(record))) continue;
-    const events = await deps.loadEvents(record.id);
-    const now = new Date().toISOString();
-    const unanswered = recoverAfterCrash(events);
-    await deps.log.append(
-      record.id,
-      [...unanswered, restartError(unanswered.length), stateUpdateEvent('execution_status', 'error')],
-      {
-        executionStatus: 'error',
-        updatedAt: now,
-      },
-    );
-    deps
-      .logFor(record.id)
-      .warn(
-        { unanswered_actions: unanswered.length },
-        'conversation was running when the server stopped; marked error',
-      );
-    recovered++;
+    if (!(await claim(record.id))) continue;
+    try {
+      if (await recoverOne(deps, record.id)) recovered++;
+    } finally {
+      await release(record.id);
+    }
   }
   return recovered;
+}
+
+/** Recovers one conversation if the store says it was running; false when it was not. */
+export async function recoverOne(deps: RecoveryDeps, conversationId: string): Promise<boolean> {
+  const record = await deps.store.conversations.get(conversationId);
+  if (record?.executionStatus !== 'running' || record.sandboxId) return false;
+  const events = await deps.loadEvents(record.id);
+  const now = new Date().toISOString();
+  const unanswered = recoverAfterCrash(events);
+  await deps.log.append(
+    record.id,
+    [...unanswered, restartError(unanswered.length), stateUpdateEvent('execution_status', 'error')],
+    {
+      executionStatus: 'error',
+      updatedAt: now,
+    },
+  );
+  deps
+    .logFor(record.id)
+    .warn(
+      { unanswered_actions: unanswered.length },
+      'conversation was running when the server stopped; marked error',
+    );
+  return true;
 }
 
 /** Why a conversation that was running is now `error` after a restart. */

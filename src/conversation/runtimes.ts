@@ -12,6 +12,13 @@ import {
   run,
   SummarizingCondenser,
 } from '../agent/index.js';
+import {
+  type ForwardReply,
+  type ForwardRequest,
+  LocalOwnership,
+  OwnedElsewhereError,
+  type Ownership,
+} from '../cluster/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import { type HookConfig, HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.js';
 import { createLLM, type LLM, type Logger, type PriceTable } from '../llm/index.js';
@@ -20,7 +27,9 @@ import type { ConversationRecord, Store } from '../store/index.js';
 import { createTools, type McpPool } from '../tools/index.js';
 import { ConversationInSandboxError, ConversationNotFoundError } from './errors.js';
 import type { EventLog } from './event-log.js';
+import { OWNED_OPS, type OwnedOp, replyOf, unwrap } from './forwarding.js';
 import { LiveRuntimes } from './live-runtimes.js';
+import { recoverInterrupted, recoverOne } from './recovery.js';
 import { ConversationRuntime } from './runtime.js';
 import type { LLMSpec } from './schemas.js';
 import { ConversationSecrets } from './secrets.js';
@@ -51,17 +60,27 @@ export interface ConversationServiceOptions {
    * logged (pino's shape; the server passes its logger). Every line carries `conversation_id`.
    */
   logger?: Logger;
+  /** Which replica runs which conversation (several replicas); default this process runs them all. */
+  ownership?: Ownership;
 }
 
 const SILENT: Logger = { warn() {}, error() {} };
 
 export abstract class ConversationRuntimes {
   protected readonly runtimes: LiveRuntimes;
+  protected readonly ownership: Ownership;
 
   constructor(protected readonly options: ConversationServiceOptions) {
+    this.ownership = options.ownership ?? new LocalOwnership();
     this.runtimes = new LiveRuntimes({
       idleTimeoutMs: options.idleTimeoutMs ?? 20 * 60 * 1000,
       maxLive: options.maxLiveConversations ?? 64,
+      // A runtime closed for being idle holds nothing another replica would need to recover.
+      onClosed: (id) => {
+        this.ownership.release(id).catch((error: unknown) => {
+          this.logFor(id).warn({ err: error }, 'could not release the conversation lease');
+        });
+      },
     });
   }
 
@@ -139,10 +158,110 @@ export abstract class ConversationRuntimes {
     return this.options.log.publishTransient(runtime.conversationId, () => this.snapshot(runtime.record));
   }
 
-  /** The runtime of a conversation, built on first use (one build even under concurrent calls). */
+  /**
+   * The runtime of a conversation, built on first use (one build even under concurrent calls). A
+   * runtime is built only by the lease holder: OwnedElsewhereError when another replica holds it.
+   */
   protected async runtime(userId: string, id: string): Promise<ConversationRuntime> {
-    const record = await this.local(userId, id);
+    let record = await this.local(userId, id);
+    if (!this.runtimes.get(id)) {
+      await this.runtimes.settled(id);
+      if (!this.runtimes.get(id)) {
+        const claim = await this.ownership.claim(id);
+        if (!claim.owned) throw new OwnedElsewhereError(id, claim.holder);
+        // Its holder died mid-run: recovered as after a crash before anything else happens to it.
+        if (claim.takeover && (await this.recoverConversation(id))) record = await this.local(userId, id);
+      }
+    }
     return this.runtimes.use(id, () => this.buildRuntime(record));
+  }
+
+  /**
+   * Runs `local` here unless another live replica holds the conversation: then the call goes there
+   * (its answer or error comes back as if it had run here; OwnerUnavailableError when it is silent).
+   */
+  protected async onOwner<T>(
+    op: OwnedOp,
+    userId: string,
+    id: string,
+    args: unknown[],
+    local: () => Promise<T>,
+  ): Promise<T> {
+    const forward = async (holder: string) =>
+      unwrap<T>(await this.ownership.forward(holder, { op, userId, conversationId: id, args }));
+    if (!this.runtimes.get(id)) {
+      const holder = await this.ownership.holder(id);
+      if (holder) return forward(holder);
+    }
+    try {
+      return await local();
+    } catch (error) {
+      // Claimed by another replica between the look-up and the claim.
+      if (error instanceof OwnedElsewhereError) return forward(error.holder);
+      throw error;
+    }
+  }
+
+  /** Runs a call another replica forwarded here (this replica holds the conversation, or no one does). */
+  execute(request: ForwardRequest): Promise<ForwardReply> {
+    return replyOf(async () => {
+      if (!(OWNED_OPS as readonly string[]).includes(request.op))
+        throw new Error(`unknown call ${request.op}`);
+      const method = (this as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[
+        request.op
+      ]!;
+      return method.call(this, request.userId, request.conversationId, ...request.args);
+    });
+  }
+
+  /** Drops a runtime whose lease another replica took (this one could not renew in time). */
+  lost(id: string): void {
+    const runtime = this.runtimes.get(id);
+    if (!runtime) return;
+    this.logFor(id).warn({}, 'conversation lease lost to another replica; its runtime here stops');
+    this.runtimes.delete(id);
+    runtime.interrupt();
+    void (runtime.running ?? Promise.resolve()).catch(() => undefined).then(() => runtime.close());
+  }
+
+  /**
+   * After a restart: a conversation the store says was running was cut off. It goes to `error`, each
+   * action left without an observation gets an AgentErrorEvent (so a later `run` continues), and a
+   * ConversationErrorEvent `ServerRestarted` says why the run stopped. `claim` limits it to the
+   * conversations no live replica runs (see RecoveryDeps.claim); default all.
+   */
+  recover(): Promise<number> {
+    // Another live replica's conversations are its own: only those whose lease can be taken.
+    return recoverInterrupted(
+      this.recoveryDeps(),
+      async (id) => (await this.ownership.claim(id)).owned,
+      (id) => this.ownership.release(id),
+    );
+  }
+
+  /** Starts serving calls other replicas forward, and taking over those whose replica died. */
+  serveReplicas(): void {
+    this.ownership.start({
+      execute: (request) => this.execute(request),
+      orphaned: async (id) => {
+        await this.recoverConversation(id);
+      },
+      lost: (id) => this.lost(id),
+    });
+  }
+
+  /** Recovers a conversation cut off by its replica's end; false when it was not running. */
+  protected recoverConversation(id: string): Promise<boolean> {
+    return recoverOne(this.recoveryDeps(), id);
+  }
+
+  private recoveryDeps() {
+    return {
+      store: this.store,
+      log: this.options.log,
+      loadEvents: (id: string) => this.loadEvents(id),
+      logFor: (id: string) => this.logFor(id),
+    };
   }
 
   private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {

@@ -16,7 +16,6 @@ import {
   InvalidConversationRequestError,
 } from './errors.js';
 import { type ForkRequest, forkConversation } from './fork.js';
-import { type RecoveryDeps, recoverInterrupted } from './recovery.js';
 import type { ConversationRuntime } from './runtime.js';
 import { ConversationRuntimes } from './runtimes.js';
 import type {
@@ -45,22 +44,6 @@ export type { ConversationServiceOptions } from './runtimes.js';
 export class ConversationService extends ConversationRuntimes {
   /** Starts in progress by conversation id: a second start of one id waits for the first. */
   private readonly starting = new Map<string, Promise<unknown>>();
-
-  /**
-   * After a restart: a conversation the store says was running was cut off. It goes to `error`, each
-   * action left without an observation gets an AgentErrorEvent (so a later `run` continues), and a
-   * ConversationErrorEvent `ServerRestarted` says why the run stopped. `claim` limits it to the
-   * conversations no live replica runs (see RecoveryDeps.claim); default all.
-   */
-  recover(claim?: RecoveryDeps['claim']): Promise<number> {
-    return recoverInterrupted({
-      store: this.store,
-      log: this.options.log,
-      loadEvents: (id) => this.loadEvents(id),
-      logFor: (id) => this.logFor(id),
-      claim,
-    });
-  }
 
   // ---- reads -------------------------------------------------------------------------------------
 
@@ -228,8 +211,10 @@ export class ConversationService extends ConversationRuntimes {
 
   async sendMessage(userId: string, id: string, request: SendMessageRequest): Promise<void> {
     userMessage(request, NO_SKILLS); // a bad message is refused before the runtime is built
-    const runtime = await this.runtime(userId, id);
-    await this.runtimes.hold(runtime, () => this.deliverMessage(runtime, request));
+    return this.onOwner('sendMessage', userId, id, [request], async () => {
+      const runtime = await this.runtime(userId, id);
+      await this.runtimes.hold(runtime, () => this.deliverMessage(runtime, request));
+    });
   }
 
   private async deliverMessage(runtime: ConversationRuntime, request: SendMessageRequest): Promise<void> {
@@ -255,48 +240,58 @@ export class ConversationService extends ConversationRuntimes {
   }
 
   async run(userId: string, id: string): Promise<void> {
-    const runtime = await this.runtime(userId, id);
-    if (runtime.running) throw new ConversationRunningError(id);
-    this.startRun(runtime);
+    return this.onOwner('run', userId, id, [], async () => {
+      const runtime = await this.runtime(userId, id);
+      if (runtime.running) throw new ConversationRunningError(id);
+      this.startRun(runtime);
+    });
   }
 
   async pause(userId: string, id: string): Promise<void> {
-    const runtime = await this.runtime(userId, id);
-    if (runtime.status !== 'idle' && runtime.status !== 'running') return;
-    runtime.requestPause();
-    await runtime.setStatus('paused');
-    await runtime.emit([
-      { id: newEventId(), timestamp: nowTimestamp(), source: 'user', kind: 'PauseEvent' } as AnyEvent,
-    ]);
-    await this.publishSnapshot(runtime);
+    return this.onOwner('pause', userId, id, [], async () => {
+      const runtime = await this.runtime(userId, id);
+      if (runtime.status !== 'idle' && runtime.status !== 'running') return;
+      runtime.requestPause();
+      await runtime.setStatus('paused');
+      await runtime.emit([
+        { id: newEventId(), timestamp: nowTimestamp(), source: 'user', kind: 'PauseEvent' } as AnyEvent,
+      ]);
+      await this.publishSnapshot(runtime);
+    });
   }
 
   async interrupt(userId: string, id: string): Promise<void> {
-    const runtime = await this.runtime(userId, id);
-    runtime.interrupt();
-    // The run notices the abort and ends; its cleanup records the unfinished actions.
-    await runtime.running;
-    await runtime.setStatus('paused');
-    await runtime.emit([
-      { id: newEventId(), timestamp: nowTimestamp(), source: 'user', kind: 'InterruptEvent' } as AnyEvent,
-    ]);
-    await this.publishSnapshot(runtime);
+    return this.onOwner('interrupt', userId, id, [], async () => {
+      const runtime = await this.runtime(userId, id);
+      runtime.interrupt();
+      // The run notices the abort and ends; its cleanup records the unfinished actions.
+      await runtime.running;
+      await runtime.setStatus('paused');
+      await runtime.emit([
+        { id: newEventId(), timestamp: nowTimestamp(), source: 'user', kind: 'InterruptEvent' } as AnyEvent,
+      ]);
+      await this.publishSnapshot(runtime);
+    });
   }
 
   async respondToConfirmation(userId: string, id: string, accept: boolean, reason: string): Promise<void> {
-    const runtime = await this.runtime(userId, id);
-    if (accept) {
-      if (!runtime.running) this.startRun(runtime);
-      return;
-    }
-    await rejectPending(runtime, reason);
-    await this.publishSnapshot(runtime);
+    return this.onOwner('respondToConfirmation', userId, id, [accept, reason], async () => {
+      const runtime = await this.runtime(userId, id);
+      if (accept) {
+        if (!runtime.running) this.startRun(runtime);
+        return;
+      }
+      await rejectPending(runtime, reason);
+      await this.publishSnapshot(runtime);
+    });
   }
 
   async setConfirmationPolicy(userId: string, id: string, policy: ConfirmationPolicy): Promise<void> {
-    const runtime = await this.runtime(userId, id);
-    await runtime.changeState('confirmation_policy', policy, {
-      state: { ...runtime.state, confirmation_policy: policy },
+    return this.onOwner('setConfirmationPolicy', userId, id, [policy], async () => {
+      const runtime = await this.runtime(userId, id);
+      await runtime.changeState('confirmation_policy', policy, {
+        state: { ...runtime.state, confirmation_policy: policy },
+      });
     });
   }
 
@@ -305,24 +300,39 @@ export class ConversationService extends ConversationRuntimes {
     id: string,
     analyzer: Record<string, unknown> | null,
   ): Promise<void> {
-    const runtime = await this.runtime(userId, id);
-    await runtime.changeState('security_analyzer', analyzer, {
-      state: { ...runtime.state, security_analyzer: analyzer },
+    return this.onOwner('setSecurityAnalyzer', userId, id, [analyzer], async () => {
+      const runtime = await this.runtime(userId, id);
+      await runtime.changeState('security_analyzer', analyzer, {
+        state: { ...runtime.state, security_analyzer: analyzer },
+      });
+      runtime.agent.setSecurityAnalyzer(analyzer?.kind === 'LLMSecurityAnalyzer');
     });
-    runtime.agent.setSecurityAnalyzer(analyzer?.kind === 'LLMSecurityAnalyzer');
   }
 
   async updateSecrets(userId: string, id: string, secrets: Record<string, unknown>): Promise<void> {
-    const record = await this.local(userId, id);
-    const state = stateOf(record);
-    const next = { ...state, secrets: { ...state.secrets, ...sealSecrets(this.options.secretBox, secrets) } };
-    await this.store.conversations.update(id, { state: next as unknown as Record<string, unknown> });
-    const runtime = this.runtimes.get(id);
-    if (runtime) runtime.record = { ...runtime.record, state: next as unknown as Record<string, unknown> };
+    return this.onOwner('updateSecrets', userId, id, [secrets], async () => {
+      const record = await this.local(userId, id);
+      const state = stateOf(record);
+      const next = {
+        ...state,
+        secrets: { ...state.secrets, ...sealSecrets(this.options.secretBox, secrets) },
+      };
+      await this.store.conversations.update(id, { state: next as unknown as Record<string, unknown> });
+      const runtime = this.runtimes.get(id);
+      if (runtime) runtime.record = { ...runtime.record, state: next as unknown as Record<string, unknown> };
+    });
   }
 
   /** PATCH: title (stripped) and tags (replaced). False when the conversation is unknown. */
   async update(
+    userId: string,
+    id: string,
+    patch: { title?: string; tags?: Record<string, string> },
+  ): Promise<boolean> {
+    return this.onOwner('update', userId, id, [patch], () => this.updateHere(userId, id, patch));
+  }
+
+  private async updateHere(
     userId: string,
     id: string,
     patch: { title?: string; tags?: Record<string, string> },
@@ -377,17 +387,21 @@ export class ConversationService extends ConversationRuntimes {
    * call failed (a ConversationErrorEvent says why) or was interrupted.
    */
   async condense(userId: string, id: string): Promise<boolean> {
-    const runtime = await this.runtime(userId, id);
-    if (!runtime.agent.condenser) throw new CondenserUnavailableError(id);
-    const idle = !runtime.running;
-    // A fresh abort signal (an earlier interrupt may have spent it), and no eviction meanwhile.
-    if (idle) runtime.beginRun();
-    return this.runtimes.hold(runtime, async () => (await runtime.agent.condense(runtime)) === 'continue');
+    return this.onOwner('condense', userId, id, [], async () => {
+      const runtime = await this.runtime(userId, id);
+      if (!runtime.agent.condenser) throw new CondenserUnavailableError(id);
+      const idle = !runtime.running;
+      // A fresh abort signal (an earlier interrupt may have spent it), and no eviction meanwhile.
+      if (idle) runtime.beginRun();
+      return this.runtimes.hold(runtime, async () => (await runtime.agent.condense(runtime)) === 'continue');
+    });
   }
 
   async ask(userId: string, id: string, question: string): Promise<string> {
-    const runtime = await this.runtime(userId, id);
-    return this.runtimes.hold(runtime, () => runtime.agent.ask(runtime.events(), question));
+    return this.onOwner('ask', userId, id, [question], async () => {
+      const runtime = await this.runtime(userId, id);
+      return this.runtimes.hold(runtime, () => runtime.agent.ask(runtime.events(), question));
+    });
   }
 
   /** Who renames a sandboxed conversation (the control plane); without one, a ConversationInSandboxError. */
@@ -400,18 +414,20 @@ export class ConversationService extends ConversationRuntimes {
   deleteSandboxed: ((record: ConversationRecord) => Promise<void>) | null = null;
 
   async delete(userId: string, id: string): Promise<void> {
-    const found = await this.get(userId, id);
-    if (found.sandboxId && this.deleteSandboxed) return this.deleteSandboxed(found);
-    const record = await this.local(userId, id);
-    const runtime = this.runtimes.get(id);
-    if (runtime) {
-      runtime.interrupt();
-      await runtime.running?.catch(() => undefined);
-      await runtime.close();
-      this.runtimes.delete(id);
-    }
-    await this.store.conversations.delete(id);
-    rmSync(stateOf(record).persistence_dir, { recursive: true, force: true });
+    return this.onOwner('delete', userId, id, [], async () => {
+      const found = await this.get(userId, id);
+      if (found.sandboxId && this.deleteSandboxed) return this.deleteSandboxed(found);
+      const record = await this.local(userId, id);
+      const runtime = this.runtimes.get(id);
+      if (runtime) {
+        runtime.interrupt();
+        await runtime.running?.catch(() => undefined);
+        await runtime.close();
+        this.runtimes.delete(id);
+      }
+      await this.store.conversations.delete(id);
+      rmSync(stateOf(record).persistence_dir, { recursive: true, force: true });
+    });
   }
 
   private async autotitle(runtime: ConversationRuntime, request: SendMessageRequest): Promise<void> {

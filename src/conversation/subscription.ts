@@ -38,14 +38,21 @@ export interface Subscription {
 export function subscribe(options: SubscriptionOptions): Subscription {
   const { bus, store, conversationId, resend, deliver } = options;
   const maxPending = options.maxPending ?? 10_000;
+  /** Live messages held while the store is read (replay or repair); null when live. */
   let pending: BusMessage[] | null = [];
-  let lastSeq = resend.mode === 'after_seq' ? resend.afterSeq : 0;
+  /**
+   * The last persisted seq delivered. Null only before the replay of `none`/`since` established it;
+   * a live message past lastSeq + 1 is a gap (the bus lost one) and is repaired from the store.
+   */
+  let lastSeq: number | null =
+    resend.mode === 'after_seq' ? resend.afterSeq : resend.mode === 'all' ? 0 : null;
   let closed = false;
+  let repairAgain = false;
 
   const send = (message: BusMessage): void => {
     if (closed) return;
     if (message.seq !== null) {
-      if (message.seq <= lastSeq) return;
+      if (lastSeq !== null && message.seq <= lastSeq) return;
       lastSeq = message.seq;
     }
     if (!deliver(message)) {
@@ -54,14 +61,37 @@ export function subscribe(options: SubscriptionOptions): Subscription {
     }
   };
 
-  const unsubscribe = bus.subscribe(conversationId, (message) => {
-    if (pending === null) return send(message);
-    pending.push(message);
-    if (pending.length > maxPending) {
+  const hold = (message: BusMessage): void => {
+    pending!.push(message);
+    if (pending!.length > maxPending) {
       close();
       options.onOverflow();
     }
-  });
+  };
+
+  const isGap = (message: BusMessage) =>
+    message.seq !== null && lastSeq !== null && message.seq > lastSeq + 1;
+
+  const unsubscribe = bus.subscribe(
+    conversationId,
+    (message) => {
+      if (closed) return;
+      if (pending !== null) return hold(message);
+      if (!isGap(message)) return send(message);
+      pending = [message];
+      void repair();
+    },
+    // The bus may have lost messages (not yet subscribed, a reconnect): read the store again.
+    () => {
+      if (closed) return;
+      if (pending !== null) {
+        repairAgain = true;
+        return;
+      }
+      pending = [];
+      void repair();
+    },
+  );
 
   function close(): void {
     if (closed) return;
@@ -75,15 +105,55 @@ export function subscribe(options: SubscriptionOptions): Subscription {
     for (const e of page) send({ seq: e.seq, json: e.json });
   };
 
+  /** Delivers every stored event after lastSeq, page by page; false when closed meanwhile. */
+  const readAfter = async (): Promise<boolean> => {
+    for (;;) {
+      const page = await store.events.after(conversationId, lastSeq ?? 0, REPLAY_PAGE);
+      if (closed) return false;
+      await replayPage(page);
+      if (page.length < REPLAY_PAGE) return true;
+    }
+  };
+
+  /** Goes live: delivers what was held during a read, repairing again if a gap remains. */
+  const flush = (): boolean => {
+    // Between the last await and here no bus message can arrive, so the switch to live is exact.
+    const held = pending ?? [];
+    pending = null;
+    for (let i = 0; i < held.length; i++) {
+      if (closed) return false;
+      if (isGap(held[i]!)) {
+        pending = held.slice(i);
+        return true;
+      }
+      send(held[i]!);
+    }
+    return false;
+  };
+
+  /** Reads the store after lastSeq until no gap is left, holding live messages meanwhile. */
+  async function repair(): Promise<void> {
+    try {
+      do {
+        repairAgain = false;
+        if (!(await readAfter())) return;
+      } while (repairAgain || flush());
+    } catch {
+      // The store cannot be read: this reader cannot be kept exact, so it ends.
+      if (!closed) {
+        close();
+        options.onOverflow();
+      }
+    }
+  }
+
   const live = (async () => {
     send(options.first());
+    // `none` and `since` deliver live events from now: those stored later than this read.
+    const now = lastSeq === null ? await store.events.lastSeq(conversationId) : 0;
+    if (closed) return;
     if (resend.mode === 'all' || resend.mode === 'after_seq') {
-      for (;;) {
-        const page = await store.events.after(conversationId, lastSeq, REPLAY_PAGE);
-        if (closed) return;
-        await replayPage(page);
-        if (page.length < REPLAY_PAGE) break;
-      }
+      if (!(await readAfter())) return;
     } else if (resend.mode === 'since') {
       let pageId: string | undefined;
       do {
@@ -98,10 +168,8 @@ export function subscribe(options: SubscriptionOptions): Subscription {
         pageId = page.nextPageId ?? undefined;
       } while (pageId);
     }
-    // Between the last await and here no bus message can arrive, so the switch to live is exact.
-    const held = pending ?? [];
-    pending = null;
-    for (const message of held) send(message);
+    if (lastSeq === null || lastSeq < now) lastSeq = now;
+    if (repairAgain || flush()) await repair();
   })();
 
   return { live, close };

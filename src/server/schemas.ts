@@ -66,10 +66,16 @@ export const errorResponses = {
 /** The 404 of every route under /api/conversations/{conversation_id}. */
 export const conversationNotFound = { 404: detailResponse('Unknown conversation') };
 
-/** Routes that act on a conversation: unknown (404), or it lives in a sandbox this server only mirrors (409). */
+/**
+ * Routes that act on a conversation: unknown (404), or it lives in a sandbox this server only mirrors
+ * (409), or its replica is gone (503).
+ */
 export const conversationActionErrors = {
   ...conversationNotFound,
   409: detailResponse(
     'The conversation runs in a sandbox (send the request to its conversation_url), or is already running (run)',
+  ),
+  503: detailResponse(
+    'Several replicas: the replica running the conversation does not answer; retry once its lease expired (AGENTD_LEASE_SECONDS)',
   ),
 };

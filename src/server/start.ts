@@ -3,7 +3,8 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AppConversationService } from '../app/index.js';
-import { type EventBus, MemoryBus } from '../bus/index.js';
+import { type EventBus, MemoryBus, RedisBus } from '../bus/index.js';
+import { ClusterOwnership, LocalOwnership, type Ownership } from '../cluster/index.js';
 import { EventLog } from '../conversation/event-log.js';
 import { EventQueries, OwnerEventQueries } from '../conversation/event-queries.js';
 import { ConversationService } from '../conversation/service.js';
@@ -17,7 +18,7 @@ import {
   SandboxSpecs,
 } from '../sandbox/index.js';
 import { loadSecretBox, SettingsService } from '../settings/index.js';
-import { type ConversationRecord, openPostgresStore, openSqliteStore, type Store } from '../store/index.js';
+import { openPostgresStore, openSqliteStore, type Store } from '../store/index.js';
 import { McpPool, registeredToolNames } from '../tools/index.js';
 import { type AppDeps, buildApp, type ControlPlaneDeps } from './app.js';
 
@@ -25,11 +26,6 @@ export interface AgentdOptions {
   dataDir: string;
   /** A PostgreSQL URL (--database-url): the store several replicas share; default SQLite in dataDir. */
   databaseUrl?: string;
-  /**
-   * Which conversations the store says are running this process recovers at start-up (marks them
-   * cut off); default all. With a shared database, only those no live replica runs.
-   */
-  recoveryClaim?: (record: ConversationRecord) => Promise<boolean>;
   sessionApiKeys: readonly string[];
   logger?: AppDeps['logger'];
   /**
@@ -68,6 +64,13 @@ export interface AgentdOptions {
   prices?: PriceTable;
   /** Where POST /api/skills reads the user skills (default the home folder; tests use their own). */
   skillsHome?: string;
+  /** Redis for events across replicas; unset: the in-memory bus of one process. */
+  redisUrl?: string;
+  /**
+   * Several replicas: conversation leases in this PostgreSQL database, calls forwarded over the
+   * Redis of `redisUrl` (both needed); unset: this process runs every conversation.
+   */
+  cluster?: { databaseUrl: string; leaseSeconds?: number };
 }
 
 export interface ControlPlaneOptions {
@@ -103,10 +106,11 @@ export interface Agentd {
 }
 
 export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
+  // Engines first: one that cannot be reached stops the start before anything is opened.
+  const bus: EventBus = options.redisUrl ? await RedisBus.connect(options.redisUrl) : new MemoryBus();
   const store = options.databaseUrl
     ? await openPostgresStore({ url: options.databaseUrl })
     : openSqliteStore({ path: join(options.dataDir, 'agentd.db') });
-  const bus = new MemoryBus();
   const secretBox = loadSecretBox({ dataDir: options.dataDir, env: options.env ?? process.env });
   const settings = new SettingsService(store.settings, secretBox);
   const log = new EventLog(store, bus);
@@ -118,7 +122,17 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     warn: (fields, message) => app?.log.warn(fields, message),
     error: (fields, message) => app?.log.error(fields, message),
   };
+  const ownership: Ownership =
+    options.cluster && options.redisUrl
+      ? await ClusterOwnership.open({
+          databaseUrl: options.cluster.databaseUrl,
+          redisUrl: options.redisUrl,
+          leaseSeconds: options.cluster.leaseSeconds,
+          warn: (fields, message) => serviceLogger.warn(fields, message),
+        })
+      : new LocalOwnership();
   const conversations = new ConversationService({
+    ownership,
     store,
     log,
     settings,
@@ -166,7 +180,8 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     maxUploadBytes: options.maxUploadBytes,
     skillsHome: options.skillsHome,
   });
-  await conversations.recover(options.recoveryClaim);
+  await conversations.recover();
+  conversations.serveReplicas();
   let closed = false;
   return {
     app,
@@ -183,6 +198,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
       await controlPlane?.apps.close();
       await controlPlane?.sandboxes.close();
       await conversations.close();
+      await ownership.close();
       await mcp.close();
       await bus.close();
       await store.close();

@@ -3,6 +3,7 @@
 // coerced from text, as FastAPI does. Every validation failure becomes a FastAPI-shaped 422.
 import type { ValidateFunction } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { OwnerUnavailableError } from '../cluster/index.js';
 import {
   CondenserUnavailableError,
   ConversationIdInUseError,
@@ -109,6 +110,8 @@ function domainError(error: unknown): { status: number; detail: unknown } | null
     return { status: 404, detail: error.message };
   }
   if (error instanceof SandboxLimitError) return { status: 429, detail: error.message };
+  // The replica running the conversation is gone and its lease has not yet expired.
+  if (error instanceof OwnerUnavailableError) return { status: 503, detail: error.message };
   // The LLM behind a request failed (ask_agent): the upstream's fault, not ours and not the client's.
   // Its messages never hold the API key (see llm/errors.ts).
   if (error instanceof LLMError) return { status: 502, detail: error.message };
