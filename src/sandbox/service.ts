@@ -20,6 +20,9 @@ import {
   type SandboxRecord,
 } from './types.js';
 
+/** How long a call waits for another replica's start to end (a provider's start times out at 30 s). */
+const OTHER_REPLICA_START_WAIT_MS = 35_000;
+
 export interface SandboxServiceOptions {
   store: Store;
   provider: SandboxProvider;
@@ -121,7 +124,14 @@ export class SandboxService {
   async settled(ownerId: string, id: string): Promise<SandboxRecord> {
     const pending = this.starting.get(id);
     if (pending) await pending.catch(() => undefined);
-    const record = await this.get(ownerId, id);
+    let record = await this.get(ownerId, id);
+    // Another replica's start ends in the shared store: wait for it there (bounded, in case that
+    // replica died mid-start), so a pause or delete through this replica acts on the started process.
+    const deadline = Date.now() + OTHER_REPLICA_START_WAIT_MS;
+    while (record?.status === 'STARTING' && !this.ours(record) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      record = await this.get(ownerId, id);
+    }
     if (!record) throw new SandboxNotFoundError(id);
     return record;
   }

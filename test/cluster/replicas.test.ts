@@ -127,14 +127,23 @@ describe.skipIf(!redisUrl || !databaseUrl)('two replicas on one PostgreSQL and o
     watcher.close();
   });
 
-  it('a V1 request through B sees the sandbox A started', async () => {
+  it('a V1 sandbox started through A is seen, paused and deleted through B, its process with it', async () => {
     const started = (await (await call(a, '/api/v1/sandboxes', { method: 'POST' })).json()) as { id: string };
-    const seen = (await (await call(b, `/api/v1/sandboxes?id=${started.id}`)).json()) as { id: string }[];
-    expect(seen.map((s) => s.id)).toEqual([started.id]);
-    // Deleted through A, whose process it is (a DELETE through B removes the record but, between
-    // separate processes, leaves A's sandbox process running: reported, the control plane's to fix).
-    expect((await call(a, `/api/v1/sandboxes/${started.id}`, { method: 'DELETE' })).status).toBe(200);
-    expect(await (await call(b, `/api/v1/sandboxes?id=${started.id}`)).json()).toEqual([null]);
+    // At once, while A is still starting it: B waits for A's start in the shared store.
+    expect((await call(b, `/api/v1/sandboxes/${started.id}/pause`, { method: 'POST' })).status).toBe(200);
+    type Sandbox = { id: string; status: string; exposed_urls: { url: string }[] | null };
+    const read = async () =>
+      ((await (await call(b, `/api/v1/sandboxes?id=${started.id}`)).json()) as Sandbox[])[0]!;
+    expect(await read()).toMatchObject({ id: started.id, status: 'PAUSED' });
+    expect((await call(b, `/api/v1/sandboxes/${started.id}/resume`, { method: 'POST' })).status).toBe(200);
+    const resumed = await read();
+    expect(resumed.status).toBe('RUNNING');
+    const agentUrl = resumed.exposed_urls![0]!.url;
+    expect((await fetch(`${agentUrl}/alive`)).status).toBe(200);
+    expect((await call(b, `/api/v1/sandboxes/${started.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect(await (await call(a, `/api/v1/sandboxes?id=${started.id}`)).json()).toEqual([null]);
+    // The process A started is gone: its agent server no longer answers.
+    await expect(fetch(`${agentUrl}/alive`)).rejects.toThrow();
   });
 
   it('kill -9 of the replica running a conversation: the other takes it over, every event exactly once', async () => {
