@@ -10,7 +10,7 @@ import { tempDir } from '../test/support/server.js';
 
 export const KEY = 'bench-key';
 /** The checkout whose binary runs (BENCH_BIN_DIR: e.g. an older commit's worktree, to compare). */
-const BIN_DIR = process.env.BENCH_BIN_DIR ?? process.cwd();
+const binDir = () => process.env.BENCH_BIN_DIR ?? process.cwd();
 export const auth = { 'X-Session-API-Key': KEY };
 
 export interface Binary {
@@ -25,8 +25,8 @@ export async function startBinary(dataDir: string, viaNpm = false): Promise<Bina
   const args = ['--port', '0', '--data-dir', dataDir];
   const env = { OH_SESSION_API_KEYS_0: KEY };
   const cli = viaNpm
-    ? await runCli(args, { command: ['npm', 'start', '--silent', '--'], env, cwd: BIN_DIR })
-    : await runCli(['serve', ...args], { env, cwd: BIN_DIR });
+    ? await runCli(args, { command: ['npm', 'start', '--silent', '--'], env, cwd: binDir() })
+    : await runCli(['serve', ...args], { env, cwd: binDir() });
   for (;;) {
     const res = await fetch(`${cli.url}/ready`).catch(() => null);
     if (res?.status === 200) break;

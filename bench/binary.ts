@@ -140,7 +140,7 @@ interface EventFigures {
   rss: number;
 }
 
-async function eventFigures(total: number, viaApi: number, rounds: number): Promise<EventFigures> {
+export async function eventFigures(total: number, viaApi: number, rounds: number): Promise<EventFigures> {
   const { dir, id } = await conversationOf(total, viaApi);
   const b = await startBinary(dir);
   const ids = await eventIds(b.url, id);
