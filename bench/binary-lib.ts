@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { runCli } from '../test/support/cli.js';
 import { rawRequest } from '../test/support/http.js';
@@ -167,7 +168,7 @@ export function untilFinished(base: string, id: string): Promise<void> {
 
 /** The bare Fastify process answering GET /bare with the contents of `file`. */
 export async function startBare(file: string): Promise<{ url: string; stop(): void }> {
-  const proc = spawn(process.execPath, ['bench/bare-server.mjs', file], {
+  const proc = spawn(process.execPath, [fileURLToPath(new URL('./bare-server.mjs', import.meta.url)), file], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
