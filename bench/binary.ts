@@ -248,14 +248,14 @@ async function burst(
   );
   const startedIn = performance.now() - t;
   for (;;) {
-    const page = await get<number>(b.url, `/api/conversations/count?execution_status=finished`);
+    const page = await get<number>(b.url, `/api/conversations/count?status=finished`);
     if (page >= n) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   const total = performance.now() - t;
   probing = false;
   await probe;
-  const failed = await get<number>(b.url, `/api/conversations/count?execution_status=error`);
+  const failed = await get<number>(b.url, `/api/conversations/count?status=error`);
   if (failed > 0 || ids.length !== n) throw new Error(`${failed} burst conversations ended in error`);
   await b.stop();
   await llm.stop();
