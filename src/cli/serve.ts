@@ -1,4 +1,5 @@
 // `agentd serve`: the embedded default — one process, SQLite in the data folder, local sandboxes.
+import { prepareEventValidator } from '../events/index.js';
 import { preloadOpenAI } from '../llm/index.js';
 import { originsOf } from '../server/cors.js';
 import { startAgentd } from '../server/start.js';
@@ -38,6 +39,10 @@ export async function serve(options: ServerOptions): Promise<void> {
   if (agentd.controlPlane) lines.push(`  sandboxes: ${agentd.controlPlane.sandboxProvider}`);
   lines.push(`  API docs: http://${host}:${port}/docs`);
   process.stdout.write(`${lines.join('\n')}\n`);
-  // Warm-up once ready, a moment later so that the first /ready is answered first.
-  setTimeout(() => void preloadOpenAI(), 50).unref();
+  // Warm-up once ready, a moment later so that the first /ready is answered first: what the first
+  // task would otherwise load (the OpenAI SDK) and compile (the event validator) on its own path.
+  setTimeout(() => {
+    prepareEventValidator();
+    void preloadOpenAI();
+  }, 50).unref();
 }

@@ -14,5 +14,6 @@ export {
   parse,
   parseAnyEvent,
   parseEvent,
+  prepareEventValidator,
   type ValidationIssue,
 } from './validate.js';
