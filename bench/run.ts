@@ -5,6 +5,7 @@ import { benchBurst, benchEvents, benchFirstTask, benchScaling, benchStartup } f
 import { benchAppConversations, benchSandboxStart } from './control-plane.bench.js';
 import { benchBatchGet } from './http.bench.js';
 import { printTable } from './lib.js';
+import { benchPgAppend } from './pgstore.bench.js';
 import { benchFanOut, benchReplay } from './socket.bench.js';
 import { benchColdStart, benchIdleMemory } from './startup.bench.js';
 import { benchAppend } from './store.bench.js';
@@ -12,6 +13,7 @@ import { benchBrowser, benchGrep } from './tools.bench.js';
 
 const benches: [string, () => Promise<void>][] = [
   ['store', benchAppend],
+  ['pgstore', benchPgAppend],
   ['http', benchBatchGet],
   ['start', benchColdStart],
   ['agent', benchAgent],

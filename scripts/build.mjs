@@ -7,6 +7,7 @@
 // bundled too, but into chunks of their own (splitting) that load on first use: importing the
 // bundled openai chunk takes ~40 ms against ~180 ms for the package's own files.
 import { build } from 'esbuild';
+import { buildWeb } from './build-web.mjs';
 
 const external = [
   'better-sqlite3',
@@ -34,3 +35,5 @@ await build({
   },
   logLevel: 'warning',
 });
+
+await buildWeb();

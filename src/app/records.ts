@@ -12,6 +12,8 @@ export interface StartTaskRecord extends Document {
   sandboxId: string | null;
   agentServerUrl: string | null;
   request: AppConversationStartRequest;
+  /** The replica running the start (absent in records from before replicas: the one process). */
+  replica?: string;
 }
 
 /** The V1 members of an app conversation that the agent server does not know. */

@@ -57,7 +57,7 @@ export class AppConversationService {
   }
 
   /**
-   * After a restart: a start cut off midway ends in ERROR; the mirrors of conversations in live
+   * After a restart: a start of this replica's cut off midway ends in ERROR; the mirrors of conversations in live
    * sandboxes sync again from their cursors.
    */
   async recover(liveSandboxes: readonly SandboxRecord[]): Promise<void> {
@@ -66,6 +66,8 @@ export class AppConversationService {
       this.tasks.search({ status: unfinished, sort: 'CREATED_AT', limit: 100, pageId }),
     );
     for await (const task of tasks) {
+      // Another live replica's start goes on there.
+      if (task.replica !== undefined && task.replica !== this.options.sandboxes.replica) continue;
       await this.tasks.put({
         ...task,
         status: 'ERROR',
@@ -96,6 +98,7 @@ export class AppConversationService {
       sandboxId: null,
       agentServerUrl: null,
       request,
+      replica: this.options.sandboxes.replica,
       createdAt: now,
       updatedAt: now,
     };

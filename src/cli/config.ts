@@ -28,6 +28,7 @@ export interface ServerOptions {
   sandboxProvider?: string;
   /** true when `--expose-secrets` was given. */
   exposeSecrets?: boolean;
+  databaseUrl?: string;
 }
 
 export interface ServerConfig {
@@ -63,10 +64,19 @@ export interface ServerConfig {
   exposeSecrets: boolean;
   /** More browser origins allowed cross-origin calls (AGENTD_CORS_ORIGINS, comma-separated). */
   corsOrigins: string[];
+  /** PostgreSQL instead of SQLite (--database-url, AGENTD_DATABASE_URL): the store replicas share. */
+  databaseUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  /** 2: how agentd was called; 1: what it was pointed at failed (e.g. an unreachable database). */
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
 }
 
 type Env = Record<string, string | undefined>;
@@ -158,7 +168,9 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   const logLevel = parseLogLevel(options.logLevel ?? env.AGENTD_LOG_LEVEL ?? 'info');
   makeDataDir(dataDir);
   const exposeSecrets = options.exposeSecrets === true || envFlag(env.AGENTD_EXPOSE_SECRETS);
+  const databaseUrl = databaseUrlOf(options.databaseUrl ?? env.AGENTD_DATABASE_URL, env);
   const common = {
+    databaseUrl,
     host,
     exposeSecrets,
     corsOrigins: parseCorsOrigins(env.AGENTD_CORS_ORIGINS),
@@ -199,6 +211,27 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   if (envKeys.length > 0) return { ...common, sessionApiKeys: envKeys, keySource: 'environment' };
   const { key, generated } = dataDirKey(dataDir);
   return { ...common, sessionApiKeys: [key], keySource: generated ? 'generated' : 'data-dir' };
+}
+
+/**
+ * A postgres:// URL, or undefined for SQLite. Replicas sharing a database must share the secret key
+ * too (settings secrets are encrypted with it), so the data folder's own key will not do.
+ */
+function databaseUrlOf(value: string | undefined, env: Env): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  let protocol: string;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    throw new ConfigError('Invalid database URL (expected postgres://user:password@host:port/database)');
+  }
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:')
+    throw new ConfigError(`Invalid database URL: ${protocol} (expected postgres://…)`);
+  if (!env.OH_SECRET_KEY)
+    throw new ConfigError(
+      'a database URL needs OH_SECRET_KEY (the same on every replica): it encrypts the stored secrets',
+    );
+  return value;
 }
 
 function sandboxProviderOf(value: string | undefined): SandboxProviderKind | undefined {

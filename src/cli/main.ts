@@ -5,6 +5,7 @@ import { type AgentOptions, agent } from './agent.js';
 import { ConfigError, type ServerOptions } from './config.js';
 import { demo } from './demo.js';
 import { serverOptions } from './lifecycle.js';
+import { registerClientCommands } from './run/index.js';
 import { serve } from './serve.js';
 
 const program = new Command();
@@ -38,6 +39,10 @@ serverOptions(
     '--sandbox-provider <kind>',
     'bwrap (namespaces) or process (env AGENTD_SANDBOX_PROVIDER; default bwrap where it runs)',
   )
+  .option(
+    '--database-url <url>',
+    'PostgreSQL (postgres://…) shared by replicas, instead of SQLite (env AGENTD_DATABASE_URL)',
+  )
   .action(async (opts: ServerOptions) => {
     await serve(opts);
   });
@@ -62,6 +67,8 @@ program
     await demo();
   });
 
+registerClientCommands(program);
+
 /** Commander's message as one line, naming an unknown command as such (not as an extra argument of serve). */
 function usageMessage(error: CommanderError): string {
   if (error.code === 'commander.excessArguments' && invoked) {
@@ -84,7 +91,7 @@ function fail(error: unknown): never {
   }
   if (error instanceof ConfigError) {
     process.stderr.write(`agentd: ${error.message}\n`);
-    process.exit(2);
+    process.exit(error.exitCode);
   }
   process.stderr.write(
     `agentd: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -1,17 +1,67 @@
-// `agentd serve`: the embedded default — one process, SQLite in the data folder, local sandboxes.
+// `agentd serve`: the embedded default — one process, SQLite in the data folder, local sandboxes —
+// or, with --database-url, one replica of several on a shared PostgreSQL.
 import { prepareEventValidator } from '../events/index.js';
 import { preloadOpenAI } from '../llm/index.js';
 import { originsOf } from '../server/cors.js';
-import { startAgentd } from '../server/start.js';
-import { checkSandboxProvider, resolveConfig, type ServerOptions } from './config.js';
+import { type AgentdOptions, startAgentd } from '../server/start.js';
+import { DatabaseUnavailableError, redactUrl } from '../store/index.js';
+import {
+  ConfigError,
+  checkSandboxProvider,
+  resolveConfig,
+  type ServerConfig,
+  type ServerOptions,
+} from './config.js';
+import { claimDataDir } from './data-owner.js';
 import { assertCanListen, listenUntilStopped } from './lifecycle.js';
 
 export async function serve(options: ServerOptions): Promise<void> {
   const config = resolveConfig(options);
   checkSandboxProvider(config);
   await assertCanListen(config.host, config.port);
-  const agentd = await startAgentd({
+  const claim = claimDataDir(config.dataDir, 'serve');
+  const agentd = await startAgentd(startOptions(config)).catch((error: unknown) => {
+    if (error instanceof DatabaseUnavailableError) throw new ConfigError(error.message, 1);
+    throw error;
+  });
+  const { port } = await listenUntilStopped(agentd, config.host, config.port);
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  claim.setUrl(`http://${loopbackOf(config.host)}:${port}`);
+  const lines = [`agentd listening on http://${host}:${port}`, `  data folder: ${config.dataDir}`];
+  if (config.databaseUrl) lines.push(`  database: ${redactUrl(config.databaseUrl)}`);
+  if (config.keySource === 'none') lines.push('  auth: OFF (--no-auth); loopback only');
+  else if (config.keySource === 'environment') lines.push('  session keys: from the environment');
+  else lines.push(`  session key: ${config.sessionApiKeys[0]}  (send it as X-Session-API-Key)`);
+  if (config.exposeSecrets) lines.push('  secret exposure: ON (callers may read stored secrets in clear)');
+  if (agentd.controlPlane) lines.push(`  sandboxes: ${agentd.controlPlane.sandboxProvider}`);
+  // The key rides in the fragment, which the browser never sends: the page keeps it (localStorage).
+  const signIn =
+    config.keySource === 'generated' || config.keySource === 'data-dir'
+      ? `#key=${encodeURIComponent(config.sessionApiKeys[0]!)}`
+      : '';
+  lines.push(`  web UI: http://${host}:${port}/${signIn}`);
+  lines.push(`  API docs: http://${host}:${port}/docs`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  // Warm-up once ready, a moment later so that the first /ready is answered first: what the first
+  // task would otherwise load (the OpenAI SDK) and compile (the event validator) on its own path.
+  setTimeout(() => {
+    prepareEventValidator();
+    void preloadOpenAI();
+  }, 50).unref();
+}
+
+/** An address of the bound host that this machine reaches (a wildcard bind answers on loopback). */
+function loopbackOf(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** The embedded default's parts from the resolved configuration (`agentd run` starts the same). */
+export function startOptions(config: ServerConfig): AgentdOptions {
+  return {
     dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
     logger: { level: config.logLevel },
     sessionApiKeys: config.sessionApiKeys,
     controlPlane: {
@@ -28,21 +78,5 @@ export async function serve(options: ServerOptions): Promise<void> {
     exposeSecrets: config.exposeSecrets,
     maxUploadBytes: config.maxUploadBytes,
     corsOrigins: config.corsOrigins,
-  });
-  const { port } = await listenUntilStopped(agentd, config.host, config.port);
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const lines = [`agentd listening on http://${host}:${port}`, `  data folder: ${config.dataDir}`];
-  if (config.keySource === 'none') lines.push('  auth: OFF (--no-auth); loopback only');
-  else if (config.keySource === 'environment') lines.push('  session keys: from the environment');
-  else lines.push(`  session key: ${config.sessionApiKeys[0]}  (send it as X-Session-API-Key)`);
-  if (config.exposeSecrets) lines.push('  secret exposure: ON (callers may read stored secrets in clear)');
-  if (agentd.controlPlane) lines.push(`  sandboxes: ${agentd.controlPlane.sandboxProvider}`);
-  lines.push(`  API docs: http://${host}:${port}/docs`);
-  process.stdout.write(`${lines.join('\n')}\n`);
-  // Warm-up once ready, a moment later so that the first /ready is answered first: what the first
-  // task would otherwise load (the OpenAI SDK) and compile (the event validator) on its own path.
-  setTimeout(() => {
-    prepareEventValidator();
-    void preloadOpenAI();
-  }, 50).unref();
+  };
 }

@@ -4,7 +4,7 @@
 import { recoverAfterCrash } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { Logger } from '../llm/index.js';
-import { allItems, type Store } from '../store/index.js';
+import { allItems, type ConversationRecord, type Store } from '../store/index.js';
 import type { EventLog } from './event-log.js';
 import { stateUpdateEvent } from './state.js';
 
@@ -14,6 +14,12 @@ export interface RecoveryDeps {
   loadEvents(id: string): Promise<AnyEvent[]>;
   /** The logger with the conversation's id on every line. */
   logFor(conversationId: string): Logger;
+  /**
+   * Whether this process may recover a conversation the store says is running. Default: every one
+   * (the embedded default, one process per store). With a store several replicas share, only one
+   * no live replica runs: the caller decides (e.g. by lease).
+   */
+  claim?: (record: ConversationRecord) => Promise<boolean>;
 }
 
 /** Marks the conversations cut off by a stop; returns how many there were. */
@@ -29,6 +35,7 @@ export async function recoverInterrupted(deps: RecoveryDeps): Promise<number> {
     }),
   );
   for await (const record of running) {
+    if (deps.claim && !(await deps.claim(record))) continue;
     const events = await deps.loadEvents(record.id);
     const now = new Date().toISOString();
     const unanswered = recoverAfterCrash(events);

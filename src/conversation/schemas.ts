@@ -203,6 +203,14 @@ export const Tags = Type.Unsafe<Record<string, string>>({
 export const StartConversationRequest = Type.Object(
   {
     agent: Type.Optional(AgentSpec),
+    llm_model: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 256,
+        description:
+          "agentd: without `agent`, run the settings' LLM (its key and base URL) with this model instead of the settings' model",
+      }),
+    ),
     workspace: LocalWorkspace,
     conversation_id: Type.Optional(Type.String({ format: 'uuid' })),
     confirmation_policy: Type.Optional(ConfirmationPolicy),

@@ -16,7 +16,7 @@ import {
   InvalidConversationRequestError,
 } from './errors.js';
 import { type ForkRequest, forkConversation } from './fork.js';
-import { recoverInterrupted } from './recovery.js';
+import { type RecoveryDeps, recoverInterrupted } from './recovery.js';
 import type { ConversationRuntime } from './runtime.js';
 import { ConversationRuntimes } from './runtimes.js';
 import type {
@@ -49,14 +49,16 @@ export class ConversationService extends ConversationRuntimes {
   /**
    * After a restart: a conversation the store says was running was cut off. It goes to `error`, each
    * action left without an observation gets an AgentErrorEvent (so a later `run` continues), and a
-   * ConversationErrorEvent `ServerRestarted` says why the run stopped.
+   * ConversationErrorEvent `ServerRestarted` says why the run stopped. `claim` limits it to the
+   * conversations no live replica runs (see RecoveryDeps.claim); default all.
    */
-  recover(): Promise<number> {
+  recover(claim?: RecoveryDeps['claim']): Promise<number> {
     return recoverInterrupted({
       store: this.store,
       log: this.options.log,
       loadEvents: (id) => this.loadEvents(id),
       logFor: (id) => this.logFor(id),
+      claim,
     });
   }
 
@@ -153,7 +155,7 @@ export class ConversationService extends ConversationRuntimes {
     if (request.initial_message) userMessage(request.initial_message, NO_SKILLS, ['body', 'initial_message']);
     // Read once: the agent (when the request has none) and the defaults below both come from it.
     const effective = await this.options.settings.getEffective(userId);
-    const resolved = resolveAgent(this.options, effective, request.agent);
+    const resolved = resolveAgent(this.options, effective, request.agent, request.llm_model);
     const agent: AgentSpec = {
       ...resolved,
       condenser: resolveCondenser(resolved, effective, (key) => this.options.secretBox.encrypt(key)),

@@ -20,6 +20,8 @@ export function resolveAgent(
   deps: Pick<ConversationServiceOptions, 'secretBox'>,
   settings: EffectiveSettings | null,
   requested: AgentSpec | undefined,
+  /** agentd's `llm_model`: with no agent given, the settings' LLM (key, base URL) with this model. */
+  model?: string,
 ): AgentSpec {
   if (requested) {
     const unknown = toolNamesOf(requested).filter((n) => !registeredToolNames().includes(n));
@@ -39,19 +41,22 @@ export function resolveAgent(
       : {};
     return { ...requested, llm: seal(requested.llm), ...critic };
   }
-  if (!settings?.llm_model) {
+  if (!settings?.llm_model && !model) {
     throw new InvalidConversationRequestError(
       ['body', 'agent'],
       'No agent given and no LLM in the stored settings: send `agent.llm`, or POST /api/settings with llm_model first',
     );
   }
-  checkSettingsLLM(settings);
+  checkSettingsLLM({
+    llm_model: model ?? settings?.llm_model ?? null,
+    llm_base_url: settings?.llm_base_url ?? null,
+  });
   return {
     kind: 'Agent',
     llm: {
-      model: settings.llm_model,
-      api_key: settings.llm_api_key ? deps.secretBox.encrypt(settings.llm_api_key) : null,
-      base_url: settings.llm_base_url ?? null,
+      model: model ?? settings!.llm_model!,
+      api_key: settings?.llm_api_key ? deps.secretBox.encrypt(settings.llm_api_key) : null,
+      base_url: settings?.llm_base_url ?? null,
       usage_id: 'agent',
     },
     tools: DEFAULT_TOOLS.map((name) => ({ name, params: {} })),

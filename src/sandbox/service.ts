@@ -5,6 +5,7 @@
 // folder, so its agent server finds its conversations where it left them.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { SecretBox } from '../settings/index.js';
 import { allItems, type DocumentStore, type Store } from '../store/index.js';
@@ -28,6 +29,11 @@ export interface SandboxServiceOptions {
   dataDir: string;
   /** At most this many sandboxes STARTING or RUNNING at once (server-wide); default 10. */
   maxRunning?: number;
+  /**
+   * This replica's name among those sharing the store: the processes it starts are its own, and
+   * only it probes, adopts or stops them. Default `<hostname>:<dataDir>`, stable across restarts.
+   */
+  replica?: string;
   /**
    * Keep one sandbox of the default spec started ahead (a warm spare), so a start takes it
    * instead of waiting for a process to boot; default true.
@@ -53,10 +59,10 @@ export type SandboxListener = (record: SandboxRecord, change: 'status' | 'delete
 export class SandboxService {
   private readonly records: DocumentStore<SandboxRecord>;
   private readonly maxRunning: number;
+  /** This replica's name (see SandboxServiceOptions.replica); the app layer tags its start tasks with it. */
+  readonly replica: string;
   /** Starts in progress in this process, by sandbox id. */
   private readonly starting = new Map<string, Promise<SandboxRecord>>();
-  /** Serializes limit checks with the writes that take a place under the limit. */
-  private admission: Promise<unknown> = Promise.resolve();
   private readonly listeners: SandboxListener[] = [];
   private spare: Spare | null = null;
   private closing = false;
@@ -64,6 +70,7 @@ export class SandboxService {
   constructor(private readonly options: SandboxServiceOptions) {
     this.records = options.store.documents<SandboxRecord>('sandboxes');
     this.maxRunning = options.maxRunning ?? 10;
+    this.replica = options.replica ?? `${hostname()}:${options.dataDir}`;
   }
 
   onChange(listener: SandboxListener): void {
@@ -137,6 +144,7 @@ export class SandboxService {
       agentUrl: null,
       pid: null,
       detail: null,
+      replica: this.replica,
       createdAt: now,
       updatedAt: now,
     };
@@ -227,6 +235,7 @@ export class SandboxService {
   async reconcile(): Promise<SandboxRecord[]> {
     const live: SandboxRecord[] = [];
     for await (const record of this.live()) {
+      if (!this.ours(record)) continue;
       if (record.status === 'STARTING') {
         await this.options.provider.stop(record);
         await this.save(record, { status: 'MISSING', pid: null, agentUrl: null });
@@ -269,8 +278,16 @@ export class SandboxService {
       rmSync(spare.dir, { recursive: true, force: true });
     }
     await Promise.allSettled([...this.starting.values()]);
-    const stopping: Promise<void>[] = [];
-    for await (const record of this.live()) stopping.push(this.options.provider.stop(record));
+    // Recorded as MISSING, so that replicas sharing the store do not read them RUNNING meanwhile.
+    const stopping: Promise<unknown>[] = [];
+    for await (const record of this.live()) {
+      if (!this.ours(record)) continue;
+      stopping.push(
+        this.options.provider
+          .stop(record)
+          .then(() => this.save(record, { status: 'MISSING', pid: null, agentUrl: null })),
+      );
+    }
     await Promise.all(stopping);
   }
 
@@ -322,20 +339,26 @@ export class SandboxService {
     void start.finally(() => this.starting.delete(record.id));
   }
 
-  /** Runs `work` if a place under the limit is free, one admission at a time. */
+  /**
+   * Runs `work` if a place under the limit is free, one admission at a time across every replica
+   * sharing the store (the limit is server-wide, whichever replica a start reaches).
+   */
   private admit<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.admission.then(async () => {
+    return this.options.store.exclusive('sandbox-admission', async () => {
       const active = await this.records.count({ status: ACTIVE });
       if (active >= this.maxRunning) throw new SandboxLimitError(this.maxRunning);
       return work();
     });
-    this.admission = next.catch(() => undefined);
-    return next;
   }
 
-  /** Corrects a record whose process is gone to MISSING (persisted). */
+  /** Whether this replica runs the sandbox's process (another replica's is not probed or stopped here). */
+  private ours(record: SandboxRecord): boolean {
+    return record.replica === undefined || record.replica === this.replica;
+  }
+
+  /** Corrects a record whose process is gone to MISSING (persisted); another replica's reads as stored. */
   private async checked(record: SandboxRecord): Promise<SandboxRecord> {
-    if (!LIVE.includes(record.status) || this.starting.has(record.id)) return record;
+    if (!LIVE.includes(record.status) || this.starting.has(record.id) || !this.ours(record)) return record;
     if (this.options.provider.liveness(record) !== 'gone') return record;
     return this.save(record, { status: 'MISSING', pid: null, agentUrl: null });
   }

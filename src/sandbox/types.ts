@@ -20,6 +20,11 @@ export interface SandboxRecord extends Document {
   pid: number | null;
   /** Why the sandbox is in ERROR. */
   detail: string | null;
+  /**
+   * The replica whose provider runs the process (see SandboxServiceOptions.replica); absent in
+   * records written before replicas, which belong to the one process there was.
+   */
+  replica?: string;
 }
 
 export interface LaunchRequest {

@@ -38,6 +38,7 @@ import { appConversationRoutes } from './routes/v1/app-conversations.js';
 import { v1EventRoutes } from './routes/v1/events.js';
 import { sandboxRoutes } from './routes/v1/sandboxes.js';
 import { vscodeRoutes } from './routes/vscode.js';
+import { webRoutes } from './routes/web.js';
 import { installErrorHandler, installValidation } from './validation.js';
 
 declare module 'fastify' {
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await installOpenApi(app, { controlPlane: deps.controlPlane !== undefined, docsUi: deps.docsUi ?? true });
 
   await app.register(healthRoutes, { usableTools: deps.toolNames, lastActivity: () => lastActivity });
+  await app.register(webRoutes);
   await app.register(conversationRoutes, {
     conversations: deps.conversations,
     apps: deps.controlPlane?.apps,

@@ -17,12 +17,19 @@ import {
   SandboxSpecs,
 } from '../sandbox/index.js';
 import { loadSecretBox, SettingsService } from '../settings/index.js';
-import { openSqliteStore, type Store } from '../store/index.js';
+import { type ConversationRecord, openPostgresStore, openSqliteStore, type Store } from '../store/index.js';
 import { McpPool, registeredToolNames } from '../tools/index.js';
 import { type AppDeps, buildApp, type ControlPlaneDeps } from './app.js';
 
 export interface AgentdOptions {
   dataDir: string;
+  /** A PostgreSQL URL (--database-url): the store several replicas share; default SQLite in dataDir. */
+  databaseUrl?: string;
+  /**
+   * Which conversations the store says are running this process recovers at start-up (marks them
+   * cut off); default all. With a shared database, only those no live replica runs.
+   */
+  recoveryClaim?: (record: ConversationRecord) => Promise<boolean>;
   sessionApiKeys: readonly string[];
   logger?: AppDeps['logger'];
   /**
@@ -96,7 +103,9 @@ export interface Agentd {
 }
 
 export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
-  const store = openSqliteStore({ path: join(options.dataDir, 'agentd.db') });
+  const store = options.databaseUrl
+    ? await openPostgresStore({ url: options.databaseUrl })
+    : openSqliteStore({ path: join(options.dataDir, 'agentd.db') });
   const bus = new MemoryBus();
   const secretBox = loadSecretBox({ dataDir: options.dataDir, env: options.env ?? process.env });
   const settings = new SettingsService(store.settings, secretBox);
@@ -157,7 +166,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     maxUploadBytes: options.maxUploadBytes,
     skillsHome: options.skillsHome,
   });
-  await conversations.recover();
+  await conversations.recover(options.recoveryClaim);
   let closed = false;
   return {
     app,

@@ -30,9 +30,6 @@ export type EffectiveSettings = Settings;
 const sealContext = (userId: string) => `agentd-settings:${userId}`;
 
 export class SettingsService {
-  /** Per user, the tail of the read-modify-write operations in flight: one at a time, none lost. */
-  private readonly queues = new Map<string, Promise<unknown>>();
-
   constructor(
     private readonly documents: SettingsStore,
     private readonly box: SecretBox,
@@ -134,15 +131,12 @@ export class SettingsService {
     }
   }
 
-  /** Runs `fn` after the user's earlier writes, so two concurrent writes cannot lose one another. */
+  /**
+   * Runs `fn` after the user's earlier writes, so two concurrent writes cannot lose one another
+   * (through any replica: the store takes the turns).
+   */
   private serialize<T>(userId: string, fn: () => Promise<T>): Promise<T> {
-    const run = (this.queues.get(userId) ?? Promise.resolve()).then(fn, fn);
-    const tail = run.catch(() => undefined);
-    this.queues.set(userId, tail);
-    void tail.then(() => {
-      if (this.queues.get(userId) === tail) this.queues.delete(userId);
-    });
-    return run;
+    return this.documents.exclusive(userId, fn);
   }
 
   /**

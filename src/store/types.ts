@@ -1,6 +1,7 @@
 // The persistence ports. Callers depend only on these interfaces; `sqlite/` implements them
 // for the embedded default and a PostgreSQL adapter can implement them for the scaled-out mode.
-// Every method is async so that a networked database fits without touching callers.
+// Every method is async so that a networked database fits without touching callers. Several
+// processes (replicas) may share one PostgreSQL store: `exclusive` is how they take turns.
 
 /** The members of an event the store reads to index it; the rest is stored as JSON as-is. */
 export interface StorableEvent {
@@ -210,6 +211,11 @@ export interface SettingsStore {
   /** The stored settings document of a user (already encrypted where needed), or null. */
   get(userId: string): Promise<string | null>;
   put(userId: string, document: string): Promise<void>;
+  /**
+   * Runs `work` (a read-modify-write of the user's settings) while no other `exclusive` of the same
+   * user runs, in this process or in any other sharing the store: no write is lost.
+   */
+  exclusive<T>(userId: string, work: () => Promise<T>): Promise<T>;
 }
 
 export interface Store {
@@ -218,5 +224,10 @@ export interface Store {
   settings: SettingsStore;
   /** Documents of the V1 control plane; their shapes belong to sandbox/ and app/. */
   documents<T extends Document>(kind: DocumentKind): DocumentStore<T>;
+  /**
+   * Runs `work` while no other `exclusive` of the same name runs, in this process or in any other
+   * sharing the store (e.g. a limit check and the write that takes a place under it).
+   */
+  exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

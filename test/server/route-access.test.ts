@@ -55,12 +55,14 @@ describe('route access', () => {
   });
   afterAll(() => server.close({ remove: true }));
 
-  it('keeps only health, server info, the docs and CORS preflights public; the WebSocket authenticates itself', () => {
+  it('keeps only health, server info, the docs, the web UI and CORS preflights public; the WebSocket authenticates itself', () => {
     const open = server.app.routeTable.filter((r) => r.access !== 'key');
     for (const route of open) {
       // A browser's preflight carries no key (src/server/cors.ts); it runs no handler of ours.
       const preflight = route.method === 'OPTIONS' && route.url === '*' && route.access === 'public';
-      const documented = preflight || PUBLIC.includes(route.url) || route.url.startsWith('/docs');
+      // The web UI's page and assets (src/server/routes/web.ts) hold no data.
+      const page = route.url === '/ui' || route.url.startsWith('/ui/');
+      const documented = preflight || page || PUBLIC.includes(route.url) || route.url.startsWith('/docs');
       const socket = route.access === 'own' && route.url.startsWith('/sockets/');
       expect(documented || socket, `${route.method} ${route.url} is ${route.access}`).toBe(true);
     }

@@ -1,7 +1,7 @@
 // The SDK's view and PATCH on the service, over an in-memory store: one record behind both clients.
 import { describe, expect, it } from 'vitest';
 import { SecretBox, SettingsService } from '../../src/settings/index.js';
-import type { SettingsStore } from '../../src/store/index.js';
+import { LocalLocks, type SettingsStore } from '../../src/store/index.js';
 
 class MemorySettingsStore implements SettingsStore {
   readonly documents = new Map<string, string>();
@@ -10,6 +10,10 @@ class MemorySettingsStore implements SettingsStore {
   }
   async put(userId: string, document: string) {
     this.documents.set(userId, document);
+  }
+  private readonly locks = new LocalLocks();
+  exclusive<T>(userId: string, work: () => Promise<T>) {
+    return this.locks.run(userId, work);
   }
 }
 

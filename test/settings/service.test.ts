@@ -9,7 +9,7 @@ import {
   type Settings,
   SettingsService,
 } from '../../src/settings/index.js';
-import { openSqliteStore, type SettingsStore } from '../../src/store/index.js';
+import { LocalLocks, openSqliteStore, type SettingsStore } from '../../src/store/index.js';
 
 /** The SettingsStore port over a Map; `documents` lets the test read exactly what would be stored. */
 class MemorySettingsStore implements SettingsStore {
@@ -19,6 +19,10 @@ class MemorySettingsStore implements SettingsStore {
   }
   async put(userId: string, document: string) {
     this.documents.set(userId, document);
+  }
+  private readonly locks = new LocalLocks();
+  exclusive<T>(userId: string, work: () => Promise<T>) {
+    return this.locks.run(userId, work);
   }
 }
 

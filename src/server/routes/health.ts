@@ -1,6 +1,7 @@
-// Liveness, readiness and server details; public (no key), as in OpenHands.
+// Liveness, readiness and server details; public (no key), as in OpenHands. / is also the web UI's page.
 import type { FastifyPluginAsync } from 'fastify';
 import { ServerInfo, StatusOk } from '../schemas.js';
+import { rootPage } from './web.js';
 
 export interface HealthOptions {
   usableTools: readonly string[];
@@ -43,5 +44,10 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, optio
   };
   const infoSchema = { tags: ['Server Details'], response: { 200: ServerInfo } };
   app.get('/server_info', { config: publicRoute, schema: infoSchema }, async () => info());
-  app.get('/', { config: publicRoute, schema: { ...infoSchema, hide: true } }, async () => info());
+  // A browser at / gets the web UI; OpenHands clients read server_info there.
+  app.get(
+    '/',
+    { config: publicRoute, schema: { ...infoSchema, hide: true } },
+    async (request, reply) => rootPage(request, reply) ?? info(),
+  );
 };

@@ -12,6 +12,7 @@ import {
 import { HttpError } from '../errors.js';
 import { detailResponse, errorResponses } from '../schemas.js';
 import { ExposeHeaders, exposeMode, exposureErrors } from './settings-exposure.js';
+import { settingsMcpRoutes } from './settings-mcp.js';
 import { settingsSecretRoutes } from './settings-secrets.js';
 
 export interface SettingsRoutesOptions {
@@ -93,4 +94,5 @@ export const settingsRoutes: FastifyPluginAsync<SettingsRoutesOptions> = async (
   );
 
   await app.register(settingsSecretRoutes, { settings, exposeSecrets });
+  await app.register(settingsMcpRoutes, { settings });
 };

@@ -1,6 +1,7 @@
 // A table of JSON documents with their indexed members copied into columns: the sandboxes and
 // start tasks of the V1 control plane. Upsert by id; cursor pages as for conversations.
 import type Database from 'better-sqlite3';
+import { documentWhere, SORTS, type Where, whereSql } from '../filters.js';
 import {
   type Document,
   type DocumentFilter,
@@ -9,7 +10,7 @@ import {
   type DocumentStore,
   UnknownCursorError,
 } from '../types.js';
-import { SORTS, type StatementCache, type Where, where, whereSql } from './sql.js';
+import { SQLITE, type StatementCache } from './sql.js';
 
 type Row = { id: string; owner_id: string; created_at: string; updated_at: string; document: string };
 
@@ -69,17 +70,7 @@ export class DocumentTable<T extends Document> implements DocumentStore<T> {
   }
 
   private where(filter: DocumentFilter): Where {
-    const statuses = filter.status;
-    const w = where([
-      ['owner_id = ?', filter.ownerId],
-      ['ref = ?', filter.ref],
-      ['created_at >= ?', filter.createdAtGte],
-    ]);
-    if (statuses) {
-      w.clauses.push(`status IN (SELECT value FROM json_each(?))`);
-      w.params.push(JSON.stringify(statuses));
-    }
-    return w;
+    return documentWhere(filter, SQLITE);
   }
 
   async search(query: DocumentSearch): Promise<{ items: T[]; nextPageId: string | null }> {

@@ -2,6 +2,17 @@
 // (per filter combination for searches) and reused; better-sqlite3 is synchronous, so each method
 // is a plain call wrapped in the async port.
 import Database from 'better-sqlite3';
+import { messageBody } from '../body.js';
+import { conversationWhere, eventWhere, SORTS, type Where, whereSql } from '../filters.js';
+import { LocalLocks } from '../locks.js';
+import {
+  CONVERSATION_COLUMNS,
+  type ConversationRow,
+  EVENT_COLUMNS,
+  patchAssignments,
+  toRecord,
+  toRow,
+} from '../rows.js';
 import {
   type ConversationFilter,
   type ConversationPage,
@@ -24,51 +35,9 @@ import {
   UnknownConversationError,
   UnknownCursorError,
 } from '../types.js';
-import { messageBody } from './body.js';
 import { DocumentTable } from './documents.js';
 import { migrate } from './migrations.js';
-import { SORTS, StatementCache, type Where, where, whereSql } from './sql.js';
-
-type ConversationRow = {
-  id: string;
-  owner_id: string;
-  title: string | null;
-  tags: string;
-  execution_status: string;
-  state: string;
-  created_at: string;
-  updated_at: string;
-  sandbox_id: string | null;
-  parent_id: string | null;
-};
-
-const EVENT_COLUMNS = 'seq, id, kind, source, timestamp, json';
-const CONVERSATION_COLUMNS =
-  'id, owner_id, title, tags, execution_status, state, created_at, updated_at, sandbox_id, parent_id';
-
-function toRecord(row: ConversationRow): ConversationRecord {
-  return {
-    id: row.id,
-    ownerId: row.owner_id,
-    title: row.title,
-    tags: JSON.parse(row.tags) as Record<string, string>,
-    executionStatus: row.execution_status,
-    state: JSON.parse(row.state) as Record<string, unknown>,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    sandboxId: row.sandbox_id,
-    parentId: row.parent_id,
-  };
-}
-
-/** Columns a ConversationPatch may set, with how each value is stored. */
-const PATCH_COLUMNS: Record<keyof ConversationPatch, [string, (v: unknown) => unknown]> = {
-  title: ['title', (v) => v],
-  tags: ['tags', (v) => JSON.stringify(v)],
-  executionStatus: ['execution_status', (v) => v],
-  state: ['state', (v) => JSON.stringify(v)],
-  updatedAt: ['updated_at', (v) => v],
-};
+import { SQLITE, StatementCache } from './sql.js';
 
 class SqliteEvents implements EventStore {
   private readonly lastSeqOf: Database.Statement;
@@ -187,13 +156,7 @@ class SqliteEvents implements EventStore {
   }
 
   private where(filter: EventFilter): Where {
-    return where([
-      ['kind = ?', filter.kind],
-      ['source = ?', filter.source],
-      ['instr(body, ?) > 0', filter.body?.toLowerCase()],
-      ['timestamp >= ?', filter.timestampGte],
-      ['timestamp < ?', filter.timestampLt],
-    ]);
+    return eventWhere(filter, SQLITE);
   }
 
   async search(conversationId: string, query: EventSearch): Promise<EventPage> {
@@ -302,7 +265,7 @@ class SqliteConversations implements ConversationStore {
     private readonly statements: StatementCache,
   ) {
     this.insert = db.prepare(
-      `INSERT INTO conversations (${CONVERSATION_COLUMNS}) VALUES (@id, @owner_id, @title, @tags, @execution_status, @state, @created_at, @updated_at, @sandbox_id, @parent_id)`,
+      `INSERT INTO conversations (${CONVERSATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.byId = db.prepare(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ?`);
     this.byIds = db.prepare(
@@ -313,18 +276,7 @@ class SqliteConversations implements ConversationStore {
   }
 
   async create(record: ConversationRecord): Promise<void> {
-    this.insert.run({
-      id: record.id,
-      owner_id: record.ownerId,
-      title: record.title,
-      tags: JSON.stringify(record.tags),
-      execution_status: record.executionStatus,
-      state: JSON.stringify(record.state),
-      created_at: record.createdAt,
-      updated_at: record.updatedAt,
-      sandbox_id: record.sandboxId ?? null,
-      parent_id: record.parentId ?? null,
-    });
+    this.insert.run(...toRow(record));
   }
 
   async get(id: string): Promise<ConversationRecord | null> {
@@ -346,10 +298,10 @@ class SqliteConversations implements ConversationStore {
 
   /** Synchronous, so the event append transaction can include it. */
   patch(id: string, patch: ConversationPatch): void {
-    const keys = (Object.keys(patch) as (keyof ConversationPatch)[]).filter((k) => patch[k] !== undefined);
-    if (keys.length === 0) return;
-    const sql = `UPDATE conversations SET ${keys.map((k) => `${PATCH_COLUMNS[k][0]} = ?`).join(', ')} WHERE id = ?`;
-    const result = this.statements.get(sql).run(...keys.map((k) => PATCH_COLUMNS[k][1](patch[k])), id);
+    const { sets, values } = patchAssignments(patch);
+    if (sets.length === 0) return;
+    const sql = `UPDATE conversations SET ${sets.join(', ')} WHERE id = ?`;
+    const result = this.statements.get(sql).run(...values, id);
     if (result.changes === 0) throw new UnknownConversationError(id);
   }
 
@@ -364,23 +316,7 @@ class SqliteConversations implements ConversationStore {
   }
 
   private where(filter: ConversationFilter): Where {
-    const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
-    return where([
-      ['owner_id = ?', filter.ownerId],
-      ['execution_status = ?', filter.executionStatus],
-      ['(sandbox_id IS NOT NULL) = ?', flag(filter.sandboxed)],
-      ['sandbox_id = ?', filter.sandboxId],
-      ['(parent_id IS NOT NULL) = ?', flag(filter.hasParent)],
-      ['parent_id = ?', filter.parentId],
-      [
-        "title LIKE ? ESCAPE '\\'",
-        filter.titleContains === undefined ? undefined : `%${escapeLike(filter.titleContains)}%`,
-      ],
-      ['created_at >= ?', filter.createdAtGte],
-      ['created_at < ?', filter.createdAtLt],
-      ['updated_at >= ?', filter.updatedAtGte],
-      ['updated_at < ?', filter.updatedAtLt],
-    ]);
+    return conversationWhere(filter, SQLITE);
   }
 
   async search(query: ConversationSearch): Promise<ConversationPage> {
@@ -412,15 +348,13 @@ class SqliteConversations implements ConversationStore {
   }
 }
 
-/** `%` and `_` in a LIKE pattern match themselves. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 class SqliteSettings implements SettingsStore {
   private readonly select: Database.Statement;
   private readonly upsert: Database.Statement;
-  constructor(db: Database.Database) {
+  constructor(
+    db: Database.Database,
+    private readonly locks: LocalLocks,
+  ) {
     this.select = db.prepare('SELECT document FROM settings WHERE user_id = ?').pluck();
     this.upsert = db.prepare(
       'INSERT INTO settings (user_id, document) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET document = excluded.document',
@@ -431,6 +365,9 @@ class SqliteSettings implements SettingsStore {
   }
   async put(userId: string, document: string): Promise<void> {
     this.upsert.run(userId, document);
+  }
+  exclusive<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    return this.locks.run(`settings:${userId}`, work);
   }
 }
 
@@ -451,7 +388,9 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const conversations = new SqliteConversations(db, statements);
   const events = new SqliteEvents(db, statements, (id, patch) => conversations.patch(id, patch));
   conversations.onDelete = (id) => events.forget(id);
-  const settings = new SqliteSettings(db);
+  // The file has one writer process, so turns within the process are turns everywhere.
+  const locks = new LocalLocks();
+  const settings = new SqliteSettings(db, locks);
   const documents = new Map<DocumentKind, DocumentTable<Document>>();
   return {
     conversations,
@@ -465,6 +404,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
       }
       return table as unknown as DocumentStore<T>;
     },
+    exclusive: (name, work) => locks.run(name, work),
     async close() {
       if (db.open) db.close();
     },

@@ -104,6 +104,22 @@ async function connect(server: Server): Promise<Connection> {
   }
 }
 
+/**
+ * Connects to one server of a config (the `index`th of its `type` list), lists its tool names and
+ * disconnects: the settings page's "test". Throws with the reason when it cannot connect.
+ */
+export async function probeMcpServer(
+  config: McpServers | null | undefined,
+  type: 'stdio' | 'sse' | 'shttp',
+  index: number,
+): Promise<string[] | null> {
+  const server = serversOf(config).filter((s) => s.type === type)[index];
+  if (!server) return null;
+  const connection = await connect(server);
+  await connection.client.close().catch(() => undefined);
+  return connection.tools.map((t) => t.name);
+}
+
 export class McpPool {
   private readonly entries = new Map<string, Entry>();
 

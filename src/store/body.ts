@@ -1,6 +1,6 @@
 // The searchable text of an event: for a MessageEvent, its content, extended content and reasoning,
 // lower-cased once at append so that the body filter is a plain substring test. Other kinds have none.
-import type { StorableEvent } from '../types.js';
+import type { StorableEvent } from './types.js';
 
 type TextItem = { text?: unknown };
 type MessageLike = StorableEvent & {

@@ -1,0 +1,88 @@
+// The WHERE clauses of searches and counts, shared by the adapters: each filter member becomes one
+// clause with `?` for its parameter (PostgreSQL's adapter numbers them). The few spellings that
+// differ between engines come from the dialect.
+import type { ConversationFilter, ConversationSearch, DocumentFilter, EventFilter } from './types.js';
+
+export type Where = { clauses: string[]; params: unknown[] };
+
+export interface Dialect {
+  /** True when the lower-cased `body` column contains the parameter. */
+  bodyContains: string;
+  /** The case-insensitive LIKE operator. */
+  ilike: string;
+  /** `column` equals one of a list given as one parameter, and that parameter. */
+  anyOf(column: string, values: readonly string[]): [string, unknown];
+}
+
+/** The clauses whose parameter is given, with their parameters in the same order. */
+export function where(conditions: [string, unknown][]): Where {
+  const given = conditions.filter(([, value]) => value !== undefined);
+  return { clauses: given.map(([clause]) => clause), params: given.map(([, value]) => value) };
+}
+
+/** ` WHERE a AND b`, or nothing when there are no clauses. */
+export function whereSql(clauses: readonly string[]): string {
+  return clauses.length ? ` WHERE ${clauses.join(' AND ')}` : '';
+}
+
+export function eventWhere(filter: EventFilter, dialect: Dialect): Where {
+  return where([
+    ['kind = ?', filter.kind],
+    ['source = ?', filter.source],
+    [dialect.bodyContains, filter.body?.toLowerCase()],
+    ['timestamp >= ?', filter.timestampGte],
+    ['timestamp < ?', filter.timestampLt],
+  ]);
+}
+
+export function conversationWhere(filter: ConversationFilter, dialect: Dialect): Where {
+  const w = where([
+    ['owner_id = ?', filter.ownerId],
+    ['execution_status = ?', filter.executionStatus],
+    ['sandbox_id = ?', filter.sandboxId],
+    ['parent_id = ?', filter.parentId],
+    [
+      `title ${dialect.ilike} ? ESCAPE '\\'`,
+      filter.titleContains === undefined ? undefined : `%${escapeLike(filter.titleContains)}%`,
+    ],
+    ['created_at >= ?', filter.createdAtGte],
+    ['created_at < ?', filter.createdAtLt],
+    ['updated_at >= ?', filter.updatedAtGte],
+    ['updated_at < ?', filter.updatedAtLt],
+  ]);
+  if (filter.sandboxed !== undefined)
+    w.clauses.push(filter.sandboxed ? 'sandbox_id IS NOT NULL' : 'sandbox_id IS NULL');
+  if (filter.hasParent !== undefined)
+    w.clauses.push(filter.hasParent ? 'parent_id IS NOT NULL' : 'parent_id IS NULL');
+  return w;
+}
+
+export function documentWhere(filter: DocumentFilter, dialect: Dialect): Where {
+  const w = where([
+    ['owner_id = ?', filter.ownerId],
+    ['ref = ?', filter.ref],
+    ['created_at >= ?', filter.createdAtGte],
+  ]);
+  if (filter.status) {
+    const [clause, param] = dialect.anyOf('status', filter.status);
+    w.clauses.push(clause);
+    w.params.push(param);
+  }
+  return w;
+}
+
+/** `%` and `_` in a LIKE pattern match themselves. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The sort orders of conversation and document searches: column and direction. */
+export const SORTS: Record<
+  ConversationSearch['sort'],
+  { column: 'created_at' | 'updated_at'; asc: boolean }
+> = {
+  CREATED_AT: { column: 'created_at', asc: true },
+  CREATED_AT_DESC: { column: 'created_at', asc: false },
+  UPDATED_AT: { column: 'updated_at', asc: true },
+  UPDATED_AT_DESC: { column: 'updated_at', asc: false },
+};

@@ -1,0 +1,32 @@
+// Every query goes through here as a named prepared statement: PostgreSQL parses and plans each
+// distinct text once per connection. Names come from the text; the search texts vary with the
+// filters given, a bounded set.
+import type pg from 'pg';
+
+export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+
+const names = new Map<string, string>();
+
+function nameOf(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `agentd_${names.size}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+export async function query<R extends pg.QueryResultRow>(
+  db: Queryable,
+  text: string,
+  values: unknown[] = [],
+): Promise<R[]> {
+  const result = await db.query<R>({ name: nameOf(text), text, values });
+  return result.rows;
+}
+
+/** Rows changed by a statement. */
+export async function changes(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
+  const result = await db.query({ name: nameOf(text), text, values });
+  return result.rowCount ?? 0;
+}

@@ -1,0 +1,386 @@
+// The scaled-out store: PostgreSQL through a pg pool, shared by every replica. Sequence numbers
+// come from the conversation row (last_seq), moved by the append statement itself: the row lock it
+// takes serializes concurrent appenders on any replica, and a failed batch rolls its numbers back,
+// so they stay gap-free. Each append is one statement, so one round trip.
+import pg from 'pg';
+import { messageBody } from '../body.js';
+import { conversationWhere, eventWhere, SORTS, type Where, whereSql } from '../filters.js';
+import {
+  CONVERSATION_COLUMNS,
+  type ConversationRow,
+  EVENT_COLUMNS,
+  patchAssignments,
+  toRecord,
+  toRow,
+} from '../rows.js';
+import {
+  type ConversationFilter,
+  type ConversationPage,
+  type ConversationPatch,
+  type ConversationRecord,
+  type ConversationSearch,
+  type ConversationStore,
+  type Document,
+  type DocumentKind,
+  type DocumentStore,
+  type EventFilter,
+  type EventJson,
+  type EventPage,
+  type EventSearch,
+  type EventStore,
+  type SettingsStore,
+  type StorableEvent,
+  type Store,
+  type StoredEvent,
+  UnknownConversationError,
+  UnknownCursorError,
+} from '../types.js';
+import { PgDocuments } from './documents.js';
+import { PgLocks } from './locks.js';
+import { migratePostgres } from './migrations.js';
+import { changes, type Queryable, query } from './queries.js';
+import { numbered, POSTGRES, toCount } from './sql.js';
+import { DatabaseUnavailableError } from './url.js';
+
+/** The conversation's key, as a subquery: NULL (so no rows) for an unknown conversation. */
+const KEY_OF = '(SELECT key FROM conversations WHERE id = $1)';
+
+class PgEvents implements EventStore {
+  constructor(private readonly db: Queryable) {}
+
+  async append(
+    conversationId: string,
+    events: readonly StorableEvent[],
+    update?: ConversationPatch,
+  ): Promise<StoredEvent[]> {
+    const { sets, values } = patchAssignments(update ?? {});
+    const n = events.length;
+    const stored: StoredEvent[] = new Array(n);
+    const columns: unknown[][] = [[], [], [], [], [], []];
+    for (let i = 0; i < n; i++) {
+      const event = events[i]!;
+      const json = JSON.stringify(event);
+      const source = event.source ?? null;
+      stored[i] = { seq: 0, id: event.id, kind: event.kind, source, timestamp: event.timestamp, json };
+      const row = [event.id, event.kind, source, event.timestamp, messageBody(event), json];
+      for (let c = 0; c < 6; c++) columns[c]!.push(row[c]);
+    }
+    const sql =
+      `WITH c AS (UPDATE conversations SET ${['last_seq = last_seq + ?', ...sets].join(', ')}` +
+      ' WHERE id = ? RETURNING key, last_seq - ? AS base)' +
+      ' INSERT INTO events (conversation_key, seq, id, kind, source, timestamp, body, json)' +
+      ' SELECT c.key, c.base + u.o, u.id, u.kind, u.source, u.ts, u.body, u.json FROM c,' +
+      ' unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])' +
+      ' WITH ORDINALITY AS u (id, kind, source, ts, body, json, o) RETURNING seq';
+    const rows = await query<{ seq: number }>(this.db, numbered(sql), [
+      n,
+      ...values,
+      conversationId,
+      n,
+      ...columns,
+    ]);
+    if (rows.length < n || (n === 0 && !(await this.exists(conversationId, sets, values))))
+      throw new UnknownConversationError(conversationId);
+    let base = Number.MAX_SAFE_INTEGER;
+    for (const row of rows) base = Math.min(base, row.seq);
+    for (let i = 0; i < n; i++) stored[i]!.seq = base + i;
+    return stored;
+  }
+
+  /** An empty batch: only the update (if any), and whether the conversation exists. */
+  private async exists(conversationId: string, sets: string[], values: unknown[]): Promise<boolean> {
+    if (sets.length === 0)
+      return (await query(this.db, 'SELECT 1 FROM conversations WHERE id = $1', [conversationId])).length > 0;
+    const sql = `UPDATE conversations SET ${sets.join(', ')} WHERE id = ?`;
+    return (await changes(this.db, numbered(sql), [...values, conversationId])) > 0;
+  }
+
+  async getMany(conversationId: string, ids: readonly string[]): Promise<(EventJson | null)[]> {
+    if (ids.length === 0) return [];
+    const rows = await query<EventJson>(
+      this.db,
+      `SELECT id, seq, json FROM events WHERE conversation_key = ${KEY_OF} AND id = ANY($2::text[])`,
+      [conversationId, ids],
+    );
+    const found = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => found.get(id) ?? null);
+  }
+
+  async get(conversationId: string, id: string): Promise<StoredEvent | null> {
+    const rows = await query<StoredEvent>(
+      this.db,
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_key = ${KEY_OF} AND id = $2`,
+      [conversationId, id],
+    );
+    return rows[0] ?? null;
+  }
+
+  private where(filter: EventFilter): Where {
+    return eventWhere(filter, POSTGRES);
+  }
+
+  async search(conversationId: string, q: EventSearch): Promise<EventPage> {
+    const { clauses, params } = this.where(q);
+    const asc = q.order === 'asc';
+    let start: number = asc ? 0 : 2 ** 31 - 1;
+    if (q.pageId !== undefined) {
+      const rows = await query<{ seq: number }>(
+        this.db,
+        `SELECT seq FROM events WHERE conversation_key = ${KEY_OF} AND id = $2`,
+        [conversationId, q.pageId],
+      );
+      if (!rows[0]) throw new UnknownCursorError(q.pageId);
+      start = rows[0].seq;
+    }
+    const sql =
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_key = (SELECT key FROM conversations WHERE id = ?)` +
+      ` AND seq ${asc ? '>=' : '<='} ?${clauses.map((c) => ` AND ${c}`).join('')}` +
+      ` ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`;
+    const rows = await query<StoredEvent>(this.db, numbered(sql), [
+      conversationId,
+      start,
+      ...params,
+      q.limit + 1,
+    ]);
+    const next = rows.length > q.limit ? rows.pop()! : null;
+    return { items: rows, nextPageId: next?.id ?? null };
+  }
+
+  async count(conversationId: string, filter: EventFilter): Promise<number> {
+    const { clauses, params } = this.where(filter);
+    const sql =
+      'SELECT count(*) AS n FROM events WHERE conversation_key = (SELECT key FROM conversations WHERE id = ?)' +
+      clauses.map((c) => ` AND ${c}`).join('');
+    return toCount(await query<{ n: string }>(this.db, numbered(sql), [conversationId, ...params]));
+  }
+
+  async after(conversationId: string, afterSeq: number, limit: number): Promise<StoredEvent[]> {
+    return query<StoredEvent>(
+      this.db,
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_key = ${KEY_OF} AND seq > $2 ORDER BY seq LIMIT $3`,
+      [conversationId, afterSeq, limit],
+    );
+  }
+
+  async lastSeq(conversationId: string): Promise<number> {
+    const rows = await query<{ last_seq: number }>(
+      this.db,
+      'SELECT last_seq FROM conversations WHERE id = $1',
+      [conversationId],
+    );
+    return rows[0]?.last_seq ?? 0;
+  }
+
+  async getManyOfOwner(ownerId: string, ids: readonly string[]): Promise<(EventJson | null)[]> {
+    if (ids.length === 0) return [];
+    const rows = await query<EventJson>(
+      this.db,
+      'SELECT e.id, e.seq, e.json FROM events AS e JOIN conversations AS c ON c.key = e.conversation_key' +
+        ' WHERE e.id = ANY($1::text[]) AND c.owner_id = $2',
+      [ids, ownerId],
+    );
+    const found = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => found.get(id) ?? null);
+  }
+
+  async searchOfOwner(ownerId: string, q: EventSearch): Promise<EventPage> {
+    const { clauses, params } = this.where(q);
+    const asc = q.order === 'asc';
+    if (q.pageId !== undefined) {
+      const rows = await query<{ timestamp: string }>(
+        this.db,
+        'SELECT e.timestamp FROM events AS e JOIN conversations AS c ON c.key = e.conversation_key' +
+          ' WHERE e.id = $1 AND c.owner_id = $2',
+        [q.pageId, ownerId],
+      );
+      if (!rows[0]) throw new UnknownCursorError(q.pageId);
+      clauses.push(`(timestamp, e.id) ${asc ? '>=' : '<='} (?, ?)`);
+      params.push(rows[0].timestamp, q.pageId);
+    }
+    const order = asc ? 'ASC' : 'DESC';
+    const sql =
+      'SELECT e.seq, e.id, e.kind, e.source, e.timestamp, e.json FROM events AS e' +
+      ' JOIN conversations AS c ON c.key = e.conversation_key' +
+      whereSql(['c.owner_id = ?', ...clauses]) +
+      ` ORDER BY timestamp ${order}, e.id ${order} LIMIT ?`;
+    const rows = await query<StoredEvent>(this.db, numbered(sql), [ownerId, ...params, q.limit + 1]);
+    const next = rows.length > q.limit ? rows.pop()! : null;
+    return { items: rows, nextPageId: next?.id ?? null };
+  }
+
+  async countOfOwner(ownerId: string, filter: EventFilter): Promise<number> {
+    const { clauses, params } = this.where(filter);
+    const sql =
+      'SELECT count(*) AS n FROM events AS e JOIN conversations AS c ON c.key = e.conversation_key' +
+      whereSql(['c.owner_id = ?', ...clauses]);
+    return toCount(await query<{ n: string }>(this.db, numbered(sql), [ownerId, ...params]));
+  }
+}
+
+class PgConversations implements ConversationStore {
+  constructor(private readonly db: Queryable) {}
+
+  async create(record: ConversationRecord): Promise<void> {
+    await query(
+      this.db,
+      `INSERT INTO conversations (${CONVERSATION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      toRow(record),
+    );
+  }
+
+  private async row(id: string): Promise<ConversationRow | undefined> {
+    const rows = await query<ConversationRow>(
+      this.db,
+      `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  async get(id: string): Promise<ConversationRecord | null> {
+    const row = await this.row(id);
+    return row ? toRecord(row) : null;
+  }
+
+  async getMany(ids: readonly string[]): Promise<(ConversationRecord | null)[]> {
+    if (ids.length === 0) return [];
+    const rows = await query<ConversationRow>(
+      this.db,
+      `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ANY($1::text[])`,
+      [ids],
+    );
+    const found = new Map(rows.map((row) => [row.id, toRecord(row)]));
+    return ids.map((id) => found.get(id) ?? null);
+  }
+
+  async owner(id: string): Promise<string | null> {
+    const rows = await query<{ owner_id: string }>(
+      this.db,
+      'SELECT owner_id FROM conversations WHERE id = $1',
+      [id],
+    );
+    return rows[0]?.owner_id ?? null;
+  }
+
+  async update(id: string, patch: ConversationPatch): Promise<void> {
+    const { sets, values } = patchAssignments(patch);
+    if (sets.length === 0) return;
+    const sql = `UPDATE conversations SET ${sets.join(', ')} WHERE id = ?`;
+    if ((await changes(this.db, numbered(sql), [...values, id])) === 0)
+      throw new UnknownConversationError(id);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await changes(this.db, 'DELETE FROM conversations WHERE id = $1', [id])) > 0;
+  }
+
+  private where(filter: ConversationFilter): Where {
+    return conversationWhere(filter, POSTGRES);
+  }
+
+  async search(q: ConversationSearch): Promise<ConversationPage> {
+    const { column, asc } = SORTS[q.sort];
+    const { clauses, params } = this.where(q);
+    if (q.pageId !== undefined) {
+      const cursor = await this.row(q.pageId);
+      const matches = cursor && (q.ownerId === undefined || cursor.owner_id === q.ownerId);
+      if (!matches) throw new UnknownCursorError(q.pageId);
+      clauses.push(`(${column}, id) ${asc ? '>=' : '<='} (?, ?)`);
+      params.push(cursor[column], cursor.id);
+    }
+    const order = asc ? 'ASC' : 'DESC';
+    const sql =
+      `SELECT ${CONVERSATION_COLUMNS} FROM conversations${whereSql(clauses)}` +
+      ` ORDER BY ${column} ${order}, id ${order} LIMIT ?`;
+    const rows = await query<ConversationRow>(this.db, numbered(sql), [...params, q.limit + 1]);
+    const next = rows.length > q.limit ? rows.pop()! : null;
+    return { items: rows.map(toRecord), nextPageId: next?.id ?? null };
+  }
+
+  async count(filter: ConversationFilter): Promise<number> {
+    const { clauses, params } = this.where(filter);
+    const sql = `SELECT count(*) AS n FROM conversations${whereSql(clauses)}`;
+    return toCount(await query<{ n: string }>(this.db, numbered(sql), params));
+  }
+}
+
+class PgSettings implements SettingsStore {
+  constructor(
+    private readonly db: Queryable,
+    private readonly locks: PgLocks,
+  ) {}
+  exclusive<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    return this.locks.run(`settings:${userId}`, work);
+  }
+  async get(userId: string): Promise<string | null> {
+    const rows = await query<{ document: string }>(
+      this.db,
+      'SELECT document FROM settings WHERE user_id = $1',
+      [userId],
+    );
+    return rows[0]?.document ?? null;
+  }
+  async put(userId: string, document: string): Promise<void> {
+    await query(
+      this.db,
+      'INSERT INTO settings (user_id, document) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET document = excluded.document',
+      [userId, document],
+    );
+  }
+}
+
+export interface PostgresStoreOptions {
+  /** postgres://user:password@host:port/database (libpq parameters such as sslmode allowed). */
+  url: string;
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+}
+
+/** Connects, applies the pending migrations (once across replicas), and returns the store. */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 10_000,
+    application_name: 'agentd',
+  });
+  // An idle connection the server drops emits 'error' on the pool; the pool discards it and the next
+  // query opens another, so there is nothing to do but not crash.
+  pool.on('error', () => {});
+  // Lock holders wait on connections of their own: were they the queries' connections, holders
+  // waiting for a lock could take every one and leave the holder of the lock none for its work.
+  const lockPool = new pg.Pool({
+    connectionString: options.url,
+    max: 4,
+    connectionTimeoutMillis: 10_000,
+    application_name: 'agentd-locks',
+  });
+  lockPool.on('error', () => {});
+  try {
+    await migratePostgres(pool);
+  } catch (error) {
+    await pool.end();
+    await lockPool.end();
+    throw new DatabaseUnavailableError(options.url, error);
+  }
+  const locks = new PgLocks(lockPool);
+  const documents = new Map<DocumentKind, PgDocuments<Document>>();
+  return {
+    conversations: new PgConversations(pool),
+    events: new PgEvents(pool),
+    settings: new PgSettings(pool, locks),
+    documents<T extends Document>(kind: DocumentKind): DocumentStore<T> {
+      let table = documents.get(kind);
+      if (!table) {
+        table = new PgDocuments(pool, kind);
+        documents.set(kind, table);
+      }
+      return table as unknown as DocumentStore<T>;
+    },
+    exclusive: (name, work) => locks.run(name, work),
+    async close() {
+      if (!pool.ended) await pool.end();
+      if (!lockPool.ended) await lockPool.end();
+    },
+  };
+}

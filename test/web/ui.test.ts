@@ -1,0 +1,372 @@
+// The web UI in a real Chromium against the real binary (dist/cli.js) and the scripted LLM: sign in
+// through the URL the banner prints, start a conversation from the page and watch its terminal output,
+// approve and reject in confirmation mode, live through a server restart without a gap or a duplicate,
+// and change settings (with an MCP server tested). Screenshots go to AGENTD_SCREENSHOT_DIR when set,
+// else to a temp folder removed after the run.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from '../../src/tools/browser/session.js';
+import { type RunningCli, runCli } from '../support/cli.js';
+import { finishStep, terminalStep } from '../support/conversation.js';
+import { ScriptedLLM, type ScriptStep } from '../support/scripted-llm.js';
+import { tempDir } from '../support/server.js';
+import { postJson, waitForTask } from '../support/v1.js';
+
+const llm = new ScriptedLLM();
+const dataDir = tempDir('agentd-web-ui-');
+const shots = process.env.AGENTD_SCREENSHOT_DIR ?? tempDir('agentd-web-shots-');
+let cli: RunningCli;
+let port = 0;
+let signInUrl = '';
+let browser: Browser;
+
+type Ev = { id: string; kind: string; [k: string]: unknown };
+
+function serve(at = 0): Promise<RunningCli> {
+  return runCli(['serve', '--port', String(at), '--data-dir', dataDir]);
+}
+
+async function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+  return fetch(`${cli.url}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { 'X-Session-API-Key': cli.key!, 'content-type': 'application/json' },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+
+/** The LLM of the settings is the scripted one, with a fresh key whose script is `steps`. */
+async function scriptNext(steps: ScriptStep[]): Promise<void> {
+  const key = `sk-${randomUUID()}`;
+  llm.script(key, steps);
+  const res = await api('/api/settings', {
+    method: 'POST',
+    body: { llm_model: 'openai/scripted-model', llm_base_url: llm.openaiBaseUrl, llm_api_key: key },
+  });
+  expect(res.status).toBe(200);
+}
+
+async function storedEvents(id: string): Promise<Ev[]> {
+  const all: Ev[] = [];
+  let pageId: string | null = null;
+  do {
+    const res = await api(
+      `/api/conversations/${id}/events/search?limit=100${pageId ? `&page_id=${pageId}` : ''}`,
+    );
+    const page = (await res.json()) as { items: Ev[]; next_page_id: string | null };
+    all.push(...page.items);
+    pageId = page.next_page_id;
+  } while (pageId);
+  return all;
+}
+
+async function signedInPage(): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(signInUrl);
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  return page;
+}
+
+async function startFromPage(
+  page: Page,
+  task: string,
+  confirm = false,
+  dir = tempDir('agentd-web-work-'),
+): Promise<string> {
+  await page.getByRole('link', { name: 'New', exact: true }).click();
+  await page.getByLabel('Task').fill(task);
+  await page.getByLabel('Working folder').fill(dir);
+  if (confirm) await page.getByLabel(/confirmation mode/).check();
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.waitForURL(/\/ui\/conversations\/[0-9a-f-]+$/);
+  return page.url().split('/').pop()!;
+}
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+
+beforeAll(async () => {
+  await llm.start();
+  cli = await serve();
+  port = Number(new URL(cli.url).port);
+  signInUrl = /web UI: (http:\/\/\S+)/.exec(cli.output())?.[1] ?? '';
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
+});
+afterAll(async () => {
+  await browser?.close();
+  await cli?.stop();
+  await llm.stop();
+});
+
+// A failed test leaves a picture of each page it had open, to see what the page showed instead.
+afterEach(async (context) => {
+  if (context.task.result?.state !== 'fail') return;
+  const pages = browser.contexts().flatMap((c) => c.pages());
+  await Promise.all(pages.map((p, i) => shot(p, `failed-${context.task.name.slice(0, 30)}-${i}`)));
+  await Promise.all(pages.map((p) => p.close()));
+});
+
+describe('the web UI in Chromium', () => {
+  it('signs in through the printed URL, keeps the key out of the address, and asks for it otherwise', async () => {
+    expect(signInUrl).toBe(`${cli.url}/#key=${cli.key}`);
+    const page = await signedInPage();
+    expect(page.url()).toBe(`${cli.url}/`);
+    expect(await page.evaluate<string | null>("localStorage.getItem('agentd.sessionKey')")).toBe(cli.key);
+    expect(await page.evaluate<string>('document.cookie')).toBe('');
+    await page.getByRole('heading', { name: 'Conversations' }).waitFor();
+    await shot(page, 'conversations-empty');
+
+    const fresh = await browser.newPage();
+    await fresh.goto(`${cli.url}/ui/settings`);
+    await fresh.getByLabel('Session key').fill('not-the-key');
+    await fresh.getByRole('button', { name: 'Sign in' }).click();
+    await fresh.getByText('The server did not accept that key.').waitFor();
+    await shot(fresh, 'sign-in');
+    await fresh.getByLabel('Session key').fill(cli.key!);
+    await fresh.getByRole('button', { name: 'Sign in' }).click();
+    await fresh.getByRole('heading', { name: 'Settings' }).waitFor();
+    await fresh.close();
+    await page.close();
+    // The key went to the server only in headers and the socket's first frame: never in a logged line.
+    expect(cli.output().split(cli.key!).length - 1).toBe(2); // the banner's two lines
+  });
+
+  it('needs no key on a server started with --no-auth', async () => {
+    const open = await runCli([
+      'serve',
+      '--no-auth',
+      '--port',
+      '0',
+      '--data-dir',
+      tempDir('agentd-web-noauth-'),
+    ]);
+    try {
+      const page = await browser.newPage();
+      await page.goto(/web UI: (http:\/\/\S+)/.exec(open.output())?.[1] ?? '');
+      await page.getByRole('heading', { name: 'Conversations' }).waitFor();
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByLabel('Max iterations').waitFor();
+      expect(await page.evaluate<string | null>("localStorage.getItem('agentd.sessionKey')")).toBeNull();
+      await page.close();
+    } finally {
+      await open.stop();
+    }
+  });
+
+  it('starts a conversation from the page and shows the terminal output live', async () => {
+    await scriptNext([terminalStep("printf '\\033[31mred\\033[0m hello-from-terminal\\n'"), finishStep]);
+    const page = await signedInPage();
+    const id = await startFromPage(page, 'Say hello in red');
+    // The terminal tool strips colour codes before the LLM sees the output (src/tools/terminal), so
+    // the observation holds the plain text; the escape codes never show up as garbage.
+    const terminal = page.locator('pre.terminal', { hasText: 'hello-from-terminal' });
+    await terminal.waitFor();
+    expect(await terminal.textContent()).toBe('red hello-from-terminal');
+    await page.getByText('exit code 0').waitFor();
+    await page.locator('.message.final', { hasText: 'done' }).waitFor();
+    await page.locator('.badge.status-finished').first().waitFor();
+    await page.locator('.message.user', { hasText: 'Say hello in red' }).waitFor();
+    await shot(page, 'conversation-terminal');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'conversation-phone');
+    await page.getByRole('link', { name: 'Conversations' }).click();
+    const row = page.locator(`li[data-conversation-id="${id}"]`);
+    await row.locator('.badge.status-finished').waitFor();
+    await shot(page, 'conversations-phone');
+    await page.close();
+  });
+
+  it('shows a file edit as a diff, a task list and Markdown; the list searches by title and deletes', async () => {
+    const dir = tempDir('agentd-web-work-');
+    await scriptNext([
+      {
+        toolCalls: [
+          {
+            name: 'file_editor',
+            arguments: {
+              command: 'create',
+              path: join(dir, 'notes.txt'),
+              file_text: 'first line\nsecond line\n',
+            },
+          },
+        ],
+      },
+      {
+        toolCalls: [
+          {
+            name: 'task_tracker',
+            arguments: {
+              command: 'plan',
+              task_list: [
+                { title: 'Write the notes', status: 'done' },
+                { title: 'Read them again', status: 'todo' },
+              ],
+            },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'All **done**, see `notes.txt`.' } }] },
+    ]);
+    const page = await signedInPage();
+    const id = await startFromPage(page, 'Write notes for the diff test', false, dir);
+    const diff = page.locator('pre.diff');
+    await diff.locator('.add', { hasText: '+first line' }).waitFor();
+    await diff.locator('.hunk').first().waitFor();
+    await page.locator('ul.tasks li.task-done', { hasText: 'Write the notes' }).waitFor();
+    await page.locator('ul.tasks li.task-todo', { hasText: 'Read them again' }).waitFor();
+    await page.locator('.message.final strong', { hasText: 'done' }).waitFor();
+    await page.locator('.message.final code', { hasText: 'notes.txt' }).waitFor();
+    await shot(page, 'conversation-diff-tasks');
+
+    await page.getByRole('link', { name: 'Conversations' }).click();
+    const row = page.locator(`li[data-conversation-id="${id}"]`);
+    await row.waitFor();
+    const search = page.getByLabel('Search by title');
+    await search.fill('zzz-no-such-title');
+    await row.waitFor({ state: 'detached' });
+    await search.fill('notes for the DIFF');
+    await row.waitFor();
+    await row.getByRole('button', { name: /^Delete/ }).click();
+    await row.getByRole('button', { name: 'Delete it' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await api(`/api/conversations/${id}`)).status).toBe(404);
+    await page.close();
+  });
+
+  it('approves one action and rejects another in confirmation mode', async () => {
+    await scriptNext([terminalStep('echo approved-run'), terminalStep('echo rejected-run'), finishStep]);
+    const page = await signedInPage();
+    const id = await startFromPage(page, 'Run two commands', true);
+    const panel = page.getByRole('region', { name: 'Actions waiting for approval' });
+    await panel.getByText('$ echo approved-run').waitFor();
+    await panel.getByText(/risk: /).waitFor();
+    await shot(page, 'confirmation-pending');
+    await panel.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('pre.terminal', { hasText: 'approved-run' }).waitFor();
+
+    await panel.getByText('$ echo rejected-run').waitFor();
+    await panel.getByLabel('Reason for rejecting').fill('not this one');
+    await panel.getByRole('button', { name: 'Reject' }).click();
+    await page.getByText('Rejected: not this one').waitFor();
+    // A rejection stops the run: the agent waits for the user's next word.
+    await page.locator('.badge.status-idle').first().waitFor();
+    await shot(page, 'confirmation-done');
+
+    const events = await storedEvents(id);
+    const outputs = events
+      .filter((e) => e.kind === 'ObservationEvent' && e.tool_name === 'terminal')
+      .map((e) => JSON.stringify(e.observation));
+    expect(outputs).toHaveLength(1);
+    expect(outputs[0]).toContain('approved-run');
+    expect(events.filter((e) => e.kind === 'UserRejectObservation')).toEqual([
+      expect.objectContaining({ rejection_reason: 'not this one' }),
+    ]);
+    await page.close();
+  });
+
+  it('interrupts a slow LLM call and resumes the run', async () => {
+    await scriptNext([{ delayMs: 60_000, text: 'too slow' }, terminalStep('echo resumed'), finishStep]);
+    const page = await signedInPage();
+    await startFromPage(page, 'Be interrupted');
+    await page.locator('.badge.status-running').first().waitFor();
+    await page.getByRole('button', { name: 'Interrupt' }).click();
+    await page.locator('.marker', { hasText: 'Interrupted' }).waitFor();
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.locator('pre.terminal', { hasText: 'resumed' }).waitFor();
+    await page.locator('.badge.status-finished').first().waitFor();
+    await page.close();
+  });
+
+  it('resumes after a server restart mid-conversation with no event missing or shown twice', async () => {
+    await scriptNext([
+      terminalStep('echo before-restart'),
+      // The server stops while the LLM takes its time over this answer.
+      { delayMs: 60_000, text: 'too late' },
+      terminalStep('echo after-restart'),
+      finishStep,
+    ]);
+    const page = await signedInPage();
+    const id = await startFromPage(page, 'Work across a restart');
+    await page.locator('pre.terminal', { hasText: 'before-restart' }).waitFor();
+    await page.locator('.badge.status-running').first().waitFor();
+    await cli.stop();
+    await page.locator('.link-reconnecting').waitFor();
+
+    cli = await serve(port);
+    await page.getByText('ServerRestarted', { exact: false }).waitFor();
+    await page.getByLabel('Message to the agent').fill('Please go on');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('pre.terminal', { hasText: 'after-restart' }).waitFor();
+    await page.locator('.badge.status-finished').first().waitFor();
+    await shot(page, 'after-restart');
+
+    const rows = page.locator('ol.timeline > li[data-event-id]');
+    const shown = () => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-event-id')));
+    const stored = (await storedEvents(id)).map((e) => e.id);
+    // The page may still be receiving the last events: wait until it has as many as are stored.
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(stored.length);
+    expect(await shown()).toEqual(stored);
+
+    await page.reload();
+    await page.locator('pre.terminal', { hasText: 'after-restart' }).waitFor();
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(stored.length);
+    expect(await shown()).toEqual(stored);
+    await page.close();
+  });
+
+  it('lists the V1 sandboxes with their conversations; pauses, resumes and deletes one', async () => {
+    await scriptNext([{ toolCalls: [{ name: 'finish', arguments: { message: 'sandboxed and done' } }] }]);
+    const who = { url: cli.url, key: cli.key! };
+    const task = await postJson(who, '/api/v1/app-conversations', {
+      initial_message: { role: 'user', content: [{ type: 'text', text: 'Finish in a sandbox' }] },
+    });
+    const ready = await waitForTask(who, task.id as string);
+    const sandboxId = ready.sandbox_id as string;
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Sandboxes' }).click();
+    const row = page.locator(`li[data-sandbox-id="${sandboxId}"]`);
+    await row.locator('.badge', { hasText: 'running' }).waitFor();
+    await shot(page, 'sandboxes');
+    await row.getByRole('button', { name: 'Pause' }).click();
+    await row.locator('.badge', { hasText: 'paused' }).waitFor();
+    await row.getByRole('button', { name: 'Resume' }).click();
+    await row.locator('.badge', { hasText: 'running' }).waitFor();
+    await row.getByRole('link').first().click();
+    await page.waitForURL(/\/ui\/conversations\//);
+    await page.locator('.message.final', { hasText: 'sandboxed and done' }).waitFor();
+    await shot(page, 'sandbox-conversation');
+    await page.getByRole('link', { name: 'Sandboxes' }).click();
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    await page.close();
+  });
+
+  it('changes settings through /api/settings, the key shown only as set, and tests an MCP server', async () => {
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Max iterations').waitFor();
+    expect(await page.getByTestId('key-state').textContent()).toBe('set');
+    expect(await page.getByLabel(/^API key/).inputValue()).toBe('');
+    await page.getByLabel('Max iterations').fill('42');
+    await page.getByLabel(/Confirmation mode/).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const stored = (await (await api('/api/settings')).json()) as Record<string, unknown>;
+    expect(stored).toMatchObject({ max_iterations: 42, confirmation_mode: true, llm_api_key_set: true });
+
+    const mcp = page.getByRole('form', { name: 'Add an MCP server' });
+    await mcp.getByLabel('Name').fill('test-tools');
+    await mcp.getByRole('textbox', { name: 'Command' }).fill(process.execPath);
+    await mcp.getByLabel(/Arguments/).fill(`${join(process.cwd(), 'test/support/mcp-server.mjs')} stdio`);
+    await mcp.getByRole('button', { name: 'Add server' }).click();
+    await page.getByText('test-tools:').waitFor();
+    await page.getByRole('button', { name: 'Test' }).click();
+    await page.getByText(/works: .*add/).waitFor();
+    await shot(page, 'settings');
+    const after = (await (await api('/api/settings')).json()) as { mcp_config: { stdio_servers: unknown[] } };
+    expect(after.mcp_config.stdio_servers).toHaveLength(1);
+    await page.close();
+  });
+});

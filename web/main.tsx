@@ -1,0 +1,93 @@
+// The agentd web UI: signs in with the session key (from the banner's URL or typed), then routes to
+// the conversations, a conversation, a new one, the settings or the sandboxes.
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import {
+  ApiError,
+  adoptKeyFromFragment,
+  api,
+  errorText,
+  setSessionKey,
+  setUnauthorizedHandler,
+} from './api.js';
+import { ConversationPage } from './pages/conversation.js';
+import { ConversationsPage } from './pages/conversations.js';
+import { NewConversationPage } from './pages/new.js';
+import { SandboxesPage } from './pages/sandboxes.js';
+import { SettingsPage } from './pages/settings.js';
+import { SignInPage } from './pages/signin.js';
+import { useRoute } from './router.js';
+import { Link } from './ui.js';
+import './styles.css';
+
+type Auth = 'checking' | 'signed-in' | 'needs-key' | { error: string };
+
+function App() {
+  const route = useRoute();
+  const [auth, setAuth] = useState<Auth>('checking');
+  const [tried, setTried] = useState(false);
+  const check = () => {
+    api('/api/settings')
+      .then(() => setAuth('signed-in'))
+      .catch((error: unknown) =>
+        setAuth(
+          error instanceof ApiError && error.status === 401 ? 'needs-key' : { error: errorText(error) },
+        ),
+      );
+  };
+  useEffect(() => {
+    setUnauthorizedHandler(() => setAuth('needs-key'));
+    check();
+  }, []);
+
+  if (auth === 'checking') return <p class="loading">Connecting…</p>;
+  if (typeof auth === 'object') return <p class="error">The server did not answer: {auth.error}</p>;
+  if (auth === 'needs-key')
+    return (
+      <SignInPage
+        rejected={tried}
+        onKey={(key) => {
+          setTried(true);
+          setSessionKey(key);
+          setAuth('checking');
+          check();
+        }}
+      />
+    );
+  const current = route.name;
+  const nav = (name: string, href: string, label: string) => (
+    <Link href={href} class={current === name ? 'active' : undefined}>
+      {label}
+    </Link>
+  );
+  return (
+    <>
+      <header class="top">
+        <Link href="/ui" class="brand">
+          agentd
+        </Link>
+        <nav aria-label="Main">
+          {nav('conversations', '/ui', 'Conversations')}
+          {nav('new', '/ui/new', 'New')}
+          {nav('sandboxes', '/ui/sandboxes', 'Sandboxes')}
+          {nav('settings', '/ui/settings', 'Settings')}
+        </nav>
+      </header>
+      <main>
+        {route.name === 'conversations' && <ConversationsPage />}
+        {route.name === 'new' && <NewConversationPage />}
+        {route.name === 'settings' && <SettingsPage />}
+        {route.name === 'sandboxes' && <SandboxesPage />}
+        {route.name === 'conversation' && <ConversationPage key={route.id} id={route.id} />}
+        {route.name === 'missing' && (
+          <p>
+            No such page. <Link href="/ui">Conversations</Link>
+          </p>
+        )}
+      </main>
+    </>
+  );
+}
+
+adoptKeyFromFragment();
+render(<App />, document.getElementById('app')!);

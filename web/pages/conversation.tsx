@@ -1,0 +1,170 @@
+// One conversation, live: its events over the WebSocket (exact resume), status, cost and tokens,
+// controls (pause, resume, interrupt), approval of pending actions, and a composer for follow-ups.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, errorText } from '../api.js';
+import { openStream, type StreamState } from '../events/stream.js';
+import { resultsByCall, Timeline } from '../events/timeline.js';
+import type { ConversationInfo, Ev, Stats } from '../types.js';
+import { ErrorNote, StatusBadge } from '../ui.js';
+import { Approval } from './approval.js';
+
+function totals(stats: Stats | undefined): { cost: number; prompt: number; completion: number } {
+  let cost = 0;
+  let prompt = 0;
+  let completion = 0;
+  for (const m of Object.values(stats?.usage_to_metrics ?? {})) {
+    cost += m.accumulated_cost ?? 0;
+    prompt += m.accumulated_token_usage?.prompt_tokens ?? 0;
+    completion += m.accumulated_token_usage?.completion_tokens ?? 0;
+  }
+  return { cost, prompt, completion };
+}
+
+const ACTIVE = new Set(['running', 'waiting_for_confirmation']);
+
+export function ConversationPage(props: { id: string }) {
+  const { id } = props;
+  const [info, setInfo] = useState<ConversationInfo | null>(null);
+  const [events, setEvents] = useState<Ev[]>([]);
+  const [status, setStatus] = useState<string | undefined>(undefined);
+  const [stats, setStats] = useState<Stats | undefined>(undefined);
+  const [streaming, setStreaming] = useState('');
+  const [link, setLink] = useState<{ state: StreamState; detail?: string }>({ state: 'connecting' });
+  const [error, setError] = useState<string | null>(null);
+  const [draft, setDraft] = useState('');
+  const bottom = useRef<HTMLDivElement>(null);
+
+  const loadInfo = () =>
+    api<ConversationInfo>(`/api/conversations/${id}`)
+      .then((i) => {
+        setInfo(i);
+        // The stream owns status and stats once it has spoken: an answer that left the server before
+        // the latest state update must not overwrite it.
+        setStatus((s) => s ?? i.execution_status);
+        setStats((s) => s ?? i.stats);
+      })
+      .catch((e: unknown) => setError(errorText(e)));
+
+  useEffect(() => {
+    void loadInfo();
+    return openStream(id, {
+      onState: (state, detail) => {
+        setLink({ state, detail });
+        // A refused socket may mean the key went stale: a REST read shows the sign-in page on a 401.
+        if (state === 'refused') void loadInfo();
+      },
+      onEvent: (event, seq) => {
+        if (event.kind === 'StreamingDeltaEvent') {
+          if (typeof event.content === 'string') setStreaming((s) => s + event.content);
+          return;
+        }
+        if (event.kind === 'ConversationStateUpdateEvent') {
+          const value = event.value as Record<string, unknown> | undefined;
+          if (event.key === 'full_state' && value) {
+            if (typeof value.execution_status === 'string') setStatus(value.execution_status);
+            if (value.stats) setStats(value.stats as Stats);
+          } else if (event.key === 'execution_status' && typeof event.value === 'string') {
+            setStatus(event.value);
+          } else if (event.key === 'stats' && value) {
+            setStats(value as Stats);
+          }
+        }
+        if (seq === null) return;
+        if (event.source === 'agent') setStreaming('');
+        setEvents((list) => [...list, event]);
+      },
+    });
+  }, [id]);
+
+  // The title is set after the first message; read it again when the status moves.
+  useEffect(() => {
+    if (status && info && status !== info.execution_status) void loadInfo();
+  }, [status]);
+
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: 'end' });
+  }, [events.length, streaming]);
+
+  const post = async (path: string, body?: unknown) => {
+    setError(null);
+    try {
+      await api(`/api/conversations/${id}${path}`, { method: 'POST', body });
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  const send = async (event: Event) => {
+    event.preventDefault();
+    const text = draft.trim();
+    if (!text) return;
+    setDraft('');
+    await post('/events', { role: 'user', content: [{ type: 'text', text }], run: true });
+  };
+
+  const waiting = status === 'waiting_for_confirmation';
+  const results = resultsByCall(events);
+  const pending = waiting
+    ? events.filter((e) => e.kind === 'ActionEvent' && !results.has(String(e.tool_call_id)))
+    : [];
+  const sum = totals(stats);
+  return (
+    <section class="conversation">
+      <div class="row spread wrap">
+        <h1>{info?.title || 'Conversation'}</h1>
+        <span class="row">
+          <StatusBadge status={status} />
+          <span class={`link link-${link.state}`} title="event stream">
+            {link.state === 'live' ? 'live' : link.state === 'refused' ? link.detail : `${link.state}…`}
+          </span>
+        </span>
+      </div>
+      <p class="meta">
+        {info?.workspace.working_dir && <code>{info.workspace.working_dir}</code>}{' '}
+        {info?.agent?.llm?.model && <span>· {info.agent.llm.model}</span>}{' '}
+        <span data-testid="usage">
+          · ${sum.cost.toFixed(4)} · {sum.prompt.toLocaleString()} prompt + {sum.completion.toLocaleString()}{' '}
+          completion tokens
+        </span>
+      </p>
+      <div class="row controls">
+        {ACTIVE.has(status ?? '') ? (
+          <button type="button" onClick={() => void post('/pause')}>
+            Pause
+          </button>
+        ) : (
+          <button type="button" onClick={() => void post('/run')} disabled={status === 'finished'}>
+            Resume
+          </button>
+        )}
+        <button type="button" onClick={() => void post('/interrupt')} disabled={!ACTIVE.has(status ?? '')}>
+          Interrupt
+        </button>
+      </div>
+      <ErrorNote error={error} />
+      <Timeline events={events} waiting={waiting} streaming={streaming} />
+      {pending.length > 0 && (
+        <Approval
+          actions={pending}
+          onAnswer={(accept, reason) =>
+            post('/events/respond_to_confirmation', reason ? { accept, reason } : { accept })
+          }
+        />
+      )}
+      <form class="composer" onSubmit={send}>
+        <textarea
+          name="message"
+          aria-label="Message to the agent"
+          rows={2}
+          value={draft}
+          placeholder="Send a message (Ctrl+Enter)"
+          onInput={(e) => setDraft(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void send(e);
+          }}
+        />
+        <button type="submit">Send</button>
+      </form>
+      <div ref={bottom} />
+    </section>
+  );
+}

@@ -1,0 +1,106 @@
+// A new conversation: the task, the working folder, the model (the settings' one unless changed) and
+// confirmation mode; it starts at once and opens.
+import { useEffect, useState } from 'preact/hooks';
+import { api, errorText } from '../api.js';
+import { navigate } from '../router.js';
+import type { ConversationInfo, Settings } from '../types.js';
+import { ErrorNote, Link } from '../ui.js';
+
+const LAST_DIR = 'agentd.lastWorkingDir';
+
+export function NewConversationPage() {
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [task, setTask] = useState('');
+  const [dir, setDir] = useState(localStorage.getItem(LAST_DIR) ?? '');
+  const [model, setModel] = useState('');
+  const [confirm, setConfirm] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    api<Settings>('/api/settings')
+      .then((s) => {
+        setSettings(s);
+        setModel(s.llm_model ?? '');
+        setConfirm(s.confirmation_mode === true);
+      })
+      .catch((e: unknown) => setError(errorText(e)));
+  }, []);
+
+  const start = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const body: Record<string, unknown> = {
+        workspace: { working_dir: dir.trim() },
+        confirmation_policy: { kind: confirm ? 'AlwaysConfirm' : 'NeverConfirm' },
+        initial_message: { role: 'user', content: [{ type: 'text', text: task }], run: true },
+      };
+      // Only a changed model is sent: the settings' key and base URL stay with it (agentd's llm_model).
+      if (model.trim() && model.trim() !== settings?.llm_model) body.llm_model = model.trim();
+      const info = await api<ConversationInfo>('/api/conversations', { method: 'POST', body });
+      localStorage.setItem(LAST_DIR, dir.trim());
+      navigate(`/ui/conversations/${info.id}`);
+    } catch (e) {
+      setError(errorText(e));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section>
+      <h1>New conversation</h1>
+      {settings && !settings.llm_model && (
+        <p class="note">
+          No model is set yet: choose one in <Link href="/ui/settings">Settings</Link>, or name it below.
+        </p>
+      )}
+      <form class="stack" onSubmit={start}>
+        <label>
+          Task
+          <textarea
+            name="task"
+            rows={5}
+            required
+            value={task}
+            placeholder="What should the agent do?"
+            onInput={(e) => setTask(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Working folder
+          <input
+            name="working-dir"
+            required
+            value={dir}
+            placeholder="/home/me/project"
+            onInput={(e) => setDir(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Model
+          <input
+            name="model"
+            value={model}
+            placeholder="provider/model"
+            onInput={(e) => setModel(e.currentTarget.value)}
+          />
+        </label>
+        <label class="check">
+          <input
+            type="checkbox"
+            name="confirmation-mode"
+            checked={confirm}
+            onChange={(e) => setConfirm(e.currentTarget.checked)}
+          />
+          Ask me before each action (confirmation mode)
+        </label>
+        <ErrorNote error={error} />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Starting…' : 'Start'}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,172 @@
+// Settings, through the same /api/settings as every client: the LLM (the key is write-only: shown as
+// set or not set), confirmation mode, iterations, the condenser, and the MCP servers (add, remove, test).
+import { useEffect, useState } from 'preact/hooks';
+import { api, errorText } from '../api.js';
+import type { McpConfig, Settings } from '../types.js';
+import { ErrorNote } from '../ui.js';
+import { McpServers } from './mcp.js';
+
+export function SettingsPage() {
+  const [stored, setStored] = useState<Settings | null>(null);
+  const [draft, setDraft] = useState<Settings | null>(null);
+  const [newKey, setNewKey] = useState('');
+  const [clearKey, setClearKey] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  const load = () =>
+    api<Settings>('/api/settings')
+      .then((s) => {
+        setStored(s);
+        setDraft(s);
+      })
+      .catch((e: unknown) => setError(errorText(e)));
+  useEffect(() => void load(), []);
+
+  if (!draft || !stored) return <ErrorNote error={error} />;
+  const set = (patch: Partial<Settings>) => {
+    setSaved(false);
+    setDraft({ ...draft, ...patch });
+  };
+
+  /** POST the whole record: a null key keeps the stored one, "" clears it (agentd's POST semantics). */
+  const save = async (next: Settings = draft) => {
+    setError(null);
+    try {
+      await api('/api/settings', {
+        method: 'POST',
+        body: { ...next, llm_api_key: clearKey ? '' : newKey || null },
+      });
+      setNewKey('');
+      setClearKey(false);
+      await load();
+      setSaved(true);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+
+  const numberOrNull = (text: string) => (text.trim() === '' ? null : Number(text));
+  return (
+    <section>
+      <h1>Settings</h1>
+      <form
+        class="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <fieldset>
+          <legend>LLM</legend>
+          <label>
+            Model
+            <input
+              name="llm-model"
+              value={draft.llm_model ?? ''}
+              placeholder="anthropic/claude-sonnet-4-5"
+              onInput={(e) => set({ llm_model: e.currentTarget.value || null })}
+            />
+          </label>
+          <label>
+            Base URL
+            <input
+              name="llm-base-url"
+              value={draft.llm_base_url ?? ''}
+              placeholder="(the provider's)"
+              onInput={(e) => set({ llm_base_url: e.currentTarget.value || null })}
+            />
+          </label>
+          <label>
+            API key{' '}
+            <span class={`badge ${stored.llm_api_key_set ? 'status-finished' : ''}`} data-testid="key-state">
+              {stored.llm_api_key_set ? 'set' : 'not set'}
+            </span>
+            <input
+              type="password"
+              name="llm-api-key"
+              autocomplete="off"
+              value={newKey}
+              placeholder={stored.llm_api_key_set ? 'leave empty to keep the stored key' : 'paste a key'}
+              onInput={(e) => {
+                setSaved(false);
+                setNewKey(e.currentTarget.value);
+              }}
+            />
+          </label>
+          {stored.llm_api_key_set && (
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={clearKey}
+                onChange={(e) => {
+                  setSaved(false);
+                  setClearKey(e.currentTarget.checked);
+                }}
+              />
+              Remove the stored key
+            </label>
+          )}
+        </fieldset>
+        <fieldset>
+          <legend>Agent</legend>
+          <label class="check">
+            <input
+              type="checkbox"
+              name="confirmation-mode"
+              checked={draft.confirmation_mode === true}
+              onChange={(e) => set({ confirmation_mode: e.currentTarget.checked })}
+            />
+            Confirmation mode (ask before each action)
+          </label>
+          <label>
+            Max iterations
+            <input
+              type="number"
+              min={1}
+              name="max-iterations"
+              value={draft.max_iterations ?? ''}
+              placeholder="default"
+              onInput={(e) => set({ max_iterations: numberOrNull(e.currentTarget.value) })}
+            />
+          </label>
+          <label class="check">
+            <input
+              type="checkbox"
+              name="condenser"
+              checked={draft.enable_default_condenser}
+              onChange={(e) => set({ enable_default_condenser: e.currentTarget.checked })}
+            />
+            Condense long histories (summarize old events)
+          </label>
+          {draft.enable_default_condenser && (
+            <label>
+              Condense above this many events
+              <input
+                type="number"
+                min={20}
+                name="condenser-max-size"
+                value={draft.condenser_max_size ?? ''}
+                placeholder="default (120)"
+                onInput={(e) => set({ condenser_max_size: numberOrNull(e.currentTarget.value) })}
+              />
+            </label>
+          )}
+        </fieldset>
+        <ErrorNote error={error} />
+        <div class="row">
+          <button type="submit">Save</button>
+          {saved && (
+            <span class="ok" role="status">
+              Saved
+            </span>
+          )}
+        </div>
+      </form>
+      <McpServers
+        config={stored.mcp_config ?? {}}
+        onChange={(mcp_config: McpConfig) => save({ ...stored, mcp_config })}
+      />
+    </section>
+  );
+}

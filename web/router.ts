@@ -1,0 +1,54 @@
+// Client routes on real paths (/ui/...), served the same page by the server; links change the path
+// with the History API, so back and forward work and a reload opens the same view.
+import { useEffect, useState } from 'preact/hooks';
+
+export type Route =
+  | { name: 'conversations' }
+  | { name: 'new' }
+  | { name: 'settings' }
+  | { name: 'sandboxes' }
+  | { name: 'conversation'; id: string }
+  | { name: 'missing' };
+
+export function parseRoute(path: string): Route {
+  if (path === '/' || path === '/ui' || path === '/ui/') return { name: 'conversations' };
+  if (path === '/ui/new') return { name: 'new' };
+  if (path === '/ui/settings') return { name: 'settings' };
+  if (path === '/ui/sandboxes') return { name: 'sandboxes' };
+  const conversation = /^\/ui\/conversations\/([0-9a-fA-F-]{32,36})$/.exec(path);
+  if (conversation?.[1]) return { name: 'conversation', id: conversation[1] };
+  return { name: 'missing' };
+}
+
+const listeners = new Set<() => void>();
+
+export function navigate(path: string): void {
+  if (path === location.pathname) return;
+  history.pushState(null, '', path);
+  for (const l of listeners) l();
+  window.scrollTo(0, 0);
+}
+
+export function useRoute(): Route {
+  const [path, setPath] = useState(location.pathname);
+  useEffect(() => {
+    const update = () => setPath(location.pathname);
+    listeners.add(update);
+    window.addEventListener('popstate', update);
+    return () => {
+      listeners.delete(update);
+      window.removeEventListener('popstate', update);
+    };
+  }, []);
+  return parseRoute(path);
+}
+
+/** A link that navigates in the page (a plain click) or opens normally (modifier keys, middle click). */
+export function onLinkClick(event: MouseEvent): void {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey)
+    return;
+  const href = (event.currentTarget as HTMLAnchorElement).getAttribute('href');
+  if (!href?.startsWith('/')) return;
+  event.preventDefault();
+  navigate(href);
+}

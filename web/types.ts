@@ -1,0 +1,54 @@
+// The wire shapes the UI reads (a subset of agentd's; src/events and src/conversation hold the whole).
+export interface ConversationInfo {
+  id: string;
+  title: string | null;
+  execution_status: string;
+  updated_at: string;
+  created_at: string;
+  workspace: { working_dir: string };
+  confirmation_policy: { kind: string };
+  stats?: Stats;
+  agent?: { llm?: { model?: string } };
+}
+
+export interface Stats {
+  usage_to_metrics?: Record<
+    string,
+    {
+      accumulated_cost?: number;
+      accumulated_token_usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+    }
+  >;
+}
+
+export interface TextPart {
+  type: string;
+  text?: string;
+}
+
+/** An event: the members every kind has, the rest read by kind where it is rendered. */
+export interface Ev {
+  id: string;
+  kind: string;
+  source?: string;
+  timestamp?: string;
+  [member: string]: unknown;
+}
+
+export interface Settings {
+  llm_model: string | null;
+  llm_base_url: string | null;
+  llm_api_key_set?: boolean;
+  confirmation_mode: boolean | null;
+  max_iterations: number | null;
+  enable_default_condenser: boolean;
+  condenser_max_size?: number | null;
+  mcp_config?: McpConfig | null;
+  [member: string]: unknown;
+}
+
+export interface McpConfig {
+  sse_servers?: { url: string; api_key?: string | null }[];
+  shttp_servers?: { url: string; api_key?: string | null }[];
+  stdio_servers?: { name: string; command: string; args?: string[]; env?: Record<string, string> }[];
+}

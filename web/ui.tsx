@@ -1,0 +1,47 @@
+// Small shared pieces: links, status badges, times, errors.
+import type { ComponentChildren } from 'preact';
+import { onLinkClick } from './router.js';
+
+export function Link(props: { href: string; class?: string; children: ComponentChildren }) {
+  return (
+    <a href={props.href} class={props.class} onClick={onLinkClick}>
+      {props.children}
+    </a>
+  );
+}
+
+const STATUS_TEXT: Record<string, string> = {
+  idle: 'idle',
+  running: 'running',
+  paused: 'paused',
+  waiting_for_confirmation: 'waiting for confirmation',
+  finished: 'finished',
+  error: 'error',
+  stuck: 'stuck',
+  deleting: 'deleting',
+};
+
+export function StatusBadge(props: { status: string | undefined }) {
+  const status = props.status ?? 'unknown';
+  return <span class={`badge status-${status}`}>{STATUS_TEXT[status] ?? status}</span>;
+}
+
+export function timeAgo(iso: string | undefined | null): string {
+  if (!iso) return '';
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return iso;
+  const seconds = Math.round((Date.now() - then) / 1000);
+  if (seconds < 45) return 'just now';
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min ago`;
+  if (seconds < 86400) return `${Math.round(seconds / 3600)} h ago`;
+  return new Date(then).toLocaleString();
+}
+
+export function ErrorNote(props: { error: string | null }) {
+  if (!props.error) return null;
+  return (
+    <p class="error" role="alert">
+      {props.error}
+    </p>
+  );
+}
