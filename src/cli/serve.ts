@@ -1,9 +1,8 @@
 // `agentd serve`: the embedded default — one process, SQLite in the data folder, local sandboxes —
 // or, with --database-url, one replica of several on a shared PostgreSQL.
-import { prepareEventValidator } from '../events/index.js';
-import { preloadOpenAI } from '../llm/index.js';
 import { originsOf } from '../server/cors.js';
 import { type AgentdOptions, startAgentd } from '../server/start.js';
+import { warmUpWhenIdle } from '../server/warm-up.js';
 import { DatabaseUnavailableError, redactUrl } from '../store/index.js';
 import {
   ConfigError,
@@ -42,12 +41,8 @@ export async function serve(options: ServerOptions): Promise<void> {
   lines.push(`  web UI: http://${host}:${port}/${signIn}`);
   lines.push(`  API docs: http://${host}:${port}/docs`);
   process.stdout.write(`${lines.join('\n')}\n`);
-  // Warm-up once ready, a moment later so that the first /ready is answered first: what the first
-  // task would otherwise load (the OpenAI SDK) and compile (the event validator) on its own path.
-  setTimeout(() => {
-    prepareEventValidator();
-    void preloadOpenAI();
-  }, 50).unref();
+  // Once ready and idle: what the first requests of a burst would otherwise compile on their path.
+  warmUpWhenIdle(agentd.app);
 }
 
 /** An address of the bound host that this machine reaches (a wildcard bind answers on loopback). */
