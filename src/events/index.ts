@@ -14,6 +14,7 @@ export {
   parse,
   parseAnyEvent,
   parseEvent,
-  prepareEventValidator,
+  parseMessageEvent,
+  prepareMessageValidator,
   type ValidationIssue,
 } from './validate.js';

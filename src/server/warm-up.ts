@@ -1,10 +1,10 @@
 // What a served process does once it is ready and idle: compile and load ahead what the first
 // requests of a burst would otherwise each pay on the event loop (measured on the 2-core machine:
-// the event union ~0.5-1 s, the start-conversation and send-message bodies ~1.4 s together, the
-// OpenAI SDK ~40 ms). One piece per turn of the loop, so requests arriving meanwhile are answered
-// between pieces; a piece that a request already compiled costs nothing.
+// the user message's event validator ~70 ms, the start-conversation and send-message bodies ~1.4 s
+// together, the OpenAI SDK ~40 ms). One piece per turn of the loop, so requests arriving meanwhile
+// are answered between pieces; a piece that a request already compiled costs nothing.
 import type { FastifyInstance } from 'fastify';
-import { prepareEventValidator } from '../events/index.js';
+import { prepareMessageValidator } from '../events/index.js';
 import { preloadOpenAI } from '../llm/index.js';
 import { compileRouteValidators } from './validation.js';
 
@@ -13,7 +13,7 @@ const ROUTES = ['POST /api/conversations', 'POST /api/conversations/:conversatio
 /** Starts the warm-up `delayMs` after the call (after the first /ready is answered); never awaited. */
 export function warmUpWhenIdle(app: FastifyInstance, delayMs = 50): void {
   const pieces = [
-    () => prepareEventValidator(),
+    () => prepareMessageValidator(),
     ...ROUTES.map((route) => () => compileRouteValidators(app, route)),
     () => void preloadOpenAI(),
   ];
