@@ -19,6 +19,10 @@ export function createAjv(overrides: Options = {}): Ajv {
     discriminator: true,
     useDefaults: true,
     strict: false,
+    // Without Ajv's optimizing pass over the generated code, a large validator costs about half the
+    // resident memory (start-conversation body: ~17 -> ~8 MB) and a third less compile time, and
+    // validates no slower (measured ~5 µs per start body either way).
+    code: { optimize: false },
     ...overrides,
   });
   addFormats(ajv);
