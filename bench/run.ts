@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark and prints one table (progress goes to stderr).
 
 import { benchAgent } from './agent.bench.js';
+import { benchBurst, benchEvents, benchFirstTask, benchScaling, benchStartup } from './binary.js';
 import { benchAppConversations, benchSandboxStart } from './control-plane.bench.js';
 import { benchBatchGet } from './http.bench.js';
 import { printTable } from './lib.js';
@@ -25,6 +26,12 @@ const benches: [string, () => Promise<void>][] = [
   ['sandbox', benchSandboxStart],
   ['appconv', benchAppConversations],
   ['replicas', benchReplicas],
+  // The real binary over loopback (binary.ts).
+  ['bin-start', benchStartup],
+  ['bin-first', benchFirstTask],
+  ['bin-events', benchEvents],
+  ['bin-burst', benchBurst],
+  ['bin-scaling', benchScaling],
 ];
 
 const only = process.argv.slice(2);

@@ -3,16 +3,15 @@
 //
 // Pure-JS dependencies are bundled in: loading one file is much faster than resolving hundreds of
 // small ESM modules (typebox alone costs ~220 ms unbundled), which keeps cold start short. External
-// stay the native modules, packages that read their own files at run time, and the SDKs that are
-// loaded lazily on first use.
+// stay the native modules and packages that read their own files at run time. The LLM SDKs are
+// bundled too, but into chunks of their own (splitting) that load on first use: importing the
+// bundled openai chunk takes ~40 ms against ~180 ms for the package's own files.
 import { build } from 'esbuild';
 import { buildWeb } from './build-web.mjs';
 
 const external = [
   'better-sqlite3',
   '@lydell/node-pty',
-  'openai',
-  '@anthropic-ai/sdk',
   '@fastify/swagger-ui',
   'playwright-core',
   '@modelcontextprotocol/sdk',
@@ -26,6 +25,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
+  splitting: true,
   target: 'node20',
   external,
   sourcemap: true,

@@ -3,6 +3,7 @@
 import { RedisBusError } from '../bus/index.js';
 import { originsOf } from '../server/cors.js';
 import { type AgentdOptions, startAgentd } from '../server/start.js';
+import { warmUpWhenIdle } from '../server/warm-up.js';
 import { DatabaseUnavailableError, redactUrl } from '../store/index.js';
 import {
   ConfigError,
@@ -44,6 +45,8 @@ export async function serve(options: ServerOptions): Promise<void> {
   lines.push(`  web UI: http://${host}:${port}/${signIn}`);
   lines.push(`  API docs: http://${host}:${port}/docs`);
   process.stdout.write(`${lines.join('\n')}\n`);
+  // Once ready and idle: what the first requests of a burst would otherwise compile on their path.
+  warmUpWhenIdle(agentd.app);
 }
 
 /** An address of the bound host that this machine reaches (a wildcard bind answers on loopback). */

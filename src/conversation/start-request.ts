@@ -2,7 +2,7 @@
 // or one from the user's settings; its LLMs checked), its sealed secrets, the initial message, the
 // working directory, and the defaults taken from the settings. Each refusal is a 422 at its member.
 import { mkdirSync } from 'node:fs';
-import { type AnyEvent, newEventId, nowTimestamp, parseEvent } from '../events/index.js';
+import { type AnyEvent, newEventId, nowTimestamp, parseMessageEvent } from '../events/index.js';
 import { type HookConfig, HookConfigError, isEmptyHookConfig, normalizeHookConfig } from '../hooks/index.js';
 import type { EffectiveSettings } from '../settings/index.js';
 import { registeredToolNames } from '../tools/index.js';
@@ -74,7 +74,7 @@ export function userMessage(
   if ((request.role ?? 'user') !== 'user') {
     throw new InvalidConversationRequestError([...loc, 'role'], "Only messages with role 'user' can be sent");
   }
-  const message = parseEvent({
+  const message = parseMessageEvent({
     id: newEventId(),
     timestamp: nowTimestamp(),
     source: 'user',

@@ -14,5 +14,7 @@ export {
   parse,
   parseAnyEvent,
   parseEvent,
+  parseMessageEvent,
+  prepareMessageValidator,
   type ValidationIssue,
 } from './validate.js';

@@ -20,3 +20,15 @@ export async function anthropicClient(config: LLMConfig): Promise<Anthropic> {
   const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
   return new AnthropicClient(options(config));
 }
+
+/**
+ * Loads the OpenAI SDK (the client of every OpenAI-compatible endpoint) ahead of the first task,
+ * while the server is idle; the first LLM call then finds it loaded. Anthropic's is left to first
+ * use: a server that never calls Claude should not hold it.
+ */
+export function preloadOpenAI(): Promise<void> {
+  return import('openai').then(
+    () => undefined,
+    () => undefined, // a load failure surfaces where the client is actually made
+  );
+}

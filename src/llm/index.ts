@@ -1,3 +1,4 @@
+export { preloadOpenAI } from './clients.js';
 export {
   apiKeyProblem,
   type LLMConfigProblem,

@@ -1,6 +1,6 @@
 // Processes as Linux shows them in /proc: a process's descendants (ptys start new sessions, so a
 // process group does not hold them all), its state, and signals sent to a whole tree.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /** The fields of /proc/<pid>/stat after the command name: state, then ppid. */
 function statFields(pid: number | string): string[] | null {
@@ -12,14 +12,57 @@ function statFields(pid: number | string): string[] | null {
   }
 }
 
-/** Every descendant of a process, parents before children; empty where /proc is not available. */
+/**
+ * Every descendant of a process, parents before children; empty where /proc is not available. Read
+ * down from the root through each thread's `children` file where the kernel has them (a few reads),
+ * else from a scan of every process in /proc (~3 ms each on a loaded machine: a burst of 100
+ * conversations closing their shells spent ~360 ms of blocked loop in that scan).
+ */
 export function descendants(root: number): number[] {
+  const children = CHILDREN_FILES ? childrenFromTasks : childrenFromScan();
+  if (!children) return [];
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children(queue.shift()!)) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+const CHILDREN_FILES = existsSync(`/proc/self/task/${process.pid}/children`);
+
+/** Direct children of a process: the union of its threads' `children` files; none once it is gone. */
+function childrenFromTasks(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const tid of tasks) {
+    try {
+      for (const child of readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ')) {
+        if (child) out.push(Number(child));
+      }
+    } catch {
+      // the thread ended while we looked
+    }
+  }
+  return out;
+}
+
+/** Direct children of any process, from one scan of /proc; null where /proc is not available. */
+function childrenFromScan(): ((pid: number) => number[]) | null {
   const children = new Map<number, number[]>();
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return [];
+    return null;
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
@@ -30,15 +73,7 @@ export function descendants(root: number): number[] {
     list.push(Number(entry));
     children.set(ppid, list);
   }
-  const out: number[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
-      out.push(child);
-      queue.push(child);
-    }
-  }
-  return out;
+  return (pid) => children.get(pid) ?? [];
 }
 
 export type ProcessState = 'running' | 'stopped' | 'gone';

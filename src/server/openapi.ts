@@ -20,7 +20,8 @@ import {
   SettingsUpdateRequest,
   SettingsView,
 } from '../settings/index.js';
-import { markPublic, SECURITY_SCHEME } from './auth.js';
+import { SECURITY_SCHEME } from './auth.js';
+import { installDocsUi } from './docs-ui.js';
 import * as legacy from './legacy-conversation.js';
 import { BatchEventIdsBody } from './routes/events.js';
 
@@ -170,15 +171,5 @@ export async function installOpenApi(
   app.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
     app.swagger(),
   );
-  if (options.docsUi) {
-    const { default: swaggerUi } = await import('@fastify/swagger-ui');
-    await app.register(async (docs) => {
-      markPublic(docs);
-      await docs.register(swaggerUi, {
-        routePrefix: '/docs',
-        // "Authorize" once and "Try it out" sends the key on every call, also after a reload.
-        uiConfig: { persistAuthorization: true },
-      });
-    });
-  }
+  if (options.docsUi) await installDocsUi(app);
 }

@@ -23,6 +23,9 @@ import { decodeUtf8, parseJsonText } from './json-body.js';
 
 type Ajv = ReturnType<typeof createAjv>;
 
+/** Per app, what compiles each route's validators now ("POST /api/conversations"). */
+const compilers = new WeakMap<FastifyInstance, Map<string, (() => void)[]>>();
+
 const LOC_PREFIX: Record<string, string> = {
   body: 'body',
   querystring: 'query',
@@ -35,6 +38,8 @@ export function installValidation(app: FastifyInstance): void {
   const strict = createAjv();
   const coercing = createAjv({ coerceTypes: 'array' });
   let shared = false;
+  const byRoute = new Map<string, (() => void)[]>();
+  compilers.set(app, byRoute);
   // Registered only, not compiled nor checked against the meta-schema here (that cost ~70 ms of
   // start-up): they are agentd's own schemas, compiled when a route first needs them.
   const addShared = (ajv: Ajv) => {
@@ -44,7 +49,7 @@ export function installValidation(app: FastifyInstance): void {
         ajv.addSchema(schema as object, undefined, undefined, false);
     }
   };
-  app.setValidatorCompiler(({ schema, httpPart }) => {
+  app.setValidatorCompiler(({ schema, httpPart, method, url }) => {
     if (!shared) {
       addShared(strict);
       addShared(coercing);
@@ -53,13 +58,19 @@ export function installValidation(app: FastifyInstance): void {
     const ajv = httpPart === 'body' ? strict : coercing;
     // Compiled on the route's first request, not at start-up: cold start stays short.
     let compiled: ValidateFunction | null = null;
-    const validate = (data: unknown) => {
+    const compile = (): ValidateFunction => {
       compiled ??= ajv.compile(schema as object);
-      const ok = compiled(data);
-      validate.errors = compiled.errors;
+      return compiled;
+    };
+    const validate = (data: unknown) => {
+      const check = compile();
+      const ok = check(data);
+      validate.errors = check.errors;
       return ok;
     };
     validate.errors = null as ValidateFunction['errors'];
+    const key = `${method} ${url}`;
+    byRoute.set(key, [...(byRoute.get(key) ?? []), compile]);
     return validate;
   });
   // Output is what we built: plain JSON, no schema-driven stripping or coercion.
@@ -75,6 +86,14 @@ export function installValidation(app: FastifyInstance): void {
       done(error as Error, undefined);
     }
   });
+}
+
+/**
+ * Compiles a route's validators now rather than on its first request (a server's idle warm-up: the
+ * start-conversation body alone takes most of a second of blocked loop to compile). Unknown: nothing.
+ */
+export function compileRouteValidators(app: FastifyInstance, route: string): void {
+  for (const compile of compilers.get(app)?.get(route) ?? []) compile();
 }
 
 function isFastifyValidation(error: unknown): error is FastifyError & { validation: unknown[] } {

@@ -9,6 +9,7 @@ import {
   Observation,
   parse,
   parseEvent,
+  parseMessageEvent,
   resolveEventKind,
   TOOL_DEFINITION_VARIANTS,
 } from '../../src/events/index.js';
@@ -93,6 +94,23 @@ describe('catalogue coverage', () => {
     expect(result.ok).toBe(false);
     if (!result.ok)
       expect(result.errors).toContainEqual(expect.objectContaining({ loc: ['error'], type: 'required' }));
+  });
+
+  it('validates a MessageEvent on its own exactly as the union does (value, defaults, errors)', () => {
+    const message = (content: unknown) => ({
+      id: 'x',
+      timestamp: '2026-11-22T00:00:00',
+      source: 'user',
+      kind: 'MessageEvent',
+      llm_message: { role: 'user', content },
+    });
+    const good = [{ type: 'text', text: 'hi' }];
+    expect(parseMessageEvent(message(good))).toEqual(parseEvent(message(good)));
+    expect(parseMessageEvent(message(good)).ok).toBe(true);
+    const bad = [{ type: 'text', text: 1, extra: true }];
+    const alone = parseMessageEvent(message(bad));
+    expect(alone.ok).toBe(false);
+    expect(alone).toEqual(parseEvent(message(bad)));
   });
 
   it('answers an unknown kind with one clear error at kind', () => {

@@ -61,6 +61,26 @@ type SocketQuery = {
   after_seq?: number;
 };
 
+/**
+ * Frames sent in one tick go out in one write: the first corks the TCP socket, the tick's end
+ * uncorks it. A replay delivers a page of 500 frames at once, which was 500 write(2)s; now it is
+ * one writev. Live events, one per tick, are not delayed (the uncork comes before any I/O wait).
+ */
+// ws keeps its TCP socket in `_socket` and offers no cork of its own.
+function frameBatcher(socket: object): () => void {
+  const raw = (socket as { _socket?: { cork(): void; uncork(): void } })._socket;
+  let corked = false;
+  return () => {
+    if (corked || !raw) return;
+    corked = true;
+    raw.cork();
+    process.nextTick(() => {
+      corked = false;
+      raw.uncork();
+    });
+  };
+}
+
 function resendOf(q: SocketQuery): Resend {
   if (q.after_seq !== undefined) return { mode: 'after_seq', afterSeq: q.after_seq };
   if (q.resend_mode === 'since') {
@@ -167,6 +187,7 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
 
       const resend = resendOf(query);
       const envelope = resend.mode === 'after_seq';
+      const batch = frameBatcher(socket);
       const subscription = subscribe({
         bus: options.bus,
         store: options.store,
@@ -176,6 +197,7 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
         deliver: (m) => {
           if (socket.readyState !== socket.OPEN) return true;
           if (socket.bufferedAmount > maxBuffered) return false;
+          batch();
           socket.send(encodedFrame(m, envelope), { binary: false });
           return true;
         },

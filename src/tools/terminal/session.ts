@@ -67,8 +67,34 @@ const SHELL_SETUP = [
   `PS1='${PS1}'`,
 ].join('\n');
 
+/**
+ * Shells start a few at a time, first come first served: spawning one blocks the event loop ~17 ms,
+ * so a burst of conversations each starting its shell in the same turn would hold every other
+ * request (/health included) for seconds. A slot is held from the spawn to the first prompt.
+ */
+const STARTING_AT_ONCE = 3;
+let startingNow = 0;
+const waitingToStart: (() => void)[] = [];
+
+function startSlot(): Promise<void> {
+  if (startingNow < STARTING_AT_ONCE) {
+    startingNow++;
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => waitingToStart.push(resolve));
+}
+
+/** Hands the slot to the next shell waiting, if any. */
+function releaseStartSlot(): void {
+  const next = waitingToStart.shift();
+  if (next) next();
+  else startingNow--;
+}
+
 export class TerminalSession {
   private pty: IPty | null = null;
+  private starting: Promise<void> | null = null;
+  private closed = false;
   private buffer = '';
   private listeners = new Set<() => void>();
   private exited = false;
@@ -83,6 +109,24 @@ export class TerminalSession {
 
   async start(): Promise<void> {
     if (this.pty) return;
+    this.starting ??= this.startShell().finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  private async startShell(): Promise<void> {
+    await startSlot();
+    try {
+      // Closed while waiting for its turn: no shell, rather than one nobody will close.
+      if (this.closed) throw new Error('The terminal was closed before its shell started');
+      await this.spawnShell();
+    } finally {
+      releaseStartSlot();
+    }
+  }
+
+  private async spawnShell(): Promise<void> {
     const pty = spawn('bash', ['--noprofile', '--norc', '-i'], {
       name: 'xterm-256color',
       cols: 256,
@@ -193,6 +237,7 @@ export class TerminalSession {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const pty = this.pty;
     this.pty = null;
     if (!pty || this.exited) return;

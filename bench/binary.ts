@@ -1,0 +1,308 @@
+// What a client gets from the real binary (dist/cli.js serve) over loopback: start-up, first task,
+// memory, batch get against a bare Fastify process, replay, a burst of starts, and how these grow.
+// Events are created through the API (user messages); the 100k-event conversation is topped up
+// offline through the same store code (100k API calls would take minutes), then served by the binary.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ScriptedLLM, type ScriptStep } from '../src/llm/index.js';
+import { openSqliteStore } from '../src/store/index.js';
+import { rawRequest } from '../test/support/http.js';
+import { tempDir } from '../test/support/server.js';
+import {
+  auth,
+  createConversation,
+  dataDir,
+  eventIds,
+  get,
+  post,
+  replayOnce,
+  rssBytes,
+  sendMessages,
+  startBare,
+  startBinary,
+  untilFinished,
+} from './binary-lib.js';
+import { mb, ms, percentile, record, sample } from './lib.js';
+import { syntheticEvent } from './synthetic.js';
+
+const DEAD_LLM = { url: 'http://127.0.0.1:9/v1', key: 'sk-none' };
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+
+export async function benchStartup(): Promise<void> {
+  const direct: number[] = [];
+  const npm: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const b = await startBinary(dataDir('start'));
+    direct.push(b.readyMs);
+    await b.stop();
+  }
+  for (let i = 0; i < 3; i++) {
+    const b = await startBinary(dataDir('npm'), true);
+    npm.push(b.readyMs);
+    await b.stop();
+  }
+  const d = percentile(sorted(direct), 50);
+  const n = percentile(sorted(npm), 50);
+  record({
+    name: 'binary: spawn → /ready, node dist/cli.js serve, p50 of 5',
+    value: ms(d),
+    goal: '< 150 ms',
+    met: d < 150,
+  });
+  record({
+    name: 'binary: spawn → /ready through npm start (no rebuild), p50 of 3',
+    value: ms(n),
+    goal: '< 250 ms',
+    met: n < 250,
+  });
+}
+
+function script(n: number): (request: unknown, index: number) => ScriptStep {
+  return (_r, i) =>
+    i < n
+      ? { toolCalls: [{ name: 'terminal', arguments: { command: `echo ${i}` } }] }
+      : { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] };
+}
+
+/** Task sent (POST with initial_message, run) → finished, on the given server. */
+async function task(base: string, llm: ScriptedLLM, key: string, steps: number): Promise<number> {
+  llm.script(key, script(steps));
+  const id = await createConversation(base, { url: llm.openaiBaseUrl, key });
+  const done = untilFinished(base, id);
+  await new Promise((r) => setTimeout(r, 20)); // the socket is open before the task is sent
+  const t = performance.now();
+  await post(base, `/api/conversations/${id}/events`, {
+    role: 'user',
+    content: [{ type: 'text', text: 'go' }],
+    run: true,
+  });
+  await done;
+  return performance.now() - t;
+}
+
+export async function benchFirstTask(): Promise<void> {
+  const llm = new ScriptedLLM();
+  await llm.start();
+  const firsts: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const b = await startBinary(dataDir('first'));
+    await new Promise((r) => setTimeout(r, 1000)); // a fresh server, ready for a second
+    firsts.push(await task(b.url, llm, `first-${i}`, 1));
+    await b.stop();
+  }
+  const f = percentile(sorted(firsts), 50);
+  record({
+    name: 'binary: first task, server ready 1 s before, N=1 echo, sent → finished, p50 of 3',
+    value: ms(f),
+    goal: '< 150 ms',
+    met: f < 150,
+  });
+  const b = await startBinary(dataDir('n50'));
+  await task(b.url, llm, 'n50', 50);
+  const peak = rssBytes(b.pid, 'VmHWM');
+  record({
+    name: 'binary: peak RSS of a fresh server running the N=50 echo task',
+    value: mb(peak),
+    goal: '< 120 MB',
+    met: peak < 120 * 2 ** 20,
+  });
+  await b.stop();
+  await llm.stop();
+}
+
+/** A data folder holding one conversation of about `total` events, `viaApi` of them sent through the API. */
+async function conversationOf(total: number, viaApi: number): Promise<{ dir: string; id: string }> {
+  const dir = dataDir('events');
+  const b = await startBinary(dir);
+  const id = await createConversation(b.url, DEAD_LLM);
+  await sendMessages(b.url, id, viaApi / 2);
+  await b.stop();
+  const have = viaApi; // two events per message, plus a few state events
+  if (total > have) {
+    const store = openSqliteStore({ path: join(dir, 'agentd.db') });
+    for (let done = have; done < total; done += 1000) {
+      const n = Math.min(1000, total - done);
+      await store.events.append(
+        id,
+        Array.from({ length: n }, (_, i) => syntheticEvent(done + i)),
+      );
+    }
+    await store.close();
+  }
+  return { dir, id };
+}
+
+interface EventFigures {
+  batchRatio: number;
+  batch: number;
+  bare: number;
+  replay: number;
+  rss: number;
+}
+
+export async function eventFigures(total: number, viaApi: number, rounds: number): Promise<EventFigures> {
+  const { dir, id } = await conversationOf(total, viaApi);
+  const b = await startBinary(dir);
+  const ids = await eventIds(b.url, id);
+  const wanted = Array.from({ length: 100 }, (_, i) => ids[Math.floor((i * ids.length) / 100)]!);
+  const body = JSON.stringify(wanted);
+  const path = `/api/conversations/${id}/events`;
+  const answer = await rawRequest(b.url, { method: 'GET', path, headers: auth, body });
+  const file = join(tempDir('agentd-bench-bare-'), 'body.json');
+  writeFileSync(file, answer.text);
+  const bare = await startBare(file);
+  const bareUrl = new URL(bare.url);
+  const agentd: number[] = [];
+  const plain: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    agentd.push(
+      ...(await sample(100, () => rawRequest(b.url, { method: 'GET', path, headers: auth, body }), 10)),
+    );
+    plain.push(
+      ...(await sample(
+        100,
+        () => rawRequest(bareUrl.origin, { method: 'GET', path: bareUrl.pathname, headers: auth, body }),
+        10,
+      )),
+    );
+  }
+  bare.stop();
+  const lastId = ids[ids.length - 1]!;
+  const replays: number[] = [];
+  for (let r = 0; r < 3; r++) replays.push(await replayOnce(b.url, id, lastId));
+  // Loads the conversation's runtime (a message without a run), then reads the server's RSS.
+  await post(b.url, `/api/conversations/${id}/events`, {
+    role: 'user',
+    content: [{ type: 'text', text: 'hi' }],
+    run: false,
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  const rss = rssBytes(b.pid);
+  await b.stop();
+  const a = percentile(sorted(agentd), 50);
+  const p = percentile(sorted(plain), 50);
+  return { batch: a, bare: p, batchRatio: a / p, replay: percentile(sorted(replays), 50), rss };
+}
+
+export async function benchEvents(): Promise<void> {
+  const tenK = await eventFigures(10_000, 10_000, 4);
+  const hundredK = await eventFigures(100_000, 10_000, 4);
+  record({
+    name: 'binary: batch get 100 of 100k, p50 (bare Fastify process, same bytes)',
+    value: `${ms(hundredK.batch)} (${ms(hundredK.bare)})`,
+  });
+  record({
+    name: 'binary: batch get / bare route, 100k (p50 ratio)',
+    value: `${hundredK.batchRatio.toFixed(2)}×`,
+    goal: '≤ 1.5×',
+    met: hundredK.batchRatio <= 1.5,
+  });
+  record({
+    name: 'binary: replay 10k API-made events to a WebSocket, connect → last frame, p50',
+    value: ms(tenK.replay),
+    goal: '< 60 ms',
+    met: tenK.replay < 60,
+  });
+  record({ name: 'binary: RSS after loading a 10k-event conversation', value: mb(tenK.rss) });
+  record({
+    name: 'binary: RSS after loading a 100k-event conversation',
+    value: mb(hundredK.rss),
+    goal: '< 150 MB',
+    met: hundredK.rss < 150 * 2 ** 20,
+  });
+}
+
+/** N conversations started at once, each a 5-step echo task; /health probed all along. */
+async function burst(
+  n: number,
+): Promise<{ healthP99: number; slowestStart: number; perSecond: number; total: number }> {
+  const llm = new ScriptedLLM();
+  await llm.start();
+  for (let i = 0; i < n; i++) llm.script(`burst-${i}`, script(5));
+  const b = await startBinary(dataDir('burst'));
+  const health: number[] = [];
+  let probing = true;
+  const probe = (async () => {
+    while (probing) {
+      const t = performance.now();
+      await rawRequest(b.url, { method: 'GET', path: '/health' });
+      health.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  const t = performance.now();
+  const starts: number[] = [];
+  const ids = await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const s = performance.now();
+      const id = await createConversation(
+        b.url,
+        { url: llm.openaiBaseUrl, key: `burst-${i}` },
+        {
+          initial_message: { role: 'user', content: [{ type: 'text', text: 'go' }], run: true },
+        },
+      );
+      starts.push(performance.now() - s);
+      return id;
+    }),
+  );
+  const startedIn = performance.now() - t;
+  for (;;) {
+    const page = await get<number>(b.url, `/api/conversations/count?status=finished`);
+    if (page >= n) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const total = performance.now() - t;
+  probing = false;
+  await probe;
+  const failed = await get<number>(b.url, `/api/conversations/count?status=error`);
+  if (failed > 0 || ids.length !== n) throw new Error(`${failed} burst conversations ended in error`);
+  await b.stop();
+  await llm.stop();
+  return {
+    healthP99: percentile(sorted(health), 99),
+    slowestStart: Math.max(...starts),
+    perSecond: n / (startedIn / 1000),
+    total,
+  };
+}
+
+export const BURST = Number(process.env.BENCH_BURST ?? 100);
+
+export async function benchBurst(): Promise<void> {
+  const r = await burst(BURST);
+  record({
+    name: `binary: burst of ${BURST} starts (5 echo steps each): /health p99`,
+    value: ms(r.healthP99),
+    goal: '< 50 ms',
+    met: r.healthP99 < 50,
+  });
+  record({
+    name: `binary: burst of ${BURST}: slowest start answer`,
+    value: ms(r.slowestStart),
+    goal: '< 1000 ms',
+    met: r.slowestStart < 1000,
+  });
+  record({
+    name: `binary: burst of ${BURST}: starts/s, all finished in`,
+    value: `${r.perSecond.toFixed(0)}/s, ${ms(r.total)}`,
+  });
+}
+
+export async function benchScaling(): Promise<void> {
+  for (const total of [1_000, 10_000, 100_000]) {
+    const f = await eventFigures(total, Math.min(total, 2_000), 1);
+    record({
+      name: `scaling: ${total / 1000}k events: batch get ratio / replay / RSS loaded`,
+      value: `${f.batchRatio.toFixed(2)}× / ${ms(f.replay)} / ${mb(f.rss)}`,
+    });
+  }
+  for (const n of [10, 30, BURST]) {
+    const r = await burst(n);
+    record({
+      name: `scaling: burst of ${n}: /health p99 / slowest start / starts/s`,
+      value: `${ms(r.healthP99)} / ${ms(r.slowestStart)} / ${r.perSecond.toFixed(0)}/s`,
+    });
+  }
+}
