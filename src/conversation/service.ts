@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { rejectPending } from '../agent/index.js';
 import { type AnyEvent, dashedUuid, newEventId, nowTimestamp } from '../events/index.js';
 import type { ConversationRecord, ConversationSearch } from '../store/index.js';
-import { resolveCondenser } from './condenser.js';
 import {
   CondenserUnavailableError,
   ConversationNotFoundError,
@@ -19,25 +18,14 @@ import { type ForkRequest, forkConversation } from './fork.js';
 import type { ConversationRuntime } from './runtime.js';
 import { ConversationRuntimes } from './runtimes.js';
 import type {
-  AgentSpec,
   ConfirmationPolicy,
   ConversationInfo,
   SendMessageRequest,
   StartConversationRequest,
 } from './schemas.js';
 import { sealSecrets } from './secrets.js';
-import {
-  analyzerFromSettings,
-  budgetOf,
-  DEFAULT_MAX_ITERATIONS,
-  defaultPolicy,
-  hookConfigOf,
-  makeWorkspace,
-  NO_SKILLS,
-  resolveAgent,
-  userMessage,
-} from './start-request.js';
-import { type ConversationState, conversationInfo, stateOf, titleFromText } from './state.js';
+import { initialState, makeWorkspace, NO_SKILLS, userMessage } from './start-request.js';
+import { conversationInfo, stateOf, titleFromText } from './state.js';
 
 export type { ConversationServiceOptions } from './runtimes.js';
 
@@ -136,39 +124,12 @@ export class ConversationService extends ConversationRuntimes {
       return { info: conversationInfo(existing), created: false };
     }
     if (request.initial_message) userMessage(request.initial_message, NO_SKILLS, ['body', 'initial_message']);
-    // Read once: the agent (when the request has none) and the defaults below both come from it.
+    // Read once: the agent (when the request has none) and the defaults both come from it.
     const effective = await this.options.settings.getEffective(userId);
-    const resolved = resolveAgent(this.options, effective, request.agent, request.llm_model);
-    const agent: AgentSpec = {
-      ...resolved,
-      condenser: resolveCondenser(resolved, effective, (key) => this.options.secretBox.encrypt(key)),
-    };
     const workingDir = request.workspace.working_dir;
     const persistenceDir = join(this.options.dataDir, 'conversations', id.replaceAll('-', ''));
+    const state = initialState(this.options, effective, request, persistenceDir);
     const now = new Date().toISOString();
-    const state: ConversationState = {
-      agent,
-      workspace: { working_dir: workingDir, kind: 'LocalWorkspace' },
-      persistence_dir: persistenceDir,
-      max_iterations: request.max_iterations ?? effective?.max_iterations ?? DEFAULT_MAX_ITERATIONS,
-      stuck_detection: request.stuck_detection ?? true,
-      confirmation_policy: request.confirmation_policy ?? defaultPolicy(effective?.confirmation_mode),
-      security_analyzer:
-        request.security_analyzer !== undefined
-          ? request.security_analyzer
-          : analyzerFromSettings(effective?.security_analyzer),
-      activated_knowledge_skills: [],
-      invoked_skills: [],
-      blocked_actions: {},
-      blocked_messages: {},
-      last_user_message_id: null,
-      stats: { usage_to_metrics: {} },
-      secrets: sealSecrets(this.options.secretBox, request.secrets ?? {}),
-      agent_state: {},
-      autotitle: request.autotitle ?? true,
-      hook_config: hookConfigOf(request.hook_config),
-      max_budget_per_task: budgetOf(request.max_budget_per_task, effective?.max_budget_per_task),
-    };
     // From here on things are created; a failure undoes them.
     const createdWorkspace = makeWorkspace(workingDir);
     try {

@@ -6,10 +6,19 @@ import { type AnyEvent, newEventId, nowTimestamp, parseMessageEvent } from '../e
 import { type HookConfig, HookConfigError, isEmptyHookConfig, normalizeHookConfig } from '../hooks/index.js';
 import type { EffectiveSettings } from '../settings/index.js';
 import { registeredToolNames } from '../tools/index.js';
+import { resolveCondenser } from './condenser.js';
 import { InvalidConversationRequestError } from './errors.js';
 import { checkRequestedLLMs, checkSettingsLLM } from './llm-checks.js';
 import type { ConversationServiceOptions } from './runtimes.js';
-import type { AgentSpec, ConfirmationPolicy, LLMSpec, SendMessageRequest } from './schemas.js';
+import type {
+  AgentSpec,
+  ConfirmationPolicy,
+  LLMSpec,
+  SendMessageRequest,
+  StartConversationRequest,
+} from './schemas.js';
+import { sealSecrets } from './secrets.js';
+import type { ConversationState } from './state.js';
 import { toolNamesOf } from './tools.js';
 
 export const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
@@ -135,4 +144,44 @@ export function hookConfigOf(input: unknown): HookConfig | null {
 /** The settings' confirmation_mode as a policy: confirm every action, or none. */
 export function defaultPolicy(confirmationMode: boolean | null | undefined): ConfirmationPolicy {
   return confirmationMode ? { kind: 'AlwaysConfirm' } : { kind: 'NeverConfirm' };
+}
+
+/**
+ * The state a new conversation is stored with: the agent (the request's or the settings', its
+ * condenser resolved), and every default the request leaves to the settings or to agentd.
+ */
+export function initialState(
+  deps: Pick<ConversationServiceOptions, 'secretBox'>,
+  effective: EffectiveSettings | null,
+  request: StartConversationRequest,
+  persistenceDir: string,
+): ConversationState {
+  const resolved = resolveAgent(deps, effective, request.agent, request.llm_model);
+  const agent: AgentSpec = {
+    ...resolved,
+    condenser: resolveCondenser(resolved, effective, (key) => deps.secretBox.encrypt(key)),
+  };
+  return {
+    agent,
+    workspace: { working_dir: request.workspace.working_dir, kind: 'LocalWorkspace' },
+    persistence_dir: persistenceDir,
+    max_iterations: request.max_iterations ?? effective?.max_iterations ?? DEFAULT_MAX_ITERATIONS,
+    stuck_detection: request.stuck_detection ?? true,
+    confirmation_policy: request.confirmation_policy ?? defaultPolicy(effective?.confirmation_mode),
+    security_analyzer:
+      request.security_analyzer !== undefined
+        ? request.security_analyzer
+        : analyzerFromSettings(effective?.security_analyzer),
+    activated_knowledge_skills: [],
+    invoked_skills: [],
+    blocked_actions: {},
+    blocked_messages: {},
+    last_user_message_id: null,
+    stats: { usage_to_metrics: {} },
+    secrets: sealSecrets(deps.secretBox, request.secrets ?? {}),
+    agent_state: {},
+    autotitle: request.autotitle ?? true,
+    hook_config: hookConfigOf(request.hook_config),
+    max_budget_per_task: budgetOf(request.max_budget_per_task, effective?.max_budget_per_task),
+  };
 }
