@@ -1,11 +1,14 @@
-// The in-memory side of a conversation that is in use: its events (the agent's history), its agent
-// (LLM + tools, the terminal shell among them) and its run. Idle conversations have no runtime; one
-// is built on demand and dropped after a period without use or when too many are live (runtimes.ts),
-// so 10k idle conversations cost only their store rows.
+// The in-memory side of a conversation that is in use: its agent (LLM + tools, the terminal shell
+// among them), its run and, once the agent needs it, its events (the agent's history). Idle
+// conversations have no runtime; one is built on demand and dropped after a period without use or
+// when too many are live (runtimes.ts), so 10k idle conversations cost only their store rows. The
+// history is read from the store only by what hands it to the agent (a run, a condensation, an
+// answer, a rejection): a message, a status or a setting change on a long conversation does not
+// make its whole history resident.
 import type { Agent, AgentHost } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp, type StreamingDeltaEvent } from '../events/index.js';
 import type { LlmDelta } from '../llm/index.js';
-import type { ConversationRecord } from '../store/index.js';
+import type { ConversationRecord, StoredEvent } from '../store/index.js';
 import type { Tool, ToolContext } from '../tools/index.js';
 import type { EventLog } from './event-log.js';
 import type { ConfirmationPolicy, ExecutionStatus } from './schemas.js';
@@ -21,10 +24,15 @@ export class ConversationRuntime implements AgentHost {
   private evictTimer: NodeJS.Timeout | null = null;
   /** Set by the first close; a second (a delete racing an eviction) must not release MCP twice. */
   private closing: Promise<void> | null = null;
+  /** Every event so far, once loaded; `seq` is the sequence number of its last one. */
+  private history: AnyEvent[] | null = null;
+  private seq = 0;
+  private loading: Promise<AnyEvent[]> | null = null;
 
   constructor(
     public record: ConversationRecord,
-    private readonly history: AnyEvent[],
+    /** Reads the conversation's events from the store, with the sequence number of the last one. */
+    private readonly readHistory: () => Promise<{ events: AnyEvent[]; seq: number }>,
     readonly agent: Agent,
     readonly tools: Tool[],
     private readonly log: EventLog,
@@ -58,17 +66,53 @@ export class ConversationRuntime implements AgentHost {
     };
   }
 
+  /** The agent's history; only after `loadHistory()` resolved (the agent's entry points await it). */
   events(): readonly AnyEvent[] {
+    if (!this.history) throw new Error('the conversation history is read before it was loaded');
     return this.history;
+  }
+
+  /** The history if it is in memory already, else null (a reader may go to the store instead). */
+  loadedEvents(): readonly AnyEvent[] | null {
+    return this.history;
+  }
+
+  /**
+   * Reads the history from the store once. The read is ordered with the conversation's appends
+   * (EventLog.read), and an event is added afterwards only when its sequence number is past the
+   * read's last: none is missed or counted twice whichever way an append and the read interleave.
+   */
+  loadHistory(): Promise<readonly AnyEvent[]> {
+    this.loading ??= this.log
+      .read(this.conversationId, this.readHistory)
+      .then(({ events, seq }) => {
+        this.history = events;
+        this.seq = seq;
+        return events;
+      })
+      .catch((error: unknown) => {
+        this.loading = null; // a later call tries again
+        throw error;
+      });
+    return this.loading;
   }
 
   /** Persists and publishes events, keeping the record's updated_at current. */
   async emit(events: AnyEvent[]): Promise<void> {
     if (events.length === 0) return;
     const updatedAt = new Date().toISOString();
-    await this.log.append(this.conversationId, events, { updatedAt });
+    const stored = await this.log.append(this.conversationId, events, { updatedAt });
     this.record = { ...this.record, updatedAt };
-    this.history.push(...events);
+    this.remember(events, stored);
+  }
+
+  private remember(events: readonly AnyEvent[], stored: readonly StoredEvent[]): void {
+    if (!this.history) return;
+    for (let i = 0; i < events.length; i++) {
+      if (stored[i]!.seq <= this.seq) continue;
+      this.history.push(events[i]!);
+      this.seq = stored[i]!.seq;
+    }
   }
 
   async setStatus(status: ExecutionStatus): Promise<void> {
@@ -135,9 +179,9 @@ export class ConversationRuntime implements AgentHost {
     const event = stateUpdateEvent(key, value);
     const updatedAt = new Date().toISOString();
     const update = { ...patch, updatedAt };
-    await this.log.append(this.conversationId, [event], update);
+    const stored = await this.log.append(this.conversationId, [event], update);
     this.record = { ...this.record, ...update };
-    this.history.push(event);
+    this.remember([event], stored);
   }
 
   scheduleEviction(ms: number, evict: () => void): void {

@@ -124,11 +124,15 @@ export abstract class ConversationRuntimes {
   protected startRun(runtime: ConversationRuntime): void {
     runtime.beginRun();
     const state = runtime.state;
-    runtime.running = run(runtime.agent, runtime, {
-      maxIterations: state.max_iterations,
-      stuckDetection: state.stuck_detection,
-      maxBudgetPerTask: state.max_budget_per_task ?? null,
-    })
+    runtime.running = runtime
+      .loadHistory()
+      .then(() =>
+        run(runtime.agent, runtime, {
+          maxIterations: state.max_iterations,
+          stuckDetection: state.stuck_detection,
+          maxBudgetPerTask: state.max_budget_per_task ?? null,
+        }),
+      )
       .catch(async (error: unknown) => {
         // The loop reports agent, LLM and tool failures as events itself; this is a last resort.
         this.logFor(runtime.conversationId).error(
@@ -266,7 +270,6 @@ export abstract class ConversationRuntimes {
 
   private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
     const state = stateOf(record);
-    const events = await this.loadEvents(record.id);
     const llm = this.llmFor(state.agent.llm, state, record.id);
     const builtIn = createTools(
       toolNamesOf(state.agent),
@@ -314,7 +317,7 @@ export abstract class ConversationRuntimes {
     );
     const runtime: ConversationRuntime = new ConversationRuntime(
       record,
-      events,
+      () => this.readEvents(record.id),
       agent,
       tools,
       this.options.log,
@@ -335,13 +338,18 @@ export abstract class ConversationRuntimes {
   }
 
   protected async loadEvents(id: string): Promise<AnyEvent[]> {
+    return (await this.readEvents(id)).events;
+  }
+
+  /** Every event of a conversation, parsed, with the sequence number of the last one. */
+  private async readEvents(id: string): Promise<{ events: AnyEvent[]; seq: number }> {
     const events: AnyEvent[] = [];
     let after = 0;
     for (;;) {
       const page = await this.store.events.after(id, after, 1000);
       for (const e of page) events.push(JSON.parse(e.json) as AnyEvent);
-      if (page.length < 1000) return events;
-      after = page[page.length - 1]!.seq;
+      if (page.length > 0) after = page[page.length - 1]!.seq;
+      if (page.length < 1000) return { events, seq: after };
     }
   }
 

@@ -32,6 +32,8 @@ export type { ConversationServiceOptions } from './runtimes.js';
 export class ConversationService extends ConversationRuntimes {
   /** Starts in progress by conversation id: a second start of one id waits for the first. */
   private readonly starting = new Map<string, Promise<unknown>>();
+  /** Runtimes whose log is known to hold the SystemPromptEvent (asked once per runtime). */
+  private readonly prompted = new WeakSet<ConversationRuntime>();
 
   // ---- reads -------------------------------------------------------------------------------------
 
@@ -64,7 +66,7 @@ export class ConversationService extends ConversationRuntimes {
   /** The finish message, else the last agent message text, else "" (OpenHands' agent_final_response). */
   async finalResponse(userId: string, id: string): Promise<string> {
     await this.get(userId, id);
-    const events = this.runtimes.get(id)?.events() ?? (await this.loadEvents(id));
+    const events = this.runtimes.get(id)?.loadedEvents() ?? (await this.loadEvents(id));
     for (let i = events.length - 1; i >= 0; i--) {
       const e = events[i] as {
         kind: string;
@@ -179,8 +181,10 @@ export class ConversationService extends ConversationRuntimes {
   }
 
   private async deliverMessage(runtime: ConversationRuntime, request: SendMessageRequest): Promise<void> {
-    if (!runtime.events().some((e) => e.kind === 'SystemPromptEvent')) {
-      await runtime.emit([runtime.agent.systemPromptEvent(runtime.state.workspace.working_dir)]);
+    if (!this.prompted.has(runtime)) {
+      if (!(await this.hasSystemPrompt(runtime)))
+        await runtime.emit([runtime.agent.systemPromptEvent(runtime.state.workspace.working_dir)]);
+      this.prompted.add(runtime); // events are never removed: once there, it stays there
     }
     if (runtime.status === 'finished' || runtime.status === 'stuck') await runtime.setStatus('idle');
     // Knowledge skills the message's words trigger ride along with it (OpenHands' agent context).
@@ -198,6 +202,14 @@ export class ConversationService extends ConversationRuntimes {
     });
     if (runtime.record.title === null && runtime.state.autotitle) await this.autotitle(runtime, request);
     if (request.run && !runtime.running) this.startRun(runtime);
+  }
+
+  /** Asked of the store unless the history is loaded: a message alone does not make it resident. */
+  private async hasSystemPrompt(runtime: ConversationRuntime): Promise<boolean> {
+    const loaded = runtime.loadedEvents();
+    if (loaded) return loaded.some((e) => e.kind === 'SystemPromptEvent');
+    const query = { kind: 'SystemPromptEvent', limit: 1, order: 'asc' } as const;
+    return (await this.store.events.search(runtime.conversationId, query)).items.length > 0;
   }
 
   async run(userId: string, id: string): Promise<void> {
@@ -242,6 +254,7 @@ export class ConversationService extends ConversationRuntimes {
         if (!runtime.running) this.startRun(runtime);
         return;
       }
+      await runtime.loadHistory();
       await rejectPending(runtime, reason);
       await this.publishSnapshot(runtime);
     });
@@ -354,14 +367,19 @@ export class ConversationService extends ConversationRuntimes {
       const idle = !runtime.running;
       // A fresh abort signal (an earlier interrupt may have spent it), and no eviction meanwhile.
       if (idle) runtime.beginRun();
-      return this.runtimes.hold(runtime, async () => (await runtime.agent.condense(runtime)) === 'continue');
+      return this.runtimes.hold(runtime, async () => {
+        await runtime.loadHistory();
+        return (await runtime.agent.condense(runtime)) === 'continue';
+      });
     });
   }
 
   async ask(userId: string, id: string, question: string): Promise<string> {
     return this.onOwner('ask', userId, id, [question], async () => {
       const runtime = await this.runtime(userId, id);
-      return this.runtimes.hold(runtime, () => runtime.agent.ask(runtime.events(), question));
+      return this.runtimes.hold(runtime, async () =>
+        runtime.agent.ask(await runtime.loadHistory(), question),
+      );
     });
   }
 

@@ -379,9 +379,11 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  // A 64 MB page cache (grown only as used) keeps a large conversation's index pages in memory, and
-  // rarer checkpoints (every ~40 MB of WAL) make appends cheaper.
-  db.pragma('cache_size = -65536');
+  // An 8 MB page cache (grown only as used) holds the index pages of a 100k-event conversation; the
+  // event rows a read touches come from the OS's file cache. A 64 MB one sat resident after a single
+  // read of a long conversation (+58 MB of RSS for 100k events) and bought no measurable batch-get
+  // speed. Rarer checkpoints (every ~40 MB of WAL) make appends cheaper.
+  db.pragma('cache_size = -8192');
   db.pragma('wal_autocheckpoint = 10000');
   migrate(db);
   const statements = new StatementCache(db);
