@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { runCli } from '../test/support/cli.js';
 import { rawRequest } from '../test/support/http.js';
 import { tempDir } from '../test/support/server.js';
+import { killOnExit } from './lib.js';
 
 export const KEY = 'bench-key';
 /** The checkout whose binary runs (BENCH_BIN_DIR: e.g. an older commit's worktree, to compare). */
@@ -168,9 +169,11 @@ export function untilFinished(base: string, id: string): Promise<void> {
 
 /** The bare Fastify process answering GET /bare with the contents of `file`. */
 export async function startBare(file: string): Promise<{ url: string; stop(): void }> {
-  const proc = spawn(process.execPath, [fileURLToPath(new URL('./bare-server.mjs', import.meta.url)), file], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const proc = killOnExit(
+    spawn(process.execPath, [fileURLToPath(new URL('./bare-server.mjs', import.meta.url)), file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     proc.stdout.on('data', (c: Buffer) => {

@@ -1,5 +1,18 @@
 // Small helpers shared by the benchmarks: timing, percentiles, and the result table.
+import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** A process a row spawned: killed when the bench exits, however it ends (a row that throws, a signal). */
+export function killOnExit<T extends ChildProcess>(child: T): T {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
 
 export interface Row {
   name: string;

@@ -1,5 +1,6 @@
 // `npm run bench`: runs every benchmark and prints one table (progress goes to stderr).
 
+import { stopLeftoverClis } from '../test/support/cli.js';
 import { benchAgent } from './agent.bench.js';
 import { benchBurst, benchEvents, benchFirstTask, benchScaling, benchStartup } from './binary.js';
 import { benchAppConversations, benchSandboxStart } from './control-plane.bench.js';
@@ -8,7 +9,7 @@ import { printTable } from './lib.js';
 import { benchPgAppend } from './pgstore.bench.js';
 import { benchReplicas } from './replicas.bench.js';
 import { benchFanOut, benchReplay } from './socket.bench.js';
-import { benchColdStart, benchIdleMemory } from './startup.bench.js';
+import { benchIdleMemory } from './startup.bench.js';
 import { benchAppend } from './store.bench.js';
 import { benchBrowser, benchGrep } from './tools.bench.js';
 
@@ -16,7 +17,6 @@ const benches: [string, () => Promise<void>][] = [
   ['store', benchAppend],
   ['pgstore', benchPgAppend],
   ['http', benchBatchGet],
-  ['start', benchColdStart],
   ['agent', benchAgent],
   ['replay', benchReplay],
   ['fanout', benchFanOut],
@@ -34,10 +34,19 @@ const benches: [string, () => Promise<void>][] = [
   ['bin-scaling', benchScaling],
 ];
 
+// The servers a row spawns run in process groups of their own: stopped here however the bench ends
+// (a row that throws, Ctrl-C, `timeout`), never left running.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void stopLeftoverClis().finally(() => process.exit(130)));
+
 const only = process.argv.slice(2);
-for (const [name, run] of benches) {
-  if (only.length > 0 && !only.includes(name)) continue;
-  process.stderr.write(`${name}…\n`);
-  await run();
+try {
+  for (const [name, run] of benches) {
+    if (only.length > 0 && !only.includes(name)) continue;
+    process.stderr.write(`${name}…\n`);
+    await run();
+  }
+  printTable();
+} finally {
+  await stopLeftoverClis();
 }
-printTable();

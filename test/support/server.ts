@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Agentd, type AgentdOptions, startAgentd } from '../../src/server/start.js';
+import { killProcessesIn } from './process.js';
 
 export interface TestServer extends Agentd {
   url: string;
@@ -24,10 +25,15 @@ export function tempDir(prefix = 'agentd-test-'): string {
   return dir;
 }
 
-/** After a test file: closes the servers it left open, then removes every folder tempDir() made. */
+/**
+ * After a test file: closes the servers it left open, kills what still runs inside the folders
+ * tempDir() made (sandbox agents of a server killed with -9), then removes those folders.
+ */
 export async function cleanUpTestFile(): Promise<void> {
   await Promise.allSettled([...openServers].map((s) => s.close()));
-  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  const dirs = madeDirs.splice(0);
+  killProcessesIn(dirs);
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
 
 export async function startServer(
