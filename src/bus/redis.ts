@@ -5,6 +5,7 @@
 // readers repair a gap from it (conversation/subscription.ts).
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { redactUrl } from '../store/index.js';
 import type { BusListener, BusMessage, EventBus } from './types.js';
 
 const PREFIX = 'agentd:events:';
@@ -71,7 +72,7 @@ export class RedisBus implements EventBus {
       pub.disconnect();
       sub.disconnect();
       const reason = (firstError ?? (error as Error)).message;
-      throw new RedisBusError(`cannot reach Redis at ${redact(url)}: ${reason}`);
+      throw new RedisBusError(`cannot reach Redis at ${redactUrl(url)}: ${reason}`);
     }
     started = true;
     return new RedisBus(pub, sub);
@@ -151,16 +152,5 @@ export class RedisBus implements EventBus {
     for (const topic of this.topics.values()) {
       for (const subscriber of topic.subscribers) subscriber.resync?.();
     }
-  }
-}
-
-/** The URL without its password, for messages. */
-export function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the given URL';
   }
 }
