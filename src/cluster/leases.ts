@@ -1,15 +1,7 @@
 // Conversation leases in PostgreSQL: one row per conversation a replica holds, with an expiry the
 // holder pushes forward (heartbeat). The database clock decides expiry, so replicas' clocks may differ.
 import pg from 'pg';
-
-/** The lease table's migration, applied once under an advisory lock (replicas may start together). */
-const MIGRATION = `
-CREATE TABLE IF NOT EXISTS agentd_conversation_leases (
-  conversation_id text PRIMARY KEY,
-  replica_id text NOT NULL,
-  expires_at timestamptz NOT NULL
-)`;
-const MIGRATION_LOCK = 0x61676e74; // 'agnt': any constant other migrations do not use
+import { migratePostgres } from '../store/index.js';
 
 export interface Acquired {
   acquired: boolean;
@@ -29,14 +21,8 @@ export class PgLeases {
     const pool = new pg.Pool({ connectionString: url, max: 4 });
     // An idle client's error (the server restarted) must not crash the process; the next query retries.
     pool.on('error', () => undefined);
-    const client = await pool.connect();
-    try {
-      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      await client.query(MIGRATION);
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
-    } finally {
-      client.release();
-    }
+    // The lease table is one of the store's migrations; already applied when the store opened first.
+    await migratePostgres(pool);
     return new PgLeases(pool, seconds);
   }
 

@@ -89,6 +89,17 @@ export const PG_MIGRATIONS: PgMigration[] = [
       CREATE INDEX start_tasks_ref ON start_tasks (ref) WHERE ref IS NOT NULL;
     `,
   },
+  {
+    version: 2,
+    name: 'conversation leases (which replica runs a conversation; src/cluster)',
+    sql: `
+      CREATE TABLE agentd_conversation_leases (
+        conversation_id text PRIMARY KEY,
+        replica_id text NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Applies the migrations not applied yet; returns the versions this call applied. */
