@@ -110,14 +110,16 @@ describe.skipIf(!redisUrl || !databaseUrl)('two replicas on one PostgreSQL and o
     expect((await message(b, id, 'second')).status).toBe(200);
     await watcher.next((f) => JSON.stringify(f).includes('second done'));
     await until(async () => (await status(a, id)) === 'finished');
-    const seen = persisted(watcher);
-    const ranOn = outputs(seen).flatMap((o) => o.split('\n').filter((l) => l.startsWith('ran-on-')));
-    expect(ranOn).toEqual(['ran-on-A', 'ran-on-A']);
-    // What B's watcher got is the log itself, as A's API reads it.
+    // What B's watcher gets is the log itself, as A's API reads it: the events after the status
+    // change may still be on their way through Redis, so wait for B to have as many, then compare.
     const stored = (await (await call(a, `/api/conversations/${id}/events/search?limit=100`)).json()) as {
       items: Ev[];
     };
+    await until(async () => persisted(watcher).length >= stored.items.length);
+    const seen = persisted(watcher);
     expect(seen.map((e) => e.id)).toEqual(stored.items.map((e) => e.id));
+    const ranOn = outputs(seen).flatMap((o) => o.split('\n').filter((l) => l.startsWith('ran-on-')));
+    expect(ranOn).toEqual(['ran-on-A', 'ran-on-A']);
     // A domain error on A comes back through B as A would answer it.
     llm.script('fan-out', [{ toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 2' } }] }]);
     expect((await message(b, id, 'third')).status).toBe(200);
