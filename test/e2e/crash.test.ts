@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { waitUntil } from '../support/process.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
 import { tempDir } from '../support/server.js';
 
@@ -87,8 +88,10 @@ describe('kill -9 during a run', () => {
       expect(recovery[1]).toMatchObject({ code: 'ServerRestarted', source: 'environment' });
       expect(recovery[1]!.detail).toMatch(/server stopped .* while this conversation was running/);
       expect(recovery[2]).toMatchObject({ key: 'execution_status', value: 'error' });
-      // And the server's log says it, naming the conversation (JSON lines: stdout is not a terminal).
-      expect(cli.output()).toMatch(new RegExp(`"conversation_id":"${id}".*marked error`));
+      // And the server's log says it, naming the conversation (JSON lines: stdout is not a terminal;
+      // written in batches, so the line may follow the API's answer by a few milliseconds).
+      const logged = new RegExp(`"conversation_id":"${id}".*marked error`);
+      await waitUntil(() => logged.test(cli.output()));
       const conversation = (await (await call(cli.url, `/api/conversations/${id}`)).json()) as {
         execution_status: string;
       };
