@@ -18,7 +18,8 @@ import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/signin.js';
 import { useRoute } from './router.js';
 import { Link } from './ui.js';
-import './styles.css';
+import './styles/base.css';
+import './styles/conversation.css';
 
 type Auth = 'checking' | 'signed-in' | 'needs-key' | { error: string };
 
