@@ -1,37 +1,23 @@
 // `agentd demo`: a whole conversation with no LLM account. It starts the scripted LLM server and an
 // agentd on loopback, starts a conversation over the real HTTP API, and prints the events as they
-// arrive over the WebSocket, until the agent finishes.
+// arrive over the WebSocket, as `agentd run` shows them (cli/run/format.ts), until the agent finishes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { ScriptedLLM } from '../llm/index.js';
 import { startAgentd } from '../server/start.js';
+import type { Event } from './run/api.js';
+import { describe, type Line } from './run/format.js';
+import { Screen } from './run/screen.js';
 
-type Ev = Record<string, unknown> & { kind: string; source?: string };
+type Ev = Event & { key?: string; value?: unknown };
 
-function describe(e: Ev): string | null {
-  const text = (content: unknown) =>
-    ((content as { text?: string }[] | undefined) ?? []).map((c) => c.text ?? '').join('');
-  switch (e.kind) {
-    case 'SystemPromptEvent':
-      return `system prompt with ${(e.tools as unknown[]).length} tools`;
-    case 'MessageEvent':
-      return `${e.source} says: ${text((e.llm_message as { content: unknown }).content)}`;
-    case 'ActionEvent':
-      return `agent calls ${e.tool_name}: ${(e.tool_call as { arguments: string }).arguments}`;
-    case 'ObservationEvent':
-      return `${e.tool_name} answers: ${text((e.observation as { content: unknown }).content)
-        .trim()
-        .split('\n')
-        .join('\n    ')}`;
-    case 'AgentErrorEvent':
-      return `error from ${e.tool_name}: ${e.error}`;
-    case 'ConversationStateUpdateEvent':
-      return e.key === 'execution_status' ? `status → ${e.value}` : null;
-    default:
-      return e.kind;
-  }
+/** The status changes, which `describe` leaves to the CLI's spinner, as lines of their own. */
+function statusLine(e: Ev): Line[] {
+  return e.kind === 'ConversationStateUpdateEvent' && e.key === 'execution_status'
+    ? [{ tone: 'note', text: `status → ${e.value}` }]
+    : [];
 }
 
 export async function demo(): Promise<void> {
@@ -76,6 +62,7 @@ export async function demo(): Promise<void> {
   const address = agentd.app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   process.stdout.write(`agentd demo: server ${base}, scripted LLM ${llm.url}\n\n`);
+  const screen = new Screen();
   try {
     const res = await fetch(`${base}/api/conversations`, {
       method: 'POST',
@@ -107,15 +94,20 @@ export async function demo(): Promise<void> {
           }
           return;
         }
-        const line = describe(event);
-        if (line) process.stdout.write(`• ${line}\n`);
+        screen.write([...describe(event), ...statusLine(event)]);
       });
       socket.on('error', reject);
     });
+    const final = await fetch(`${base}/api/conversations/${id}/agent_final_response`, {
+      headers: { 'X-Session-API-Key': key },
+    });
+    const { response } = (await final.json()) as { response: string };
+    screen.write([{ tone: 'message', text: response.trim() }]);
     process.stdout.write(
       `\nDone: conversation ${id}. With \`npm start\` its events stay readable at GET /api/conversations/{id}/events/search.\n`,
     );
   } finally {
+    screen.end();
     await agentd.close();
     await llm.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -90,9 +90,10 @@ describe('agentd serve (the real binary)', () => {
   it('agentd demo runs a whole scripted conversation to the end', () => {
     const res = spawnSync(process.execPath, ['dist/cli.js', 'demo'], { encoding: 'utf8', timeout: 60_000 });
     expect(res.status).toBe(0);
-    expect(res.stdout).toContain('agent calls terminal');
+    expect(res.stdout).toContain('$ pwd && ls -la');
     expect(res.stdout).toContain('hello from agentd');
     expect(res.stdout).toContain('status → finished');
+    expect(res.stdout).toContain('I wrote hello.py and ran it');
   });
 
   it('runs `npm start` from a clean clone of the committed tree', async () => {
