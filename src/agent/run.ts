@@ -1,7 +1,8 @@
 // The run loop and the operations around it: a run steps the agent until it finishes, errors, waits
 // for confirmation, is stuck, is paused or interrupted, or reaches its iteration limit.
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
-import { type Agent, agentError, pendingActions } from './agent.js';
+import type { Agent } from './agent.js';
+import { agentError, pendingActions } from './agent-events.js';
 import { rejection } from './hook-events.js';
 import type { AgentHost } from './host.js';
 import { isStuck } from './stuck.js';
