@@ -190,6 +190,7 @@ export class Agent {
       await host.setStatus('error');
       return 'error';
     }
+    await host.turn?.();
     this.contextTokens = response.usage.prompt_tokens + response.usage.completion_tokens;
     await host.updateStats(this.stats());
     await this.logCompletion(host, request, { response });

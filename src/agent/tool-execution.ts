@@ -41,6 +41,7 @@ export class ToolExecution {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, actions.length) }, worker));
+    await host.turn?.();
     if (host.signal.aborted) {
       const answers = actions.map((a, i) =>
         results[i] === undefined || results[i] === INTERRUPTED
