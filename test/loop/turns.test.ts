@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type Socket, connect } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { LoopTurns } from '../../src/loop/index.js';
 
