@@ -1,15 +1,7 @@
 // The agent: one step = one LLM call and the tool calls it asks for. Events come out in OpenHands'
 // order: all ActionEvents of a response first (the thought and reasoning on the first), then one
 // answer per action in call order (ObservationEvent, AgentErrorEvent or UserRejectObservation).
-import type { Static } from 'typebox';
-import {
-  type AnyEvent,
-  newEventId,
-  nowTimestamp,
-  parse,
-  type SystemPromptEvent,
-  type TextContent,
-} from '../events/index.js';
+import type { AnyEvent, SystemPromptEvent } from '../events/index.js';
 import type { HookRunner } from '../hooks/index.js';
 import {
   type LLM,
@@ -19,14 +11,17 @@ import {
   type LlmTool,
 } from '../llm/index.js';
 import { llmParameters, type Tool } from '../tools/index.js';
+import { actionEvents } from './action-events.js';
+import { agentError, base, pendingActions, textContent } from './agent-events.js';
 import type { SummarizingCondenser } from './condenser.js';
 import { needsConfirmation } from './confirmation.js';
 import type { Critic, CriticResult } from './critic.js';
-import { hookExecutionEvents, rejection } from './hook-events.js';
+import { hookExecutionEvents } from './hook-events.js';
 import type { AgentHost } from './host.js';
 import { completionLogEvent, tokenEvent } from './llm-events.js';
 import { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
 import type { AgentContext } from './skills.js';
+import { ToolExecution } from './tool-execution.js';
 import { MessageView } from './view.js';
 
 export interface AgentSpec {
@@ -51,36 +46,14 @@ export interface AgentSpec {
 /** How a step ended. */
 export type StepOutcome = 'continue' | 'finished' | 'waiting_for_confirmation' | 'error' | 'interrupted';
 
-/** Names models use for OpenHands tools under older names (reference §5.3). */
-const ALIASES: Record<string, string> = {
-  bash: 'terminal',
-  execute_bash: 'terminal',
-  command: 'terminal',
-  execute: 'terminal',
-  str_replace_editor: 'file_editor',
-  str_replace: 'file_editor',
-};
-
 const CORRECTIVE =
   'Your last response did not include a function call or a message. Please use a tool to proceed with the task.';
-
-type ActionEventT = Extract<AnyEvent, { kind: 'ActionEvent' }>;
-
-const textContent = (text: string): Static<typeof TextContent> => ({
-  type: 'text',
-  text,
-  cache_prompt: false,
-});
-
-function base(source: 'agent' | 'user' | 'environment') {
-  return { id: newEventId(), timestamp: nowTimestamp(), source };
-}
 
 export class Agent {
   readonly llm: LLM;
   readonly tools: ReadonlyMap<string, Tool>;
   private readonly llmTools: LlmTool[];
-  private readonly concurrency: number;
+  private readonly execution: ToolExecution;
   private keepRisk: boolean;
   private readonly notes: string[];
   readonly hooks: HookRunner | null;
@@ -92,8 +65,6 @@ export class Agent {
   private contextTokens: number | null = null;
   /** Steps and forced condensations take turns: one never sees the view half-changed by the other. */
   private turn: Promise<unknown> = Promise.resolve();
-  /** Per-tool chains, so calls to one tool (one shell) never overlap. */
-  private readonly toolLocks = new Map<string, Promise<unknown>>();
 
   constructor(spec: AgentSpec) {
     this.llm = spec.llm;
@@ -104,7 +75,6 @@ export class Agent {
       parameters:
         t.parameters ?? llmParameters(t.actionSchema as Parameters<typeof llmParameters>[0], t.readOnly),
     }));
-    this.concurrency = Math.max(1, spec.toolConcurrencyLimit ?? 1);
     this.keepRisk = spec.securityAnalyzer ?? false;
     this.notes = spec.notes ?? [];
     this.hooks = spec.hooks ?? null;
@@ -112,6 +82,7 @@ export class Agent {
     this.context = spec.context ?? null;
     this.condenser = spec.condenser ?? null;
     this.view = new MessageView(this.tools);
+    this.execution = new ToolExecution(this.tools, Math.max(1, spec.toolConcurrencyLimit ?? 1), this.hooks);
   }
 
   systemPromptEvent(workingDir: string): SystemPromptEvent {
@@ -191,7 +162,7 @@ export class Agent {
 
   private async stepNow(host: AgentHost): Promise<StepOutcome> {
     const pending = pendingActions(host.events());
-    if (pending.length > 0) return this.execute(host, pending);
+    if (pending.length > 0) return this.execution.execute(host, pending);
 
     const messages = this.messages(host.events());
     const condensed = await this.condenseIfNeeded(host);
@@ -219,6 +190,7 @@ export class Agent {
       await host.setStatus('error');
       return 'error';
     }
+    await host.turn?.();
     this.contextTokens = response.usage.prompt_tokens + response.usage.completion_tokens;
     await host.updateStats(this.stats());
     await this.logCompletion(host, request, { response });
@@ -258,7 +230,7 @@ export class Agent {
       return 'continue';
     }
 
-    const actions = this.actionEvents(response, calls);
+    const actions = actionEvents(this.tools, response, calls, this.keepRisk);
     const finishing = actions.some(
       (a) => (a.event.action as { kind?: string } | null)?.kind === 'FinishAction',
     );
@@ -280,7 +252,7 @@ export class Agent {
       await host.setStatus('waiting_for_confirmation');
       return 'waiting_for_confirmation';
     }
-    return this.execute(
+    return this.execution.execute(
       host,
       actions.map((a) => a.event),
       errors,
@@ -322,48 +294,6 @@ export class Agent {
     ]);
   }
 
-  /** Runs actions (limited concurrency, one at a time per tool) and emits their answers in call order. */
-  private async execute(
-    host: AgentHost,
-    actions: ActionEventT[],
-    errors: ReadonlyMap<string, string> = new Map(),
-  ): Promise<StepOutcome> {
-    const results: (AnyEvent | typeof INTERRUPTED)[] = new Array(actions.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < actions.length) {
-        const index = next++;
-        const action = actions[index]!;
-        const error = errors.get(action.id);
-        results[index] = error !== undefined ? agentError(action, error) : await this.runOne(action, host);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, actions.length) }, worker));
-    if (host.signal.aborted) {
-      const answers = actions.map((a, i) =>
-        results[i] === undefined || isInterruption(results[i])
-          ? agentError(a, 'Tool call interrupted before completion. The conversation was paused.')
-          : (results[i] as AnyEvent),
-      );
-      await host.emit(answers);
-      return 'interrupted';
-    }
-    const answers = results as AnyEvent[];
-    await host.emit(answers);
-    await this.afterToolUse(host, actions, answers);
-    if (
-      actions.some(
-        (a, i) =>
-          (a.action as { kind?: string } | null)?.kind === 'FinishAction' &&
-          answers[i]!.kind === 'ObservationEvent',
-      )
-    ) {
-      await host.setStatus('finished');
-      return 'finished';
-    }
-    return 'continue';
-  }
-
   /** The critic's verdict as event members (`critic_result`), or nothing without a critic or a verdict. */
   private async judge(
     host: AgentHost,
@@ -384,37 +314,6 @@ export class Agent {
     if (!this.llm.config.log_completions) return;
     const secrets = Object.values(host.toolContext.secrets?.() ?? {});
     await host.emit([completionLogEvent(this.llm, request, outcome, secrets)]);
-  }
-
-  /**
-   * Pre-tool-use hooks see the action before it runs; a blocking hook turns it into a
-   * UserRejectObservation (rejection_source `hook`) with the hook's reason, and the tool never runs.
-   */
-  private async blockedByHook(event: ActionEventT, host: AgentHost): Promise<AnyEvent | null> {
-    if (!this.hooks?.has('pre_tool_use')) return null;
-    const { blocked, runs } = await this.hooks.preToolUse(
-      event.tool_name,
-      event.action as Record<string, unknown>,
-      host.signal,
-    );
-    await host.emit(hookExecutionEvents(runs, { actionId: event.id }));
-    return blocked === null ? null : rejection(event, blocked, 'hook');
-  }
-
-  /** Post-tool-use hooks, once the results are recorded; they inform, they cannot undo. */
-  private async afterToolUse(host: AgentHost, actions: ActionEventT[], answers: AnyEvent[]): Promise<void> {
-    if (!this.hooks?.has('post_tool_use')) return;
-    for (const [i, answer] of answers.entries()) {
-      if (answer.kind !== 'ObservationEvent') continue;
-      const action = actions[i]!;
-      const runs = await this.hooks.postToolUse(
-        action.tool_name,
-        action.action as Record<string, unknown>,
-        answer.observation as Record<string, unknown>,
-        host.signal,
-      );
-      await host.emit(hookExecutionEvents(runs, { actionId: action.id }));
-    }
   }
 
   /**
@@ -441,126 +340,6 @@ export class Agent {
     return false;
   }
 
-  private async runOne(event: ActionEventT, host: AgentHost): Promise<AnyEvent | typeof INTERRUPTED> {
-    const { signal } = host;
-    const tool = this.tools.get(event.tool_name)!;
-    const previous = this.toolLocks.get(tool.name) ?? Promise.resolve();
-    const run = previous.then(async (): Promise<AnyEvent | typeof INTERRUPTED> => {
-      if (signal.aborted) return INTERRUPTED;
-      try {
-        const refused = await this.blockedByHook(event, host);
-        if (signal.aborted) return INTERRUPTED;
-        if (refused) return refused;
-        const interrupt = aborted(signal);
-        const observation = await Promise.race([
-          tool.execute(event.action, host.toolContext),
-          interrupt.promise,
-        ]);
-        interrupt.release();
-        if (observation === INTERRUPTED) return INTERRUPTED;
-        return {
-          ...base('environment'),
-          tool_name: event.tool_name,
-          tool_call_id: event.tool_call_id,
-          observation,
-          action_id: event.id,
-          kind: 'ObservationEvent',
-        } as AnyEvent;
-      } catch (error) {
-        return agentError(event, `Error executing tool '${event.tool_name}': ${(error as Error).message}`);
-      }
-    });
-    this.toolLocks.set(
-      tool.name,
-      run.catch(() => undefined),
-    );
-    return run;
-  }
-
-  private actionEvents(
-    response: LlmResponse,
-    calls: NonNullable<LlmMessage['tool_calls']>,
-  ): { event: ActionEventT; error: string | null }[] {
-    const out: { event: ActionEventT; error: string | null }[] = [];
-    const message = response.message;
-    for (const call of calls) {
-      const first = out.length === 0;
-      const name = this.tools.has(call.name) ? call.name : (ALIASES[call.name] ?? call.name);
-      const { action, summary, risk, error } = this.buildAction(name, call.arguments);
-      const event = {
-        ...base('agent'),
-        thought: first
-          ? (message.content ?? [])
-              .filter((c) => 'text' in c)
-              .map((c) => textContent((c as { text: string }).text))
-          : [],
-        ...(first && message.reasoning_content ? { reasoning_content: message.reasoning_content } : {}),
-        thinking_blocks: first ? (message.thinking_blocks ?? []) : [],
-        ...(first && message.responses_reasoning_item
-          ? { responses_reasoning_item: message.responses_reasoning_item }
-          : {}),
-        action,
-        tool_name: name,
-        tool_call_id: call.id,
-        tool_call: { id: call.id, name: call.name, arguments: call.arguments, origin: call.origin },
-        llm_response_id: response.id,
-        // The predicted risk stays in tool_call.arguments either way; the action never has it.
-        security_risk: this.keepRisk && risk && !this.tools.get(name)?.readOnly ? risk : 'UNKNOWN',
-        summary: summary ?? `${name}: ${call.arguments}`,
-        kind: 'ActionEvent',
-      } as ActionEventT;
-      out.push({ event, error });
-      if (action && (action as { kind: string }).kind === 'FinishAction') break; // later calls are dropped
-    }
-    return out;
-  }
-
-  private buildAction(name: string, argumentsText: string) {
-    const tool = this.tools.get(name);
-    const none = { action: null, summary: null as string | null, risk: null as string | null };
-    if (!tool)
-      return {
-        ...none,
-        error: `Tool '${name}' not found. Available: ${JSON.stringify([...this.tools.keys()])}`,
-      };
-    let args: Record<string, unknown>;
-    try {
-      const parsed: unknown = JSON.parse(argumentsText || '{}');
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-        throw new Error('not an object');
-      args = parsed as Record<string, unknown>;
-    } catch {
-      return {
-        ...none,
-        error: `Error validating tool '${name}': Arguments: unparseable JSON. Send the arguments as one JSON object.`,
-      };
-    }
-    const { summary, security_risk: risk, ...members } = args;
-    if (risk !== undefined && !['LOW', 'MEDIUM', 'HIGH', 'UNKNOWN'].includes(risk as string)) {
-      return {
-        ...none,
-        error: `Error validating tool '${name}': security_risk must be one of LOW, MEDIUM, HIGH, UNKNOWN (got ${JSON.stringify(risk)}).`,
-      };
-    }
-    const result = parse(
-      tool.actionSchema,
-      tool.buildAction ? tool.buildAction(members) : { ...members, kind: tool.actionKind },
-    );
-    if (!result.ok) {
-      const details = result.errors.map((e) => `${e.loc.join('.') || '(arguments)'}: ${e.msg}`).join('; ');
-      return {
-        ...none,
-        error: `Error validating tool '${name}': ${details}. Parameters provided: ${JSON.stringify(Object.keys(members))}`,
-      };
-    }
-    return {
-      action: result.value,
-      summary: typeof summary === 'string' ? summary : null,
-      risk: (risk as string | undefined) ?? null,
-      error: null,
-    };
-  }
-
   /** A side question about the conversation: one LLM call, no events, no state change. */
   async ask(events: readonly AnyEvent[], question: string): Promise<string> {
     const history = new MessageView(this.tools).update(events);
@@ -574,62 +353,4 @@ export class Agent {
     const response = await this.llm.complete({ messages, tools: this.llmTools });
     return (response.message.content ?? []).map((c) => ('text' in c ? c.text : '')).join('');
   }
-}
-
-const INTERRUPTED = Symbol('interrupted');
-
-/** Resolves INTERRUPTED on abort; `release` drops the listener (the run's signal outlives many calls). */
-function aborted(signal: AbortSignal): { promise: Promise<typeof INTERRUPTED>; release(): void } {
-  let onAbort = () => {};
-  const promise = new Promise<typeof INTERRUPTED>((resolve) => {
-    onAbort = () => resolve(INTERRUPTED);
-    if (signal.aborted) resolve(INTERRUPTED);
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return { promise, release: () => signal.removeEventListener('abort', onAbort) };
-}
-
-function isInterruption(value: unknown): boolean {
-  return value === INTERRUPTED;
-}
-
-export function agentError(action: { tool_name: string; tool_call_id: string }, error: string): AnyEvent {
-  return {
-    ...base('agent'),
-    tool_name: action.tool_name,
-    tool_call_id: action.tool_call_id,
-    error,
-    kind: 'AgentErrorEvent',
-  } as AnyEvent;
-}
-
-/**
- * ActionEvents with an executable action that nothing has answered yet, in order. Only the latest
- * batch of actions (one LLM response) can be unanswered: the agent calls the LLM again only once every
- * action has an answer. So the scan goes backwards and stops at that batch: O(events since the last
- * response), not O(history), on every step.
- */
-export function pendingActions(events: readonly AnyEvent[]): ActionEventT[] {
-  const answered = new Set<string>();
-  const pending: ActionEventT[] = [];
-  let batch: string | undefined;
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i] as AnyEvent & { tool_call_id?: string; source?: string };
-    if (e.kind === 'ObservationEvent' || e.kind === 'AgentErrorEvent' || e.kind === 'UserRejectObservation') {
-      answered.add(e.tool_call_id!);
-    } else if (e.kind === 'ActionEvent') {
-      const action = e as ActionEventT;
-      batch ??= action.llm_response_id;
-      if (action.llm_response_id !== batch) break;
-      if (action.action != null && !answered.has(action.tool_call_id)) pending.unshift(action);
-    } else if (
-      batch !== undefined ||
-      e.kind === 'SystemPromptEvent' ||
-      (e.kind === 'MessageEvent' && e.source === 'agent')
-    ) {
-      // Past the latest batch, or an agent reply / the start: nothing older can be pending.
-      break;
-    }
-  }
-  return pending;
 }

@@ -17,6 +17,12 @@ export interface AgentHost {
    * to live readers, not persisted. Optional: a host without live readers leaves it out.
    */
   streamDelta?(delta: LlmDelta): void;
+  /**
+   * Resolves when this conversation may go on using the event loop (`LoopTurns`): the agent asks
+   * before each step and after each wait on the LLM or a tool, so the work of many conversations
+   * interleaves with each other and with requests. Optional: a host alone on the loop leaves it out.
+   */
+  turn?(): Promise<void>;
   /** The OpenHands `stats` snapshot after each LLM call. */
   updateStats(stats: unknown): Promise<void>;
   confirmationPolicy(): ConfirmationPolicy;

@@ -1,4 +1,5 @@
-export { Agent, type AgentSpec, agentError, pendingActions, type StepOutcome } from './agent.js';
+export { Agent, type AgentSpec, type StepOutcome } from './agent.js';
+export { agentError, pendingActions } from './agent-events.js';
 export {
   type CondensationReason,
   type CondenserConfig,

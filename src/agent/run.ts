@@ -1,7 +1,8 @@
 // The run loop and the operations around it: a run steps the agent until it finishes, errors, waits
 // for confirmation, is stuck, is paused or interrupted, or reaches its iteration limit.
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
-import { type Agent, agentError, pendingActions } from './agent.js';
+import type { Agent } from './agent.js';
+import { agentError, pendingActions } from './agent-events.js';
 import { rejection } from './hook-events.js';
 import type { AgentHost } from './host.js';
 import { isStuck } from './stuck.js';
@@ -20,6 +21,8 @@ export async function run(agent: Agent, host: AgentHost, options: RunOptions): P
   // A finished conversation with no new message has nothing to do.
   if (host.status === 'finished') return;
   await host.setStatus('running');
+  // The first step on a turn of its own: whoever started the run (a request) is answered first.
+  await host.turn?.();
   for (let iteration = 1; ; iteration++) {
     // Checked before each LLM call too, so a new run of a conversation over budget spends nothing.
     if (await overBudget(agent, host, options)) return;
@@ -30,6 +33,8 @@ export async function run(agent: Agent, host: AgentHost, options: RunOptions): P
       await host.setStatus('stuck');
       return;
     }
+    // Other conversations and requests go first; a pause or interrupt meanwhile is seen just below.
+    await host.turn?.();
     if (host.pauseRequested() || host.signal.aborted) return;
     if (await overBudget(agent, host, options)) return;
     if (iteration >= options.maxIterations) {

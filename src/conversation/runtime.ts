@@ -8,6 +8,7 @@
 import type { Agent, AgentHost } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp, type StreamingDeltaEvent } from '../events/index.js';
 import type { LlmDelta } from '../llm/index.js';
+import { loopTurns } from '../loop/index.js';
 import type { ConversationRecord, StoredEvent } from '../store/index.js';
 import type { Tool, ToolContext } from '../tools/index.js';
 import type { EventLog } from './event-log.js';
@@ -139,6 +140,10 @@ export class ConversationRuntime implements AgentHost {
     };
     // Publishing cannot fail for the run: a reader that breaks is dropped by the bus.
     this.log.publishTransient(this.conversationId, event).catch(() => undefined);
+  }
+
+  turn(): Promise<void> {
+    return loopTurns.turn('background');
   }
 
   async updateStats(stats: unknown): Promise<void> {

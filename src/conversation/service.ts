@@ -7,6 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { rejectPending } from '../agent/index.js';
 import { type AnyEvent, dashedUuid, newEventId, nowTimestamp } from '../events/index.js';
+import { loopTurns } from '../loop/index.js';
 import type { ConversationRecord, ConversationSearch } from '../store/index.js';
 import {
   CondenserUnavailableError,
@@ -97,6 +98,9 @@ export class ConversationService extends ConversationRuntimes {
     userId: string,
     request: StartConversationRequest,
   ): Promise<{ info: ConversationInfo; created: boolean }> {
+    // A start is a few milliseconds of synchronous work (store, folders, runtime, first events); a
+    // burst of them read in one poll would run back to back. One per turn of the loop, ahead of agent steps.
+    await loopTurns.turn('request');
     const id = request.conversation_id ? dashedUuid(request.conversation_id) : crypto.randomUUID();
     // One start per id at a time (a client retrying with its conversation_id): the second sees the
     // first's record, and undoing a failed start never touches another start's conversation.

@@ -3,6 +3,7 @@
 // prompt arrives (no polling). Echo is off, so the output is only what the command printed.
 import { userInfo } from 'node:os';
 import { type IPty, spawn } from '@lydell/node-pty';
+import { loopTurns } from '../../loop/index.js';
 import { descendants } from '../../sandbox/process-tree.js';
 
 const START = '###PS1JSON###';
@@ -118,6 +119,9 @@ export class TerminalSession {
   private async startShell(): Promise<void> {
     await startSlot();
     try {
+      // The spawn blocks the loop: on a turn of its own, not on top of whatever woke this start
+      // (the previous shell's first prompt, read with other I/O).
+      await loopTurns.turn('background');
       // Closed while waiting for its turn: no shell, rather than one nobody will close.
       if (this.closed) throw new Error('The terminal was closed before its shell started');
       await this.spawnShell();

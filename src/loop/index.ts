@@ -1,0 +1,1 @@
+export { LoopTurns, loopTurns, type TurnPriority } from './turns.js';
