@@ -4,7 +4,7 @@
 // and says when something may have been lost (`resync`): the store stays the source of truth and
 // readers repair a gap from it (conversation/subscription.ts).
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { redactUrl } from '../store/index.js';
 import type { BusListener, BusMessage, EventBus } from './types.js';
 
@@ -48,6 +48,8 @@ export class RedisBus implements EventBus {
 
   /** Connects both connections; an unreachable URL is a RedisBusError in one line. */
   static async connect(url: string, options: { connectTimeoutMs?: number } = {}): Promise<RedisBus> {
+    // Loaded here, not at start-up: a server without Redis never pays for the client.
+    const { Redis } = await import('ioredis');
     let started = false;
     let firstError: Error | null = null;
     const make = () => {

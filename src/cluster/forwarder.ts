@@ -2,7 +2,7 @@
 // acknowledged at once and answered when done, on the caller's reply channel. No acknowledgement in
 // time means the holder is gone (or cut off), which the caller reports as a 503.
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { ForwardReply, ForwardRequest } from './types.js';
 
 const CALLS = 'agentd:calls:';
@@ -46,6 +46,7 @@ export class RedisForwarder {
   }
 
   static async open(url: string, replicaId: string, options: ForwarderOptions = {}): Promise<RedisForwarder> {
+    const { Redis } = await import('ioredis');
     const pub = new Redis(url, { maxRetriesPerRequest: 3 });
     const sub = new Redis(url, { maxRetriesPerRequest: 3 });
     pub.on('error', () => undefined);

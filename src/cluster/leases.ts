@@ -1,6 +1,6 @@
 // Conversation leases in PostgreSQL: one row per conversation a replica holds, with an expiry the
 // holder pushes forward (heartbeat). The database clock decides expiry, so replicas' clocks may differ.
-import pg from 'pg';
+import type pg from 'pg';
 import { migratePostgres } from '../store/index.js';
 
 export interface Acquired {
@@ -18,6 +18,7 @@ export class PgLeases {
   ) {}
 
   static async open(url: string, seconds: number): Promise<PgLeases> {
+    const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: url, max: 4 });
     // An idle client's error (the server restarted) must not crash the process; the next query retries.
     pool.on('error', () => undefined);

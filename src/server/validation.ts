@@ -21,8 +21,6 @@ import { UnknownConversationError, UnknownCursorError } from '../store/index.js'
 import { HttpError, RequestValidationError } from './errors.js';
 import { decodeUtf8, parseJsonText } from './json-body.js';
 
-type Ajv = ReturnType<typeof createAjv>;
-
 /** Per app, what compiles each route's validators now ("POST /api/conversations"). */
 const compilers = new WeakMap<FastifyInstance, Map<string, (() => void)[]>>();
 
@@ -40,25 +38,25 @@ export function installValidation(app: FastifyInstance): void {
   let shared = false;
   const byRoute = new Map<string, (() => void)[]>();
   compilers.set(app, byRoute);
-  // Registered only, not compiled nor checked against the meta-schema here (that cost ~70 ms of
-  // start-up): they are agentd's own schemas, compiled when a route first needs them.
-  const addShared = (ajv: Ajv) => {
+  // Registered only, not compiled nor checked against the meta-schema (that cost ~70 ms): they are
+  // agentd's own schemas. Added when the first validator compiles, not at start-up: even adding
+  // them (Ajv walks each for its $ids) cost ~30 ms of cold start. By then every route is registered,
+  // so every shared schema is there.
+  const addShared = () => {
+    shared = true;
     for (const schema of Object.values(app.getSchemas())) {
       const id = (schema as { $id?: string }).$id;
-      if (id && !(id in ajv.schemas) && !(id in ajv.refs))
-        ajv.addSchema(schema as object, undefined, undefined, false);
+      for (const ajv of [strict, coercing])
+        if (id && !(id in ajv.schemas) && !(id in ajv.refs))
+          ajv.addSchema(schema as object, undefined, undefined, false);
     }
   };
   app.setValidatorCompiler(({ schema, httpPart, method, url }) => {
-    if (!shared) {
-      addShared(strict);
-      addShared(coercing);
-      shared = true;
-    }
     const ajv = httpPart === 'body' ? strict : coercing;
     // Compiled on the route's first request, not at start-up: cold start stays short.
     let compiled: ValidateFunction | null = null;
     const compile = (): ValidateFunction => {
+      if (!shared) addShared();
       compiled ??= ajv.compile(schema as object);
       return compiled;
     };

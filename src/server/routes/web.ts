@@ -87,7 +87,9 @@ export const webRoutes: FastifyPluginAsync = async (app) => {
       immutable: true,
       maxAge: '365d',
       preCompressed: true,
-      wildcard: false,
+      // One wildcard route that looks the file up on request: wildcard:false globs the folder at
+      // start-up instead (~20 ms of cold start for a handful of files). A missing one is still a 404.
+      wildcard: true,
       index: false,
       schemaHide: true,
     });

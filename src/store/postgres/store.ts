@@ -2,7 +2,7 @@
 // come from the conversation row (last_seq), moved by the append statement itself: the row lock it
 // takes serializes concurrent appenders on any replica, and a failed batch rolls its numbers back,
 // so they stay gap-free. Each append is one statement, so one round trip.
-import pg from 'pg';
+import type pg from 'pg';
 import { messageBody } from '../body.js';
 import { conversationWhere, eventWhere, SORTS, type Where, whereSql } from '../filters.js';
 import {
@@ -338,6 +338,8 @@ export interface PostgresStoreOptions {
 
 /** Connects, applies the pending migrations (once across replicas), and returns the store. */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  // Loaded here, not at start-up: a server on SQLite never pays for the driver (~20 ms, see scripts/build.mjs).
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
