@@ -95,8 +95,9 @@ async function startTimes(warmSpare: boolean, sandboxProvider: SandboxProviderKi
 export async function benchSandboxStart(): Promise<void> {
   const providers: SandboxProviderKind[] = ['process', 'bwrap'];
   for (const provider of providers) {
-    if (provider === 'bwrap' && bwrapUnavailable()) {
-      process.stderr.write(`sandbox: bwrap skipped (${bwrapUnavailable()})\n`);
+    const problem = provider === 'bwrap' ? await bwrapUnavailable() : null;
+    if (problem) {
+      process.stderr.write(`sandbox: bwrap skipped (${problem})\n`);
       continue;
     }
     for (const warmSpare of [false, true]) {

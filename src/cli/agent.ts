@@ -4,7 +4,8 @@
 import { closeSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { startAgentd } from '../server/start.js';
-import { ConfigError, resolveConfig, type ServerOptions } from './config.js';
+import { resolveConfig, type ServerOptions } from './config.js';
+import { ConfigError } from './config-error.js';
 import { assertCanListen, listenUntilStopped } from './lifecycle.js';
 
 export interface AgentOptions extends ServerOptions {

@@ -16,6 +16,10 @@ import {
 } from '../sandbox/index.js';
 import { parseCorsOrigins } from '../server/cors.js';
 import { LOG_LEVELS } from '../server/logging.js';
+import { ConfigError } from './config-error.js';
+
+// Named here too: callers that resolve a configuration catch its error from the same module.
+export { ConfigError };
 
 export interface ServerOptions {
   host?: string;
@@ -71,17 +75,6 @@ export interface ServerConfig {
   leaseSeconds: number;
   /** PostgreSQL instead of SQLite (--database-url, AGENTD_DATABASE_URL): the store replicas share. */
   databaseUrl: string | undefined;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  /** 2: how agentd was called; 1: what it was pointed at failed (e.g. an unreachable database). */
-  constructor(
-    message: string,
-    readonly exitCode = 2,
-  ) {
-    super(message);
-  }
 }
 
 type Env = Record<string, string | undefined>;
@@ -251,8 +244,8 @@ function sandboxProviderOf(value: string | undefined): SandboxProviderKind | und
 }
 
 /** An explicit bwrap must run here (`agentd serve` checks it once, at start-up). */
-export function checkSandboxProvider(config: Pick<ServerConfig, 'sandboxProvider'>): void {
-  const problem = config.sandboxProvider === 'bwrap' ? bwrapUnavailable() : null;
+export async function checkSandboxProvider(config: Pick<ServerConfig, 'sandboxProvider'>): Promise<void> {
+  const problem = config.sandboxProvider === 'bwrap' ? await bwrapUnavailable() : null;
   if (problem) throw new ConfigError(`--sandbox-provider bwrap: ${problem}`);
 }
 

@@ -4,7 +4,7 @@
 // whose process is gone (a crash, kill -9) is stale and taken over.
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 
 export interface DataOwner {
   pid: number;

@@ -2,7 +2,7 @@
 import { createServer } from 'node:net';
 import type { Command } from 'commander';
 import type { Agentd } from '../server/start.js';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 
 /** The options both servers take. */
 export function serverOptions(command: Command, portHelp: string, dataDirHelp: string): Command {

@@ -1,12 +1,20 @@
 // The `agentd` command. A mistake in how it was called (an unknown command or option, a bad value,
 // a port in use) is one line on stderr and exit code 2; only an unexpected failure prints a stack.
+// Each command's code loads when it runs (its own chunks in dist/): `serve` does not parse the
+// client commands, nor they the server.
+import nodeModule from 'node:module';
 import { Command, CommanderError } from 'commander';
-import { type AgentOptions, agent } from './agent.js';
-import { ConfigError, type ServerOptions } from './config.js';
-import { demo } from './demo.js';
+import { bwrapUnavailable } from '../sandbox/choose.js';
+import type { AgentOptions } from './agent.js';
+import type { ServerOptions } from './config.js';
+import { ConfigError } from './config-error.js';
 import { serverOptions } from './lifecycle.js';
 import { registerClientCommands } from './run/index.js';
-import { serve } from './serve.js';
+
+// Node 22.1+ keeps V8's compiled code of the chunks loaded below on disk (tmpdir, or
+// NODE_COMPILE_CACHE), so a later start skips most of their compilation; it never throws. Node 20
+// has no such API: nothing happens there.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const program = new Command();
 program
@@ -45,6 +53,10 @@ serverOptions(
     'PostgreSQL (postgres://…) shared by replicas, instead of SQLite (env AGENTD_DATABASE_URL)',
   )
   .action(async (opts: ServerOptions) => {
+    // The bwrap check (a child process) runs while the server's code loads; the control plane
+    // waits for its answer before it makes a sandbox or the server answers /ready.
+    if ((opts.sandboxProvider ?? process.env.AGENTD_SANDBOX_PROVIDER) !== 'process') void bwrapUnavailable();
+    const { serve } = await import('./serve.js');
     await serve(opts);
   });
 
@@ -58,6 +70,7 @@ serverOptions(
   .option('--ready-fd <fd>', 'write one JSON line {port, pid} to this file descriptor once listening')
   .option('--spare', 'a warm spare: exit if the ready pipe closes before the control plane claims it')
   .action(async (opts: AgentOptions) => {
+    const { agent } = await import('./agent.js');
     await agent(opts);
   });
 
@@ -65,6 +78,7 @@ program
   .command('demo')
   .description('run a whole scripted conversation on loopback (no LLM account needed) and print its events')
   .action(async () => {
+    const { demo } = await import('./demo.js');
     await demo();
   });
 

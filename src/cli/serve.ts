@@ -5,19 +5,14 @@ import { originsOf } from '../server/cors.js';
 import { type AgentdOptions, startAgentd } from '../server/start.js';
 import { warmUpWhenIdle } from '../server/warm-up.js';
 import { DatabaseUnavailableError, redactUrl } from '../store/index.js';
-import {
-  ConfigError,
-  checkSandboxProvider,
-  resolveConfig,
-  type ServerConfig,
-  type ServerOptions,
-} from './config.js';
+import { checkSandboxProvider, resolveConfig, type ServerConfig, type ServerOptions } from './config.js';
+import { ConfigError } from './config-error.js';
 import { claimDataDir } from './data-owner.js';
 import { assertCanListen, listenUntilStopped } from './lifecycle.js';
 
 export async function serve(options: ServerOptions): Promise<void> {
   const config = resolveConfig(options);
-  checkSandboxProvider(config);
+  await checkSandboxProvider(config);
   await assertCanListen(config.host, config.port);
   const claim = claimDataDir(config.dataDir, 'serve');
   const agentd = await startAgentd(startOptions(config)).catch((error: unknown) => {

@@ -14,18 +14,23 @@ export class SandboxProviderError extends Error {
   override name = 'SandboxProviderError';
 }
 
-const problems = new Map<string, string | null>();
+const problems = new Map<string, Promise<string | null>>();
 
-/** Why bwrap cannot run sandboxes here (null: it can); checked once per process and binary. */
+/**
+ * Why bwrap cannot run sandboxes here (null: it can); checked once per process and binary. The
+ * first call starts the check; `agentd serve` makes it early, so it runs while the server loads.
+ */
 export function bwrapUnavailable(
   options: Pick<BwrapProviderOptions, 'bwrap' | 'command'> = {},
-): string | null {
+): Promise<string | null> {
   const bwrap = options.bwrap ?? 'bwrap';
-  if (!problems.has(bwrap)) {
+  let problem = problems.get(bwrap);
+  if (!problem) {
     const readOnly = agentdReadOnlyPaths(options.command ?? agentdCommand());
-    problems.set(bwrap, bwrapProblem({ bwrap, readOnly }));
+    problem = bwrapProblem({ bwrap, readOnly });
+    problems.set(bwrap, problem);
   }
-  return problems.get(bwrap)!;
+  return problem;
 }
 
 export interface ChosenProvider {
@@ -36,12 +41,12 @@ export interface ChosenProvider {
 }
 
 /** The provider of `kind`; without one, bwrap where it runs, else process (with a warning). */
-export function chooseSandboxProvider(
+export async function chooseSandboxProvider(
   kind: SandboxProviderKind | undefined,
   options: BwrapProviderOptions & ProcessProviderOptions = {},
-): ChosenProvider {
+): Promise<ChosenProvider> {
   if (kind === 'process') return { kind, provider: new ProcessSandboxProvider(options), warning: null };
-  const problem = bwrapUnavailable(options);
+  const problem = await bwrapUnavailable(options);
   if (problem === null) return { kind: 'bwrap', provider: new BwrapSandboxProvider(options), warning: null };
   if (kind === 'bwrap')
     throw new SandboxProviderError(`the bwrap sandbox provider cannot run here: ${problem}`);

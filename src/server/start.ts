@@ -12,6 +12,7 @@ import type { HookConfig } from '../hooks/index.js';
 import type { Logger, PriceTable } from '../llm/index.js';
 import {
   type BwrapProviderOptions,
+  bwrapUnavailable,
   chooseSandboxProvider,
   type SandboxProviderKind,
   SandboxService,
@@ -106,6 +107,9 @@ export interface Agentd {
 }
 
 export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
+  // The bwrap check (a child process) runs meanwhile; the control plane waits for it below.
+  const cp = options.controlPlane;
+  if (cp !== false && cp?.sandboxProvider !== 'process') void bwrapUnavailable(cp?.provider);
   // Engines first: one that cannot be reached stops the start before anything is opened.
   const bus: EventBus = options.redisUrl ? await RedisBus.connect(options.redisUrl) : new MemoryBus();
   const store = options.databaseUrl
@@ -220,7 +224,7 @@ async function startControlPlane(
   const specs = options.specs ?? new SandboxSpecs();
   // The data folder (keys, database, other sandboxes) stays hidden even where it lies under a
   // folder a bwrap sandbox reads (e.g. inside the package folder).
-  const chosen = chooseSandboxProvider(options.sandboxProvider, {
+  const chosen = await chooseSandboxProvider(options.sandboxProvider, {
     ...options.provider,
     hide: [deps.dataDir, ...(options.provider?.hide ?? [])],
     corsOrigins: options.sandboxCorsOrigins ?? options.provider?.corsOrigins,

@@ -91,8 +91,8 @@ function section(text: string, start: string, end: string): string[] {
 }
 
 describe('BwrapSandboxProvider', () => {
-  it('runs on this machine (install bubblewrap where it is missing)', () => {
-    expect(bwrapUnavailable()).toBeNull();
+  it('runs on this machine (install bubblewrap where it is missing)', async () => {
+    expect(await bwrapUnavailable()).toBeNull();
   });
 
   it("gives an agent's terminal its workspace and nothing of the control plane, other sandboxes or host processes", async () => {
@@ -310,6 +310,25 @@ describe('agentd serve with --sandbox-provider', () => {
       expect((await fetch(`${url}/alive`)).status).toBe(200);
       expect((await call(`/api/v1/sandboxes/${id}`, 'DELETE')).status).toBe(200);
       await expect(fetch(`${url}/alive`)).rejects.toThrow();
+    } finally {
+      await cli.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('falls back to plain processes with one warning when bwrap is missing and was not asked for', async () => {
+    const dir = tempDir('agentd-bwrap-cli-');
+    // No bwrap on the PATH; the check runs while the server loads and is answered before it listens.
+    const cli = await runCli(['serve', '--port', '0', '--data-dir', dir], {
+      env: { PATH: '/nonexistent', OH_SESSION_API_KEYS_0: 'cli-key' },
+    });
+    try {
+      expect(cli.output()).toContain('  sandboxes: process');
+      // stderr is a pipe of its own: its line may arrive after the banner.
+      const warnings = await eventually(async () => cli.output().match(/agentd: warning: .*/g) ?? undefined);
+      expect(warnings).toEqual([
+        'agentd: warning: sandboxes run as plain processes, without isolation (bwrap cannot run here: bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap))',
+      ]);
     } finally {
       await cli.stop();
       rmSync(dir, { recursive: true, force: true });

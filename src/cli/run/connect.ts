@@ -4,7 +4,8 @@
 // the same way `agentd serve` starts it, on an ephemeral loopback port, so every command speaks the
 // same HTTP and WebSocket API in every mode.
 import { startAgentd } from '../../server/start.js';
-import { ConfigError, resolveConfig } from '../config.js';
+import { resolveConfig } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import { claimDataDir, dataOwner, ownerMessage } from '../data-owner.js';
 import { startOptions } from '../serve.js';
 import { Api } from './api.js';

@@ -1,8 +1,8 @@
 // The client commands: `run`, `conversations`, `events`. Each talks to agentd through its HTTP and
 // WebSocket API: a running server (--url) or the embedded default on the data folder.
+// Their code loads when one runs, not when `agentd serve` starts.
 import type { Command } from 'commander';
-import { conversations, events } from './list.js';
-import { type RunOptions, run } from './run.js';
+import type { RunOptions } from './run.js';
 
 /** Where to find agentd: the options every client command takes. */
 function targetOptions(command: Command): Command {
@@ -32,6 +32,7 @@ export function registerClientCommands(program: Command): void {
     .option('--confirm', 'ask on the terminal (y/n) before each action runs')
     .option('--resume <id>', 'continue a conversation (after Ctrl-C, say)')
     .action(async (task: string | undefined, opts: RunOptions) => {
+      const { run } = await import('./run.js');
       await run(task, opts);
     });
 
@@ -40,6 +41,7 @@ export function registerClientCommands(program: Command): void {
   )
     .option('--json', 'one JSON object per line')
     .action(async (opts) => {
+      const { conversations } = await import('./list.js');
       await conversations(opts);
     });
 
@@ -52,6 +54,7 @@ export function registerClientCommands(program: Command): void {
     .option('-f, --follow', 'follow new events live until Ctrl-C')
     .option('--json', 'each event as one JSON line')
     .action(async (id: string, opts) => {
+      const { events } = await import('./list.js');
       await events(id, opts);
     });
 }

@@ -4,7 +4,7 @@
 // interrupts the run (the conversation is paused, resumable) and exits 130.
 import { resolve } from 'node:path';
 import { DEFAULT_TOOLS } from '../../conversation/start-request.js';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import { Answers } from './answers.js';
 import { ApiError, type Event, type Frame } from './api.js';
 import { connect, type Target, type TargetOptions } from './connect.js';

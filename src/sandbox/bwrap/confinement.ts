@@ -9,7 +9,7 @@
 //
 // The network namespace is shared (see the README for why). No --die-with-parent: a sandbox
 // outlives a crashed control plane and is adopted by the next one.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute, join, posix, relative } from 'node:path';
 import type { Confinement, Wrapped } from '../process/provider.js';
@@ -138,21 +138,32 @@ const limits = [
   '--',
 ];
 
-/** Why bwrap cannot run sandboxes here, or null when it can: runs `true` the way sandboxes run. */
-export function bwrapProblem(options: BwrapOptions = {}): string | null {
-  const result = spawnSync(
-    options.bwrap ?? 'bwrap',
-    [...baseArgs(options.readOnly ?? [], []), '--remount-ro', '/', '--', ...limits, 'true'],
-    { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  if (result.error) {
-    const code = (result.error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT'
-      ? 'bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)'
-      : result.error.message;
-  }
-  if (result.status !== 0) return result.stderr.trim().split('\n')[0] || `bwrap exited ${result.status}`;
-  return null;
+/**
+ * Why bwrap cannot run sandboxes here, or null when it can: runs `true` the way sandboxes run.
+ * Asynchronous, so that a server's start-up goes on while it runs (~30 ms of a child process).
+ */
+export function bwrapProblem(options: BwrapOptions = {}): Promise<string | null> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      options.bwrap ?? 'bwrap',
+      [...baseArgs(options.readOnly ?? [], []), '--remount-ro', '/', '--', ...limits, 'true'],
+      { timeout: 10_000, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    const stderr: Buffer[] = [];
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      resolve(
+        error.code === 'ENOENT'
+          ? 'bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)'
+          : error.message,
+      ),
+    );
+    child.once('close', (status, signal) => {
+      if (status === 0) resolve(null);
+      else if (signal) resolve(`bwrap did not finish its check (${signal})`);
+      else resolve(Buffer.concat(stderr).toString().trim().split('\n')[0] || `bwrap exited ${status}`);
+    });
+  });
 }
 
 export class BwrapConfinement implements Confinement {

@@ -2,7 +2,6 @@
 // come from the conversation row (last_seq), moved by the append statement itself: the row lock it
 // takes serializes concurrent appenders on any replica, and a failed batch rolls its numbers back,
 // so they stay gap-free. Each append is one statement, so one round trip.
-import type pg from 'pg';
 import { messageBody } from '../body.js';
 import { conversationWhere, eventWhere, SORTS, type Where, whereSql } from '../filters.js';
 import {
