@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -96,20 +96,29 @@ describe('agentd serve (the real binary)', () => {
     expect(res.stdout).toContain('I wrote hello.py and ran it');
   });
 
-  it('runs `npm start` from a clean clone of the committed tree', async () => {
+  it('runs `npm start` from a clean clone of the committed tree, building only when a source changed', async () => {
     const clone = newDir();
     execFileSync('git', ['clone', '--quiet', '--local', process.cwd(), clone]);
     symlinkSync(join(process.cwd(), 'node_modules'), join(clone, 'node_modules'));
-    const cli = await runCli(['--port', '0', '--data-dir', join(clone, '.data')], {
-      cwd: clone,
-      command: ['npm', 'start', '--silent', '--'],
-    });
-    try {
-      const res = await fetch(`${cli.url}/alive`);
-      expect(await res.json()).toEqual({ status: 'ok' });
-    } finally {
-      await cli.stop();
-    }
+    const start = async () => {
+      const cli = await runCli(['--port', '0', '--data-dir', join(clone, '.data')], {
+        cwd: clone,
+        command: ['npm', 'start', '--silent', '--'],
+      });
+      try {
+        const res = await fetch(`${cli.url}/alive`);
+        expect(await res.json()).toEqual({ status: 'ok' });
+      } finally {
+        await cli.stop();
+      }
+      return statSync(join(clone, 'dist', 'cli.js')).mtimeMs;
+    };
+    const built = await start();
+    expect(await start()).toBe(built);
+    const source = join(clone, 'src', 'cli', 'main.ts');
+    const later = new Date(built + 2000);
+    utimesSync(source, later, later);
+    expect(await start()).toBeGreaterThan(built);
   });
 
   it('agentd agent serves the agent-server API only, with the key from the environment', async () => {

@@ -1,7 +1,8 @@
-// `npm start`'s prestart: builds dist/ only when a source is newer than it, so a start with nothing
-// changed does not pay for esbuild (about a second on a 2-core machine). Sources: everything under
+// `npm start`: builds dist/ only when a source is newer than it, so a start with nothing changed
+// does not pay for esbuild (about a second on a 2-core machine), then runs dist/cli.js in this same
+// process (a prestart script would cost a second Node start and shell). Sources: everything under
 // src/ and web/ (where present), the build scripts, package.json and the lockfile (a dependency
-// change can change the bundle).
+// change can change the bundle). npm runs it in the package folder, which the paths are relative to.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -30,3 +31,4 @@ const sources = [
 ];
 const built = existsSync(OUTPUT) ? statSync(OUTPUT).mtimeMs : 0;
 if (sources.some((source) => newestUnder(source) > built)) await import('./build.mjs');
+await import('../dist/cli.js');
