@@ -68,7 +68,22 @@ describe('the web UI routes', () => {
       expect(gz.headers.get('content-encoding')).toBe('gzip');
       // fetch undoes the gzip: the same bytes arrive.
       expect(Buffer.from(await gz.arrayBuffer()).equals(Buffer.from(body))).toBe(true);
+      expect(plain.headers.get('content-type')).toMatch(
+        asset.endsWith('.js') ? /^text\/javascript/ : /^text\/css/,
+      );
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      const br = await fetch(`${server.url}${asset}`, { headers: { 'accept-encoding': 'gzip, br' } });
+      expect(br.headers.get('content-encoding')).toBe('br');
+      expect(Buffer.from(await br.arrayBuffer()).equals(Buffer.from(body))).toBe(true);
+      // q=0 refuses an encoding.
+      const refused = await fetch(`${server.url}${asset}`, {
+        headers: { 'accept-encoding': 'br;q=0, gzip' },
+      });
+      expect(refused.headers.get('content-encoding')).toBe('gzip');
+      await refused.arrayBuffer();
     }
+    expect((await get('/ui/assets/..%2Findex.html')).status).toBe(404);
+    expect((await get('/ui/assets/build-info.json')).status).toBe(404);
   });
 
   it('keeps the JavaScript within its budget, as the build measured it', () => {
