@@ -5,7 +5,10 @@
 // small ESM modules (typebox alone costs ~220 ms unbundled), which keeps cold start short. External
 // stay the native modules and packages that read their own files at run time. The LLM SDKs are
 // bundled too, but into chunks of their own (splitting) that load on first use: importing the
-// bundled openai chunk takes ~40 ms against ~180 ms for the package's own files.
+// bundled openai chunk takes ~40 ms against ~180 ms for the package's own files. pino is bundled
+// (Fastify loads it at start-up; its dozen files from node_modules cost ~30 ms): only its transports
+// read files of their own (worker threads), and agentd starts none; thread-stream, which they run,
+// stays external.
 import { build } from 'esbuild';
 import { buildWeb } from './build-web.mjs';
 
@@ -15,7 +18,6 @@ const external = [
   '@fastify/swagger-ui',
   'playwright-core',
   '@modelcontextprotocol/sdk',
-  'pino',
   'thread-stream',
 ];
 

@@ -1,11 +1,12 @@
 // What a served process does once it is ready and idle: compile and load ahead what the first
 // requests of a burst would otherwise each pay on the event loop (measured on the 2-core machine:
 // the user message's event validator ~70 ms, the start-conversation and send-message bodies ~1.4 s
-// together, the OpenAI SDK ~40 ms). One piece per turn of the loop, so requests arriving meanwhile
+// together, the OpenAI SDK ~40 ms, node-pty for the first terminal). One piece per turn of the loop, so requests arriving meanwhile
 // are answered between pieces; a piece that a request already compiled costs nothing.
 import type { FastifyInstance } from 'fastify';
 import { prepareMessageValidator } from '../events/index.js';
 import { preloadOpenAI } from '../llm/index.js';
+import { loadPty } from '../tools/index.js';
 import { compileRouteValidators } from './validation.js';
 
 const ROUTES = ['POST /api/conversations', 'POST /api/conversations/:conversation_id/events'];
@@ -16,6 +17,7 @@ export function warmUpWhenIdle(app: FastifyInstance, delayMs = 50): void {
     () => prepareMessageValidator(),
     ...ROUTES.map((route) => () => compileRouteValidators(app, route)),
     () => void preloadOpenAI(),
+    () => void loadPty(),
   ];
   const next = () => {
     pieces.shift()?.();

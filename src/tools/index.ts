@@ -8,6 +8,6 @@ export { type McpLease, McpPool, type McpServers, probeMcpServer } from './mcp/p
 export { PathError, resolveInWorkspace } from './paths.js';
 export { createTools, registeredToolNames, UnknownToolError } from './registry.js';
 export { taskTrackerTool } from './task-tracker.js';
-export { sanitizedEnv } from './terminal/session.js';
+export { loadPty, sanitizedEnv } from './terminal/session.js';
 export { terminalTool, truncate } from './terminal/tool.js';
 export type { LlmContent, Tool, ToolContext, ToolOptions } from './types.js';

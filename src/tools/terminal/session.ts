@@ -2,7 +2,7 @@
 // JSON marker with the exit code and working directory, so a command is done exactly when its
 // prompt arrives (no polling). Echo is off, so the output is only what the command printed.
 import { userInfo } from 'node:os';
-import { type IPty, spawn } from '@lydell/node-pty';
+import type { IPty } from '@lydell/node-pty';
 import { loopTurns } from '../../loop/index.js';
 import { descendants } from '../../sandbox/process-tree.js';
 
@@ -92,6 +92,14 @@ function releaseStartSlot(): void {
   else startingNow--;
 }
 
+/**
+ * node-pty (a native addon) loads with the first terminal, not with the server (~10 ms of cold
+ * start); a served process loads it ahead while idle (server/warm-up.ts).
+ */
+export function loadPty(): Promise<typeof import('@lydell/node-pty')> {
+  return import('@lydell/node-pty');
+}
+
 export class TerminalSession {
   private pty: IPty | null = null;
   private starting: Promise<void> | null = null;
@@ -131,6 +139,7 @@ export class TerminalSession {
   }
 
   private async spawnShell(): Promise<void> {
+    const { spawn } = await loadPty();
     const pty = spawn('bash', ['--noprofile', '--norc', '-i'], {
       name: 'xterm-256color',
       cols: 256,
