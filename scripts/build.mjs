@@ -12,7 +12,14 @@
 import { build } from 'esbuild';
 import { buildWeb } from './build-web.mjs';
 
+// What Fastify requires only where agentd does not go: its default compilers (agentd passes its own,
+// server/validation.ts) and inject()'s light-my-request (loaded on first use; the /docs instance
+// uses it). Bundled, they were ~400 KB to parse at every start; left out, they load from
+// node_modules (they are Fastify's own dependencies) on the rare call.
+const notAtStartUp = ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'light-my-request'];
+
 const external = [
+  ...notAtStartUp,
   'better-sqlite3',
   '@lydell/node-pty',
   '@fastify/swagger-ui',

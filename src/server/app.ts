@@ -39,7 +39,7 @@ import { v1EventRoutes } from './routes/v1/events.js';
 import { sandboxRoutes } from './routes/v1/sandboxes.js';
 import { vscodeRoutes } from './routes/vscode.js';
 import { webRoutes } from './routes/web.js';
-import { installErrorHandler, installValidation } from './validation.js';
+import { createCompilers, installErrorHandler } from './validation.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -87,6 +87,7 @@ export interface ControlPlaneDeps {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const compilers = createCompilers();
   const app = Fastify({
     logger: loggerOptions(deps.logger ?? true),
     logController: new RequestLogController(),
@@ -95,8 +96,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Errors from before a route runs, in the {detail} shape like the rest.
     frameworkErrors,
     clientErrorHandler,
+    schemaController: { compilersFactory: compilers.compilersFactory },
   });
-  installValidation(app);
+  compilers.install(app);
   installErrorHandler(app);
   documentFrameworkResponses(app);
   drainUnreadBodies(app);

@@ -2,7 +2,13 @@
 // kept so that additionalProperties:false rejects them); query strings and path parameters are
 // coerced from text, as FastAPI does. Every validation failure becomes a FastAPI-shaped 422.
 import type { ValidateFunction } from 'ajv';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifyServerOptions,
+} from 'fastify';
 import { OwnerUnavailableError } from '../cluster/index.js';
 import {
   CondenserUnavailableError,
@@ -31,27 +37,47 @@ const LOC_PREFIX: Record<string, string> = {
   headers: 'header',
 };
 
-/** Installs the two Ajv instances; shared schemas (app.addSchema) are added to both on first use. */
-export function installValidation(app: FastifyInstance): void {
+type ValidatorCompiler = Parameters<FastifyInstance['setValidatorCompiler']>[0];
+type SerializerCompiler = Parameters<FastifyInstance['setSerializerCompiler']>[0];
+type CompilersFactory = NonNullable<
+  NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
+>;
+
+/** agentd's validator and serializer compilers, made before the app that uses them. */
+export interface Compilers {
+  /**
+   * For Fastify's `schemaController` option: naming factories keeps Fastify from loading its
+   * default compilers (@fastify/ajv-compiler, fast-json-stringify), which cost start-up time and
+   * which agentd never uses. They answer this app's own compilers, in every plugin scope.
+   */
+  compilersFactory: CompilersFactory;
+  install(app: FastifyInstance): void;
+}
+
+/**
+ * Two Ajv instances: bodies strict, query strings and path parameters coerced. Shared schemas
+ * (app.addSchema) are added to both on first use.
+ */
+export function createCompilers(): Compilers {
   const strict = createAjv();
   const coercing = createAjv({ coerceTypes: 'array' });
-  let shared = false;
   const byRoute = new Map<string, (() => void)[]>();
-  compilers.set(app, byRoute);
+  let app: FastifyInstance | null = null;
+  let shared = false;
   // Registered only, not compiled nor checked against the meta-schema (that cost ~70 ms): they are
   // agentd's own schemas. Added when the first validator compiles, not at start-up: even adding
   // them (Ajv walks each for its $ids) cost ~30 ms of cold start. By then every route is registered,
   // so every shared schema is there.
   const addShared = () => {
     shared = true;
-    for (const schema of Object.values(app.getSchemas())) {
+    for (const schema of Object.values(app?.getSchemas() ?? {})) {
       const id = (schema as { $id?: string }).$id;
       for (const ajv of [strict, coercing])
         if (id && !(id in ajv.schemas) && !(id in ajv.refs))
           ajv.addSchema(schema as object, undefined, undefined, false);
     }
   };
-  app.setValidatorCompiler(({ schema, httpPart, method, url }) => {
+  const validatorCompiler: ValidatorCompiler = ({ schema, httpPart, method, url }) => {
     const ajv = httpPart === 'body' ? strict : coercing;
     // Compiled on the route's first request, not at start-up: cold start stays short.
     let compiled: ValidateFunction | null = null;
@@ -70,9 +96,27 @@ export function installValidation(app: FastifyInstance): void {
     const key = `${method} ${url}`;
     byRoute.set(key, [...(byRoute.get(key) ?? []), compile]);
     return validate;
-  });
+  };
   // Output is what we built: plain JSON, no schema-driven stripping or coercion.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  const serializerCompiler: SerializerCompiler = () => (data) => JSON.stringify(data);
+  return {
+    // Typed after Fastify's default compilers (Ajv's compile); Fastify calls them as it calls the
+    // ones set with setValidatorCompiler and setSerializerCompiler.
+    compilersFactory: {
+      buildValidator: () => validatorCompiler,
+      buildSerializer: () => serializerCompiler,
+    } as unknown as CompilersFactory,
+    install(target) {
+      app = target;
+      compilers.set(target, byRoute);
+      target.setValidatorCompiler(validatorCompiler);
+      target.setSerializerCompiler(serializerCompiler);
+      installJsonParser(target);
+    },
+  };
+}
+
+function installJsonParser(app: FastifyInstance): void {
   // An empty JSON body is no body (FastAPI's reading, which OpenHands clients rely on for POST /run).
   // Bytes, not text: Fastify's own decoding would turn invalid UTF-8 into U+FFFD without a word.
   app.removeContentTypeParser('application/json');
