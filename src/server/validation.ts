@@ -1,7 +1,7 @@
 // Request validation and error mapping. Bodies are validated strictly (no coercion, unknown members
 // kept so that additionalProperties:false rejects them); query strings and path parameters are
 // coerced from text, as FastAPI does. Every validation failure becomes a FastAPI-shaped 422.
-import type { ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type {
   FastifyError,
   FastifyInstance,
@@ -56,34 +56,32 @@ export interface Compilers {
 
 /**
  * Two Ajv instances: bodies strict, query strings and path parameters coerced. Shared schemas
- * (app.addSchema) are added to both on first use.
+ * (app.addSchema) are added to both.
  */
 export function createCompilers(): Compilers {
-  const strict = createAjv();
-  const coercing = createAjv({ coerceTypes: 'array' });
   const byRoute = new Map<string, (() => void)[]>();
   let app: FastifyInstance | null = null;
-  let shared = false;
-  // Registered only, not compiled nor checked against the meta-schema (that cost ~70 ms): they are
-  // agentd's own schemas. Added when the first validator compiles, not at start-up: even adding
-  // them (Ajv walks each for its $ids) cost ~30 ms of cold start. By then every route is registered,
-  // so every shared schema is there.
-  const addShared = () => {
-    shared = true;
+  let instances: { strict: Ajv; coercing: Ajv } | null = null;
+  // Made, with the shared schemas added, when the first validator compiles, not at start-up. The
+  // shared schemas are registered only, not compiled nor checked against the meta-schema (that
+  // cost ~70 ms): they are agentd's own. Even adding them (Ajv walks each for its $ids) cost ~30 ms
+  // of cold start. By then every route is registered, so every shared schema is there.
+  const ajvs = () => {
+    if (instances) return instances;
+    instances = { strict: createAjv(), coercing: createAjv({ coerceTypes: 'array' }) };
     for (const schema of Object.values(app?.getSchemas() ?? {})) {
       const id = (schema as { $id?: string }).$id;
-      for (const ajv of [strict, coercing])
-        if (id && !(id in ajv.schemas) && !(id in ajv.refs))
+      if (id)
+        for (const ajv of Object.values(instances))
           ajv.addSchema(schema as object, undefined, undefined, false);
     }
+    return instances;
   };
   const validatorCompiler: ValidatorCompiler = ({ schema, httpPart, method, url }) => {
-    const ajv = httpPart === 'body' ? strict : coercing;
     // Compiled on the route's first request, not at start-up: cold start stays short.
     let compiled: ValidateFunction | null = null;
     const compile = (): ValidateFunction => {
-      if (!shared) addShared();
-      compiled ??= ajv.compile(schema as object);
+      compiled ??= ajvs()[httpPart === 'body' ? 'strict' : 'coercing'].compile(schema as object);
       return compiled;
     };
     const validate = (data: unknown) => {
