@@ -9,6 +9,7 @@
 // (Fastify loads it at start-up; its dozen files from node_modules cost ~30 ms): only its transports
 // read files of their own (worker threads), and agentd starts none; thread-stream, which they run,
 // stays external.
+import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import { buildWeb } from './build-web.mjs';
 
@@ -28,6 +29,40 @@ const external = [
   'thread-stream',
 ];
 
+// Packages that bundled code requires when it loads but calls only on a path agentd rarely or never
+// takes: yaml (@fastify/swagger's YAML document, for /docs) and duplexify with its readable-stream
+// (@fastify/websocket's injectWS, for tests). Each becomes a stand-in that loads the real package
+// from node_modules on first use, so a start does not parse them (~340 KB).
+const onFirstUse = ['yaml', 'duplexify'];
+for (const name of onFirstUse) createRequire(import.meta.url).resolve(name); // installed, or fail here
+
+const standIn = `let real;
+const load = () => (real ??= require(NAME));
+module.exports = new Proxy(function () {}, {
+  get: (_, key) => load()[key],
+  has: (_, key) => key in load(),
+  apply: (_, self, args) => Reflect.apply(load(), self, args),
+  construct: (_, args) => Reflect.construct(load(), args),
+});
+`;
+
+const loadOnFirstUse = {
+  name: 'load-on-first-use',
+  setup(b) {
+    const filter = new RegExp(`^(${onFirstUse.join('|')})$`);
+    // From a stand-in the name is external (Node's require at run time); from anywhere else, the stand-in.
+    b.onResolve({ filter }, (args) =>
+      args.namespace === 'on-first-use'
+        ? { path: args.path, external: true }
+        : { path: args.path, namespace: 'on-first-use' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'on-first-use' }, (args) => ({
+      contents: standIn.replace('NAME', JSON.stringify(args.path)),
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   entryPoints: { cli: 'src/cli/main.ts' },
   outdir: 'dist',
@@ -37,6 +72,7 @@ await build({
   splitting: true,
   target: 'node20',
   external,
+  plugins: [loadOnFirstUse],
   sourcemap: true,
   // Bundled CommonJS code calls require(); give the ESM bundle one.
   banner: {
