@@ -31,9 +31,10 @@ const external = [
 
 // Packages that bundled code requires when it loads but calls only on a path agentd rarely or never
 // takes: yaml (@fastify/swagger's YAML document, for /docs) and duplexify with its readable-stream
-// (@fastify/websocket's injectWS, for tests). Each becomes a stand-in that loads the real package
-// from node_modules on first use, so a start does not parse them (~340 KB).
-const onFirstUse = ['yaml', 'duplexify'];
+// (@fastify/websocket's injectWS, for tests); and Node's http2, which Fastify loads for an HTTP/2
+// server agentd never makes (~5 ms). Each becomes a stand-in that loads the real module (from
+// node_modules) on first use, so a start does not parse them (~340 KB).
+const onFirstUse = ['yaml', 'duplexify', 'node:http2'];
 for (const name of onFirstUse) createRequire(import.meta.url).resolve(name); // installed, or fail here
 
 const standIn = `let real;
