@@ -8,7 +8,7 @@
 // bundled openai chunk takes ~40 ms against ~180 ms for the package's own files. pino is bundled
 // (Fastify loads it at start-up; its dozen files from node_modules cost ~30 ms): only its transports
 // read files of their own (worker threads), and agentd starts none; thread-stream, which they run,
-// stays external.
+// loads from node_modules on first use (below).
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import { buildWeb } from './build-web.mjs';
@@ -26,15 +26,15 @@ const external = [
   '@fastify/swagger-ui',
   'playwright-core',
   '@modelcontextprotocol/sdk',
-  'thread-stream',
 ];
 
 // Packages that bundled code requires when it loads but calls only on a path agentd rarely or never
 // takes: yaml (@fastify/swagger's YAML document, for /docs) and duplexify with its readable-stream
-// (@fastify/websocket's injectWS, for tests); and Node's http2, which Fastify loads for an HTTP/2
+// (@fastify/websocket's injectWS, for tests); thread-stream (pino's transports, which agentd starts
+// none of; it reads its own worker file, so it is never bundled); and Node's http2, which Fastify loads for an HTTP/2
 // server agentd never makes (~5 ms). Each becomes a stand-in that loads the real module (from
 // node_modules) on first use, so a start does not parse them (~340 KB).
-const onFirstUse = ['yaml', 'duplexify', 'node:http2'];
+const onFirstUse = ['yaml', 'duplexify', 'thread-stream', 'node:http2'];
 for (const name of onFirstUse) createRequire(import.meta.url).resolve(name); // installed, or fail here
 
 const standIn = `let real;
