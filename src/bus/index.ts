@@ -1,3 +1,3 @@
 export { MemoryBus } from './memory.js';
-export { RedisBus, RedisBusError } from './redis.js';
+export { loadRedis, RedisBus, RedisBusError } from './redis.js';
 export type { BusListener, BusMessage, EventBus } from './types.js';

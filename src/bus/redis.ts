@@ -21,6 +21,11 @@ interface Topic {
   ready: Promise<void>;
 }
 
+/** The ioredis client class, loaded on first call (see ioredis.ts): a server without Redis never loads it. */
+export async function loadRedis(): Promise<typeof Redis> {
+  return (await import('./ioredis.js')).Redis;
+}
+
 export class RedisBusError extends Error {
   override name = 'RedisBusError';
 }
@@ -49,7 +54,7 @@ export class RedisBus implements EventBus {
   /** Connects both connections; an unreachable URL is a RedisBusError in one line. */
   static async connect(url: string, options: { connectTimeoutMs?: number } = {}): Promise<RedisBus> {
     // Loaded here, not at start-up: a server without Redis never pays for the client.
-    const { Redis } = await import('ioredis');
+    const Redis = await loadRedis();
     let started = false;
     let firstError: Error | null = null;
     const make = () => {

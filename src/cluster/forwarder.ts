@@ -3,6 +3,7 @@
 // time means the holder is gone (or cut off), which the caller reports as a 503.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { loadRedis } from '../bus/index.js';
 import type { ForwardReply, ForwardRequest } from './types.js';
 
 const CALLS = 'agentd:calls:';
@@ -46,7 +47,7 @@ export class RedisForwarder {
   }
 
   static async open(url: string, replicaId: string, options: ForwarderOptions = {}): Promise<RedisForwarder> {
-    const { Redis } = await import('ioredis');
+    const Redis = await loadRedis();
     const pub = new Redis(url, { maxRetriesPerRequest: 3 });
     const sub = new Redis(url, { maxRetriesPerRequest: 3 });
     pub.on('error', () => undefined);
