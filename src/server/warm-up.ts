@@ -1,8 +1,9 @@
 // What a served process does once it is ready and idle: compile and load ahead what the first
 // requests of a burst would otherwise each pay on the event loop (measured on the 2-core machine:
 // the user message's event validator ~70 ms, the start-conversation and send-message bodies ~1.4 s
-// together, the OpenAI SDK ~40 ms, node-pty for the first terminal). One piece per turn of the loop, so requests arriving meanwhile
-// are answered between pieces; a piece that a request already compiled costs nothing.
+// together, the OpenAI SDK ~40 ms, node-pty for the first terminal). One piece per turn of the
+// loop, so requests arriving meanwhile are answered between pieces; a piece that a request already
+// compiled costs nothing.
 import type { FastifyInstance } from 'fastify';
 import { prepareMessageValidator } from '../events/index.js';
 import { preloadOpenAI } from '../llm/index.js';
