@@ -1,5 +1,7 @@
 // The `agentd` command. A mistake in how it was called (an unknown command or option, a bad value,
 // a port in use) is one line on stderr and exit code 2; only an unexpected failure prints a stack.
+// First: the process's V8 settings, before the rest of the bundle loads and allocates.
+import './heap.js';
 import { Command, CommanderError } from 'commander';
 import { type AgentOptions, agent } from './agent.js';
 import { ConfigError, type ServerOptions } from './config.js';
