@@ -52,6 +52,7 @@ function asciiOnly(dir) {
     if (!name.endsWith('.js')) continue;
     const file = `${dir}/${name}`;
     const text = readFileSync(file, 'utf8');
-    if (/[^\x00-\x7f]/.test(text)) writeFileSync(file, text.replace(/[^\x00-\x7f]/g, '?'));
+    const ascii = text.replace(/[\u0080-\uffff]/g, '?');
+    if (ascii !== text) writeFileSync(file, ascii);
   }
 }
