@@ -69,6 +69,28 @@ describe('the process heap settings', () => {
     expect(own.after).toBeGreaterThan(INITIAL);
   });
 
+  // Objects that survive the young generation and die in the old one, as finished steps' data does.
+  // Answers the largest the old generation got.
+  const OLD_GARBAGE = `
+    const old = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space').space_size;
+    const ring = new Array(100_000);
+    let largest = 0;
+    for (let i = 0; i < 3_000_000; i++) {
+      ring[i % 100_000] = { i, text: 'y' + i, list: [i, i + 1] };
+      if (i % 100_000 === 0) {
+        largest = Math.max(largest, old());
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    return largest;
+  `;
+
+  it('collect the old generation before its garbage grows it far past what lives', () => {
+    const plain = child(OLD_GARBAGE, { importHeap: false }) as number;
+    const limited = child(OLD_GARBAGE, { importHeap: true }) as number;
+    expect(limited).toBeLessThan(plain * 0.75);
+  });
+
   // A wasm function (i32.add) called hot; undici's HTTP parser behind fetch is such a module.
   const HOT_WASM = `
     const bytes = new Uint8Array([0,97,115,109,1,0,0,0,1,7,1,96,2,127,127,1,127,3,2,1,0,7,7,1,3,97,100,
