@@ -9,7 +9,15 @@
 // and ~25 MB a transient peak while V8 recompiled undici's HTTP parser (WebAssembly, used by fetch,
 // so by the LLM SDKs) with its optimizing tier on background threads; over many tasks, dead data
 // piling up in the old generation between V8's infrequent full collections.
+import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
+
+/** The young generation's semi-spaces grow to this at most (V8's own limit on 64-bit: 16 MB). */
+const SEMI_SPACE_CAP = 4 * 2 ** 20;
+
+const growth = (factor: number) => v8.setFlagsFromString(`--semi-space-growth-factor=${factor}`);
+const newSpaceSize = () =>
+  v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 
 /** Whether the operator set a flag matching `pattern` (execArgv, NODE_OPTIONS): theirs wins. */
 function operatorSet(pattern: RegExp): boolean {
@@ -20,12 +28,25 @@ function operatorSet(pattern: RegExp): boolean {
 // once, mid-task) buys nothing for an HTTP parser reading LLM answers.
 v8.setFlagsFromString('--liftoff-only');
 
-// The young generation stays at its initial 1 MB semi-spaces instead of growing to 16 MB (32 MB
-// resident for the process's life, grown by loading the bundle alone). The price is more scavenges of
-// a smaller space: ~22 instead of ~1.5 in a 50-step task, for server CPU per step that measured the
-// same within noise (the agent bench, base and this side by side). No cap in between: growth can only be stopped after V8 reports
-// a collection, a turn or two late, by when a busy start-up has grown it past any cap.
-if (!operatorSet(/semi[-_]space/)) v8.setFlagsFromString('--semi-space-growth-factor=1');
+// The young generation: loading the bundle is one long synchronous burst of allocation that would
+// grow it to V8's 16 MB semi-spaces (32 MB resident for the process's life): held at its initial
+// 1 MB meanwhile. From the first turn of the event loop it may double again, and is held once a
+// collection's report (a turn or two later) sees it at the cap. An empty young generation costs its
+// size in RSS; a small one, scavenges: ~22 in a 50-step task at 1 MB (measured: ~5% more server CPU
+// per step), ~5 at 4 MB, ~1.5 at 16 MB. A turn that keeps megabytes alive may grow it a doubling or
+// two past the cap before the report comes; never past V8's own limit.
+if (!operatorSet(/semi[-_]space/)) {
+  growth(1);
+  setImmediate(() => {
+    growth(2);
+    const watch = new PerformanceObserver(() => {
+      if (newSpaceSize() < 2 * SEMI_SPACE_CAP) return;
+      growth(1);
+      watch.disconnect();
+    });
+    watch.observe({ entryTypes: ['gc'] });
+  }).unref();
+}
 
 // After each full collection the old generation may grow by half of what survived before the next
 // one, not by V8's own factor (up to 4× on a machine this size): a server's old generation is mostly
