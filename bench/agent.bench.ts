@@ -72,6 +72,7 @@ export async function benchAgent(): Promise<void> {
   const dataDir = tempDir('agentd-bench-agent-');
   const cli = await runCli(['serve', '--port', '0', '--data-dir', dataDir], {
     env: { OH_SESSION_API_KEYS_0: KEY },
+    cwd: process.env.BENCH_BIN_DIR, // another checkout's binary, to compare (see README)
   });
   const pid = cli.proc.pid!;
   try {

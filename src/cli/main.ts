@@ -2,6 +2,8 @@
 // a port in use) is one line on stderr and exit code 2; only an unexpected failure prints a stack.
 // Each command's code loads when it runs (its own chunks in dist/): `serve` does not parse the
 // client commands, nor they the server.
+// First: the process's V8 settings, before the rest of the bundle loads and allocates.
+import './heap.js';
 import nodeModule from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { bwrapUnavailable } from '../sandbox/choose.js';

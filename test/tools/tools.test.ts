@@ -95,6 +95,15 @@ describe('terminal', () => {
     expect(truncate('short', 100)).toBe('short');
   });
 
+  it('ends a command at its prompt, not at output that only looks like its end, after megabytes too', async () => {
+    const marker = await run("printf 'x###PS1END###y\\n'; echo after");
+    expect(textOf(marker)).toBe('x###PS1END###y\nafter');
+    expect(marker.exit_code).toBe(0);
+    const big = await run('head -c 4000000 /dev/zero | tr "\\0" a; echo; echo end');
+    expect(big.exit_code).toBe(0);
+    expect(textOf(big).endsWith('\nend')).toBe(true);
+  });
+
   it('hides secret values and exposes them to commands', async () => {
     const out = await run('echo "token=$API_TOKEN"');
     expect(textOf(out)).toBe('token=<secret-hidden>');

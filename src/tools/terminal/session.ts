@@ -105,6 +105,15 @@ export class TerminalSession {
   private starting: Promise<void> | null = null;
   private closed = false;
   private buffer = '';
+  /**
+   * Whether the buffer holds a whole prompt. Tested when a prompt's end marker arrives, never by
+   * scanning the buffer on each chunk: that flattens and scans the whole buffer each time, quadratic
+   * in a command's output (8 MB printed: ~8 s of a blocked event loop, every conversation and
+   * /health waiting).
+   */
+  private promptIn = false;
+  /** The buffer's last characters, fewer than the end marker's: where a marker split by a chunk begins. */
+  private tail = '';
   private listeners = new Set<() => void>();
   private exited = false;
   /** True from sending a command until its prompt arrives. */
@@ -156,7 +165,13 @@ export class TerminalSession {
     });
     this.pty = pty;
     pty.onData((data) => {
+      // The marker may straddle two chunks, so the buffer's tail is looked at with the new data; the
+      // tail is kept apart because slicing the buffer (a rope of chunks) would copy it whole each time.
+      const window = this.tail + data;
+      const arrived = window.includes(END);
+      this.tail = window.slice(1 - END.length);
       this.buffer += data;
+      if (arrived && !this.promptIn) this.promptIn = PROMPT.test(this.buffer);
       for (const listener of this.listeners) listener();
     });
     pty.onExit(() => {
@@ -165,7 +180,14 @@ export class TerminalSession {
     });
     // The first prompt says the shell is ready.
     await this.waitForPrompt(10_000, 10_000);
-    this.buffer = '';
+    this.cut('');
+  }
+
+  /** Replaces the buffer with what follows what was taken from it. */
+  private cut(rest: string): void {
+    this.buffer = rest;
+    this.tail = rest.slice(1 - END.length);
+    this.promptIn = rest.includes(END) && PROMPT.test(rest);
   }
 
   /** Sends a command line (or raw input) and waits for its prompt or a timeout. */
@@ -174,7 +196,7 @@ export class TerminalSession {
     options: { hardTimeoutMs: number | null; noChangeTimeoutMs: number },
   ): Promise<CommandResult> {
     await this.start();
-    this.buffer = '';
+    this.cut('');
     this.running = true;
     this.pty!.write(input);
     return this.collect(options);
@@ -197,7 +219,7 @@ export class TerminalSession {
     const match = PROMPT.exec(this.buffer);
     if (match) {
       const output = this.buffer.slice(0, match.index);
-      this.buffer = this.buffer.slice(match.index + match[0].length);
+      this.cut(this.buffer.slice(match.index + match[0].length));
       this.running = false;
       const raw = JSON.parse(match[1]!) as Record<string, string>;
       this.lastPrompt = {
@@ -210,7 +232,7 @@ export class TerminalSession {
       return { output: cleanOutput(output), prompt: this.lastPrompt, timedOut: null };
     }
     const output = this.buffer;
-    this.buffer = '';
+    this.cut('');
     if (this.exited) this.running = false;
     return { output: cleanOutput(output), prompt: null, timedOut: outcome };
   }
@@ -231,7 +253,7 @@ export class TerminalSession {
         noChange = setTimeout(() => finish('no_change'), noChangeMs);
       };
       const check = () => {
-        if (PROMPT.test(this.buffer) || this.exited) return finish(null);
+        if (this.promptIn || this.exited) return finish(null);
         armNoChange();
       };
       this.listeners.add(check);

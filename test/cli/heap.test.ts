@@ -1,0 +1,129 @@
+// The V8 settings the agentd process sets for itself (src/cli/heap.ts), observed in real child Node
+// processes: each either imports the module (as dist/cli.js does first) or not, then runs a workload
+// that would make V8 grow the young generation, or tier WebAssembly up to its optimizing compiler.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { transformSync } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/server.js';
+
+// heap.ts as plain JavaScript: a child importing it through a TypeScript loader would have grown its
+// young generation already, loading the loader.
+let heapModule = '';
+beforeAll(() => {
+  const source = readFileSync(fileURLToPath(new URL('../../src/cli/heap.ts', import.meta.url)), 'utf8');
+  heapModule = join(tempDir('agentd-heap-'), 'heap.mjs');
+  writeFileSync(heapModule, transformSync(source, { loader: 'ts', format: 'esm' }).code);
+});
+
+/** Runs `body` (an async function body; `v8` in scope) in a child Node, after importing heap.ts if asked. */
+function child(body: string, options: { importHeap: boolean; nodeArgs?: string[] }): unknown {
+  const script = `
+    const v8 = await import('node:v8');
+    ${options.importHeap ? `await import(${JSON.stringify(heapModule)});` : ''}
+    const result = await (async () => { ${body} })();
+    process.stdout.write(JSON.stringify(result));
+  `;
+  const run = spawnSync(
+    process.execPath,
+    [...(options.nodeArgs ?? []), '--input-type=module', '-e', script],
+    { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+  );
+  if (run.status !== 0) throw new Error(`child failed (${run.status}): ${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
+// Many short-lived objects with a large share surviving a scavenge or two: what makes V8 grow the
+// young generation (up to 16 MB semi-spaces by default). `sync` runs it as one synchronous burst (as
+// loading the bundle is); otherwise in slices of ~0.5 MB, each its own turn of the event loop (as
+// requests are). Answers the new space's size (both semi-spaces) at the end.
+const youngGrowth = (sync: boolean) => `
+  const size = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+  let keep = [];
+  for (let slice = 0; slice < 600; slice++) {
+    for (let i = 0; i < 5_000; i++) {
+      keep.push({ i, text: 'x' + i });
+      if (keep.length > 200_000) keep = keep.slice(100_000);
+    }
+    ${sync ? '' : 'await new Promise((resolve) => setImmediate(resolve));'}
+  }
+  return { after: size() };
+`;
+const INITIAL = 2 * 2 ** 20; // both semi-spaces when a process starts
+const CAP = 2 * 4 * 2 ** 20; // SEMI_SPACE_CAP, both semi-spaces
+
+describe('the process heap settings', () => {
+  it('hold the young generation at its size while the bundle loads, then let it grow to the cap only', () => {
+    const plain = child(youngGrowth(false), { importHeap: false }) as { after: number };
+    expect(plain.after).toBeGreaterThan(CAP); // the workload grows it past the cap by default
+    const loading = child(youngGrowth(true), { importHeap: true }) as { after: number };
+    expect(loading.after).toBeLessThanOrEqual(INITIAL);
+    const serving = child(youngGrowth(false), { importHeap: true }) as { after: number };
+    expect(serving.after).toBeGreaterThan(INITIAL);
+    expect(serving.after).toBeLessThanOrEqual(CAP);
+  });
+
+  it("leave the young generation to an operator's own flag", () => {
+    const nodeArgs = ['--max-semi-space-size=32'];
+    const own = child(youngGrowth(true), { importHeap: true, nodeArgs }) as { after: number };
+    expect(own.after).toBeGreaterThan(CAP);
+  });
+
+  // Objects that survive the young generation and die in the old one, as finished steps' data does.
+  // Answers the largest the old generation got.
+  const OLD_GARBAGE = `
+    const old = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space').space_size;
+    const ring = new Array(100_000);
+    let largest = 0;
+    for (let i = 0; i < 3_000_000; i++) {
+      ring[i % 100_000] = { i, text: 'y' + i, list: [i, i + 1] };
+      if (i % 100_000 === 0) {
+        largest = Math.max(largest, old());
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    return largest;
+  `;
+
+  it('collect the old generation before its garbage grows it far past what lives', () => {
+    const plain = child(OLD_GARBAGE, { importHeap: false }) as number;
+    const limited = child(OLD_GARBAGE, { importHeap: true }) as number;
+    expect(limited).toBeLessThan(plain * 0.75);
+  });
+
+  // A wasm function (i32.add) called hot; undici's HTTP parser behind fetch is such a module.
+  const HOT_WASM = `
+    const bytes = new Uint8Array([0,97,115,109,1,0,0,0,1,7,1,96,2,127,127,1,127,3,2,1,0,7,7,1,3,97,100,
+      100,0,0,10,9,1,7,0,32,0,32,1,106,11]);
+    const { instance } = await WebAssembly.instantiate(bytes);
+    const add = instance.exports.add;
+    const optimized = () => eval('%IsTurboFanFunction(add)');
+    let sum = 0;
+    // Tier-up runs on a background thread: call and yield until it shows, a bounded number of rounds.
+    for (let round = 0; round < 20 && !optimized(); round++) {
+      for (let i = 0; i < 1_000_000; i++) sum = add(sum, 1);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return { optimized: optimized(), liftoff: eval('%IsLiftoffFunction(add)') };
+  `;
+
+  it('compile WebAssembly with the baseline compiler only (no optimizing recompilation)', () => {
+    const nodeArgs = ['--allow-natives-syntax'];
+    expect(child(HOT_WASM, { importHeap: false, nodeArgs })).toEqual({ optimized: true, liftoff: false });
+    expect(child(HOT_WASM, { importHeap: true, nodeArgs })).toEqual({ optimized: false, liftoff: true });
+  });
+
+  // V8 keeps each script's source for the process's life, one byte a character only if all of it is
+  // Latin-1 (scripts/build.mjs): the 4.3 MB bundle would otherwise take 8.6 MB.
+  it('load a bundle that is ASCII only', () => {
+    const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+    const scripts = readdirSync(dist).filter((name) => name.endsWith('.js'));
+    expect(scripts).toContain('cli.js');
+    for (const name of scripts) {
+      const bytes = readFileSync(`${dist}${name}`);
+      expect({ name, ascii: bytes.every((byte) => byte < 0x80) }).toEqual({ name, ascii: true });
+    }
+  });
+});
