@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createTools,
   fileEditorTool,
@@ -116,17 +116,17 @@ describe('terminal', () => {
     expect(textOf(await run('echo "[$KEPT]"'))).toBe('[]');
     const marker = `agentd-leak-check-${Date.now()}`;
     await run(`(exec -a ${marker} sleep 300) &`);
-    const before = execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim();
-    expect(before).not.toBe('');
+    const running = () => {
+      try {
+        return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim();
+      } catch {
+        return ''; // pgrep exits 1 when nothing matches
+      }
+    };
+    // The background job is forked after the prompt returns: it may take a moment to exist.
+    await vi.waitFor(() => expect(running()).not.toBe(''), { timeout: 10_000, interval: 50 });
     await tool.close!();
-    await new Promise((r) => setTimeout(r, 200));
-    let after = '';
-    try {
-      after = execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim();
-    } catch {
-      after = '';
-    }
-    expect(after).toBe('');
+    await vi.waitFor(() => expect(running()).toBe(''), { timeout: 10_000, interval: 50 });
   });
 });
 
