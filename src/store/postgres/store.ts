@@ -95,15 +95,16 @@ class PgEvents implements EventStore {
     return (await changes(this.db, numbered(sql), [...values, conversationId])) > 0;
   }
 
-  async getMany(conversationId: string, ids: readonly string[]): Promise<(EventJson | null)[]> {
-    if (ids.length === 0) return [];
-    const rows = await query<EventJson>(
+  async getManyJson(conversationId: string, ids: readonly string[]): Promise<Buffer> {
+    if (ids.length === 0) return Buffer.from('[]');
+    const rows = await query<{ body: string }>(
       this.db,
-      `SELECT id, seq, json FROM events WHERE conversation_key = ${KEY_OF} AND id = ANY($2::text[])`,
+      "SELECT '[' || string_agg(coalesce(e.json, 'null'), ',' ORDER BY j.n) || ']' AS body" +
+        ' FROM unnest($2::text[]) WITH ORDINALITY AS j (id, n)' +
+        ` LEFT JOIN events AS e ON e.conversation_key = ${KEY_OF} AND e.id = j.id`,
       [conversationId, ids],
     );
-    const found = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => found.get(id) ?? null);
+    return Buffer.from(rows[0]!.body, 'utf8');
   }
 
   async get(conversationId: string, id: string): Promise<StoredEvent | null> {
@@ -154,10 +155,10 @@ class PgEvents implements EventStore {
     return toCount(await query<{ n: string }>(this.db, numbered(sql), [conversationId, ...params]));
   }
 
-  async after(conversationId: string, afterSeq: number, limit: number): Promise<StoredEvent[]> {
-    return query<StoredEvent>(
+  async after(conversationId: string, afterSeq: number, limit: number): Promise<EventJson[]> {
+    return query<EventJson>(
       this.db,
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_key = ${KEY_OF} AND seq > $2 ORDER BY seq LIMIT $3`,
+      `SELECT seq, id, json FROM events WHERE conversation_key = ${KEY_OF} AND seq > $2 ORDER BY seq LIMIT $3`,
       [conversationId, afterSeq, limit],
     );
   }
