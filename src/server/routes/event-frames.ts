@@ -38,8 +38,15 @@ const envelopeHead = (seq: number | null) => `{"seq":${seq === null ? 'null' : s
 export const frameText = (seq: number | null, json: string, envelope: boolean): string =>
   envelope ? `${envelopeHead(seq)}${json}}` : json;
 
-/** The frames of a page, each event as is or as agentd's `{"seq":N,"event":…}` envelope. */
-export function encodeFrames(events: readonly FrameEvent[], envelope: boolean): Buffer {
+/**
+ * The frames of a page, each event as is or as agentd's `{"seq":N,"event":…}` envelope, in a
+ * buffer from `bufferOf(size)` (at least that long; the frames fill its start).
+ */
+export function encodeFrames(
+  events: readonly FrameEvent[],
+  envelope: boolean,
+  bufferOf: (size: number) => Buffer = (size) => Buffer.allocUnsafe(size),
+): Buffer {
   const lengths = new Array<number>(events.length);
   let size = 0;
   for (let i = 0; i < events.length; i++) {
@@ -48,7 +55,7 @@ export function encodeFrames(events: readonly FrameEvent[], envelope: boolean): 
     lengths[i] = payload;
     size += headerBytes(payload) + payload;
   }
-  const buf = Buffer.allocUnsafe(size);
+  const buf = bufferOf(size);
   let at = 0;
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
@@ -57,7 +64,27 @@ export function encodeFrames(events: readonly FrameEvent[], envelope: boolean): 
     at += buf.write(e.json, at, 'utf8');
     if (envelope) buf[at++] = 0x7d; // }
   }
-  return buf;
+  return buf.subarray(0, size);
+}
+
+/**
+ * The buffer pages are encoded into, shared by every connection. A buffer per page lived until V8
+ * collected it, and the allocator kept what it had grown to: replaying 100k events (40 MB of
+ * frames) left the server's RSS higher by the history's size. The scratch buffer is reused only
+ * once the socket that last wrote from it has nothing queued (the kernel has the bytes; nothing
+ * refers to the buffer any more); until then, and for a page above SCRATCH_MAX, a page gets its own.
+ */
+const SCRATCH_MAX = 1024 * 1024;
+let scratch = Buffer.alloc(0);
+let scratchUser: Duplex | null = null;
+
+function pageBuffer(raw: Duplex, size: number): Buffer {
+  if (size > SCRATCH_MAX) return Buffer.allocUnsafe(size);
+  const user = scratchUser;
+  const inUse = user !== null && (user.writableLength > 0 || user.destroyed);
+  if (inUse || scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, 256 * 1024));
+  scratchUser = raw;
+  return scratch;
 }
 
 /**
@@ -69,6 +96,6 @@ export function encodeFrames(events: readonly FrameEvent[], envelope: boolean): 
 export function writeFrames(ws: WebSocket, events: readonly FrameEvent[], envelope: boolean): boolean {
   const raw = (ws as unknown as { _socket?: Duplex })._socket;
   if (ws.extensions !== '' || !raw) return false;
-  raw.write(encodeFrames(events, envelope));
+  raw.write(encodeFrames(events, envelope, (size) => pageBuffer(raw, size)));
   return true;
 }

@@ -202,8 +202,9 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
         deliverPage: (events) => {
           if (socket.readyState !== socket.OPEN) return true;
           if (socket.bufferedAmount > maxBuffered) return false;
-          batch();
+          // A page is one write already: not corked, so that it leaves (and its buffer is free) now.
           if (writeFrames(socket, events, envelope)) return true;
+          batch();
           for (const e of events) socket.send(frameText(e.seq, e.json, envelope), { binary: false });
           return true;
         },
