@@ -156,6 +156,11 @@ export interface EventStore {
   search(conversationId: string, query: EventSearch): Promise<EventPage>;
   count(conversationId: string, filter: EventFilter): Promise<number>;
   /**
+   * Whether any event matches, reading only up to the first that does: a search of one item still
+   * looks for a second (its next page), through the whole history when there is none.
+   */
+  exists(conversationId: string, filter: EventFilter): Promise<boolean>;
+  /**
    * Events with seq > afterSeq in order, at most `limit` of them (replay from a cursor). Only the
    * members a replay needs: building the other columns tripled the cost of reading a long history.
    */

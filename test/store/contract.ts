@@ -156,6 +156,15 @@ export function storeContract(
       ).rejects.toBeInstanceOf(UnknownCursorError);
     });
 
+    it('says whether any event matches a filter', async () => {
+      await store.events.append(conv.id, [event(), message('Hello there'), event()]);
+      expect(await store.events.exists(conv.id, { kind: 'MessageEvent' })).toBe(true);
+      expect(await store.events.exists(conv.id, { kind: 'MessageEvent', body: 'there' })).toBe(true);
+      expect(await store.events.exists(conv.id, { kind: 'MessageEvent', body: 'nowhere' })).toBe(false);
+      expect(await store.events.exists(conv.id, { kind: 'SystemPromptEvent' })).toBe(false);
+      expect(await store.events.exists('no-such-conversation', {})).toBe(false);
+    });
+
     it('filters by kind, source, body and timestamps, in search and count', async () => {
       const hello = message('Hello World');
       const agent = message('agent speaks', 'agent');

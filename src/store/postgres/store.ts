@@ -79,7 +79,7 @@ class PgEvents implements EventStore {
       n,
       ...columns,
     ]);
-    if (rows.length < n || (n === 0 && !(await this.exists(conversationId, sets, values))))
+    if (rows.length < n || (n === 0 && !(await this.emptyBatch(conversationId, sets, values))))
       throw new UnknownConversationError(conversationId);
     let base = Number.MAX_SAFE_INTEGER;
     for (const row of rows) base = Math.min(base, row.seq);
@@ -88,7 +88,7 @@ class PgEvents implements EventStore {
   }
 
   /** An empty batch: only the update (if any), and whether the conversation exists. */
-  private async exists(conversationId: string, sets: string[], values: unknown[]): Promise<boolean> {
+  private async emptyBatch(conversationId: string, sets: string[], values: unknown[]): Promise<boolean> {
     if (sets.length === 0)
       return (await query(this.db, 'SELECT 1 FROM conversations WHERE id = $1', [conversationId])).length > 0;
     const sql = `UPDATE conversations SET ${sets.join(', ')} WHERE id = ?`;
@@ -153,6 +153,14 @@ class PgEvents implements EventStore {
       'SELECT count(*) AS n FROM events WHERE conversation_key = (SELECT key FROM conversations WHERE id = ?)' +
       clauses.map((c) => ` AND ${c}`).join('');
     return toCount(await query<{ n: string }>(this.db, numbered(sql), [conversationId, ...params]));
+  }
+
+  async exists(conversationId: string, filter: EventFilter): Promise<boolean> {
+    const { clauses, params } = this.where(filter);
+    const sql =
+      'SELECT EXISTS (SELECT 1 FROM events WHERE conversation_key = (SELECT key FROM conversations WHERE id = ?)' +
+      `${clauses.map((c) => ` AND ${c}`).join('')}) AS found`;
+    return (await query<{ found: boolean }>(this.db, numbered(sql), [conversationId, ...params]))[0]!.found;
   }
 
   async after(conversationId: string, afterSeq: number, limit: number): Promise<EventJson[]> {

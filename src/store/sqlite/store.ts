@@ -190,6 +190,17 @@ class SqliteEvents implements EventStore {
       .get(this.readKey(conversationId), ...params) as number;
   }
 
+  async exists(conversationId: string, filter: EventFilter): Promise<boolean> {
+    const { clauses, params } = this.where(filter);
+    const sql = `SELECT EXISTS (SELECT 1 FROM events WHERE conversation_key = ?${clauses.map((c) => ` AND ${c}`).join('')})`;
+    return (
+      this.statements
+        .get(sql)
+        .pluck()
+        .get(this.readKey(conversationId), ...params) === 1
+    );
+  }
+
   async after(conversationId: string, afterSeq: number, limit: number): Promise<EventJson[]> {
     const rows = this.afterSeq.all(this.readKey(conversationId), afterSeq, limit) as EventRow[];
     const out: EventJson[] = new Array(rows.length);
