@@ -46,7 +46,8 @@ export interface EventSearch extends EventFilter {
 }
 
 export interface EventPage {
-  items: StoredEvent[];
+  /** What pages are read for (their text, and a cursor): not the indexed columns. */
+  items: EventJson[];
   /** Id of the first event of the next page, or null at the end. */
   nextPageId: string | null;
 }
