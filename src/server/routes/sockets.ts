@@ -202,7 +202,8 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
         deliverPage: (events) => {
           if (socket.readyState !== socket.OPEN) return true;
           if (socket.bufferedAmount > maxBuffered) return false;
-          // A page is one write already: not corked, so that it leaves (and its buffer is free) now.
+          // A page is one write already, so it does not cork the socket (a cork of the tick's
+          // earlier frames, the full_state snapshot, still holds it until the replay first waits).
           if (writeFrames(socket, events, envelope)) return true;
           batch();
           for (const e of events) socket.send(frameText(e.seq, e.json, envelope), { binary: false });
