@@ -46,8 +46,7 @@ export interface EventSearch extends EventFilter {
 }
 
 export interface EventPage {
-  /** What pages are read for (their text, and a cursor): not the indexed columns. */
-  items: EventJson[];
+  items: StoredEvent[];
   /** Id of the first event of the next page, or null at the end. */
   nextPageId: string | null;
 }

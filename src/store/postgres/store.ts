@@ -134,10 +134,10 @@ class PgEvents implements EventStore {
       start = rows[0].seq;
     }
     const sql =
-      'SELECT seq, id, json FROM events WHERE conversation_key = (SELECT key FROM conversations WHERE id = ?)' +
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_key = (SELECT key FROM conversations WHERE id = ?)` +
       ` AND seq ${asc ? '>=' : '<='} ?${clauses.map((c) => ` AND ${c}`).join('')}` +
       ` ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`;
-    const rows = await query<EventJson>(this.db, numbered(sql), [
+    const rows = await query<StoredEvent>(this.db, numbered(sql), [
       conversationId,
       start,
       ...params,

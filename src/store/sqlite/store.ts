@@ -41,7 +41,6 @@ import { SQLITE, StatementCache } from './sql.js';
 
 /** An event row read raw: seq, id, json. */
 type EventRow = [number, string, string];
-const eventJson = (row: EventRow): EventJson => ({ seq: row[0], id: row[1], json: row[2] });
 
 class SqliteEvents implements EventStore {
   private readonly lastSeqOf: Database.Statement;
@@ -83,8 +82,7 @@ class SqliteEvents implements EventStore {
     this.byId = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_key = ? AND id = ?`);
     this.seqOfId = db.prepare('SELECT seq FROM events WHERE conversation_key = ? AND id = ?').pluck();
     this.keyOf = db.prepare('SELECT key FROM conversations WHERE id = ?').pluck();
-    // Raw rows (here and in search): better-sqlite3 builds a keyed row object at about twice the cost
-    // of the literal in eventJson.
+    // Raw rows: better-sqlite3 builds a keyed row object at about twice the cost of the literal below.
     this.afterSeq = db
       .prepare('SELECT seq, id, json FROM events WHERE conversation_key = ? AND seq > ? ORDER BY seq LIMIT ?')
       .raw();
@@ -173,15 +171,14 @@ class SqliteEvents implements EventStore {
       start = seq;
     }
     const sql =
-      `SELECT seq, id, json FROM events WHERE conversation_key = ? AND seq ${asc ? '>=' : '<='} ?` +
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_key = ? AND seq ${asc ? '>=' : '<='} ?` +
       clauses.map((c) => ` AND ${c}`).join('') +
       ` ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`;
     const rows = this.statements
       .get(sql)
-      .raw()
-      .all(this.readKey(conversationId), start, ...params, query.limit + 1) as EventRow[];
+      .all(this.readKey(conversationId), start, ...params, query.limit + 1) as StoredEvent[];
     const next = rows.length > query.limit ? rows.pop()! : null;
-    return { items: rows.map(eventJson), nextPageId: next?.[1] ?? null };
+    return { items: rows, nextPageId: next?.id ?? null };
   }
 
   async count(conversationId: string, filter: EventFilter): Promise<number> {
@@ -206,7 +203,12 @@ class SqliteEvents implements EventStore {
 
   async after(conversationId: string, afterSeq: number, limit: number): Promise<EventJson[]> {
     const rows = this.afterSeq.all(this.readKey(conversationId), afterSeq, limit) as EventRow[];
-    return rows.map(eventJson);
+    const out: EventJson[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      out[i] = { seq: row[0], id: row[1], json: row[2] };
+    }
+    return out;
   }
 
   async getManyOfOwner(ownerId: string, ids: readonly string[]): Promise<(EventJson | null)[]> {
