@@ -36,9 +36,10 @@ export class EventQueries {
       throw new ConversationNotFoundError(conversationId);
   }
 
-  async batch(userId: string, conversationId: string, ids: readonly string[]): Promise<string> {
+  /** The JSON array in UTF-8, as the store made it. */
+  async batch(userId: string, conversationId: string, ids: readonly string[]): Promise<Buffer> {
     await this.owned(userId, conversationId);
-    return jsonArray(await this.store.events.getMany(conversationId, ids));
+    return this.store.events.getManyJson(conversationId, ids);
   }
 
   /** The page as JSON text: `{"items":[…],"next_page_id":…}`. */

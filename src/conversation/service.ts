@@ -212,8 +212,7 @@ export class ConversationService extends ConversationRuntimes {
   private async hasSystemPrompt(runtime: ConversationRuntime): Promise<boolean> {
     const loaded = runtime.loadedEvents();
     if (loaded) return loaded.some((e) => e.kind === 'SystemPromptEvent');
-    const query = { kind: 'SystemPromptEvent', limit: 1, order: 'asc' } as const;
-    return (await this.store.events.search(runtime.conversationId, query)).items.length > 0;
+    return this.store.events.exists(runtime.conversationId, { kind: 'SystemPromptEvent' });
   }
 
   async run(userId: string, id: string): Promise<void> {

@@ -2,7 +2,7 @@
 // what the replay already delivered by sequence number. Nothing is lost between replay and live,
 // nothing is delivered twice, and a restart is just a replay from the reader's last sequence.
 import type { BusMessage, EventBus } from '../bus/index.js';
-import type { Store, StoredEvent } from '../store/index.js';
+import type { EventJson, Store } from '../store/index.js';
 
 export type Resend =
   | { mode: 'none' }
@@ -20,6 +20,11 @@ export interface SubscriptionOptions {
   first: () => BusMessage;
   /** Delivers one message; false means the reader cannot keep up and the subscription ends. */
   deliver: (message: BusMessage) => boolean;
+  /**
+   * Delivers a page of replayed events at once, in order (one socket write for the page instead of
+   * one per event); false as for `deliver`. Without it each event goes through `deliver`.
+   */
+  deliverPage?: (events: readonly Pick<EventJson, 'seq' | 'json'>[]) => boolean;
   /** Waits while the reader is busy, during replay (backpressure instead of buffering the history). */
   ready?: () => Promise<void>;
   /** Live messages held while the replay runs; beyond this the reader is too slow. */
@@ -100,9 +105,23 @@ export function subscribe(options: SubscriptionOptions): Subscription {
     unsubscribe();
   }
 
-  const replayPage = async (page: StoredEvent[]) => {
+  const replayPage = async (page: readonly Pick<EventJson, 'seq' | 'json'>[]) => {
     await options.ready?.();
-    for (const e of page) send({ seq: e.seq, json: e.json });
+    if (closed) return;
+    if (!options.deliverPage) {
+      for (const e of page) send({ seq: e.seq, json: e.json });
+      return;
+    }
+    // The same rule as send(): nothing at or before lastSeq goes out twice (pages ascend by seq).
+    let start = 0;
+    while (lastSeq !== null && start < page.length && page[start]!.seq <= lastSeq) start++;
+    const fresh = start === 0 ? page : page.slice(start);
+    if (fresh.length === 0) return;
+    lastSeq = fresh[fresh.length - 1]!.seq;
+    if (!options.deliverPage(fresh)) {
+      close();
+      options.onOverflow();
+    }
   };
 
   /** Delivers every stored event after lastSeq, page by page; false when closed meanwhile. */

@@ -102,17 +102,32 @@ export function storeContract(
       const [foreign] = await store.events.append(other.id, [event()]);
       const events = [event(), message('hi'), event()];
       await store.events.append(conv.id, events);
-      const got = await store.events.getMany(conv.id, [
+      const got = await store.events.getManyJson(conv.id, [
         events[2]!.id,
         'missing',
         events[0]!.id,
         foreign!.id,
         events[2]!.id,
       ]);
-      expect(got.map((e) => e && JSON.parse(e.json))).toEqual([events[2], null, events[0], null, events[2]]);
-      expect(await store.events.getMany(conv.id, [])).toEqual([]);
+      expect(JSON.parse(got.toString('utf8'))).toEqual([events[2], null, events[0], null, events[2]]);
+      expect((await store.events.getManyJson(conv.id, [])).toString('utf8')).toBe('[]');
+      expect((await store.events.getManyJson('no-such-conversation', [events[0]!.id])).toString()).toBe(
+        '[null]',
+      );
       expect((await store.events.get(conv.id, events[1]!.id))?.kind).toBe('MessageEvent');
       expect(await store.events.get(conv.id, 'missing')).toBeNull();
+    });
+
+    it('answers a batch of 300 ids in their order, across pages of the log, with text of any script', async () => {
+      const events = Array.from({ length: 250 }, (_, i) => message(`event ${i} … ünïcødé 日本 🙂`));
+      await store.events.append(conv.id, events);
+      // A fixed shuffle (no randomness in tests), with ids asked twice and ids that are not there.
+      const asked = Array.from({ length: 300 }, (_, i) =>
+        i % 37 === 5 ? `missing-${i}` : events[(i * 149) % events.length]!.id,
+      );
+      const body = (await store.events.getManyJson(conv.id, asked)).toString('utf8');
+      const byId = new Map<string, unknown>(events.map((e) => [e.id, e]));
+      expect(JSON.parse(body)).toEqual(asked.map((id) => byId.get(id) ?? null));
     });
 
     it('pages by cursor: limit 2 over 5 events gives 2, 2, 1 then null, both orders', async () => {
@@ -141,6 +156,15 @@ export function storeContract(
       ).rejects.toBeInstanceOf(UnknownCursorError);
     });
 
+    it('says whether any event matches a filter', async () => {
+      await store.events.append(conv.id, [event(), message('Hello there'), event()]);
+      expect(await store.events.exists(conv.id, { kind: 'MessageEvent' })).toBe(true);
+      expect(await store.events.exists(conv.id, { kind: 'MessageEvent', body: 'there' })).toBe(true);
+      expect(await store.events.exists(conv.id, { kind: 'MessageEvent', body: 'nowhere' })).toBe(false);
+      expect(await store.events.exists(conv.id, { kind: 'SystemPromptEvent' })).toBe(false);
+      expect(await store.events.exists('no-such-conversation', {})).toBe(false);
+    });
+
     it('filters by kind, source, body and timestamps, in search and count', async () => {
       const hello = message('Hello World');
       const agent = message('agent speaks', 'agent');
@@ -160,11 +184,12 @@ export function storeContract(
     });
 
     it('replays events after a sequence number', async () => {
-      await store.events.append(
-        conv.id,
-        Array.from({ length: 5 }, () => event()),
-      );
-      expect((await store.events.after(conv.id, 2, 2)).map((e) => e.seq)).toEqual([3, 4]);
+      const events = Array.from({ length: 5 }, () => event());
+      await store.events.append(conv.id, events);
+      const page = await store.events.after(conv.id, 2, 2);
+      expect(page.map((e) => e.seq)).toEqual([3, 4]);
+      expect(page[0]!.json).toBe(JSON.stringify(events[2]));
+      expect(page[1]!.id).toBe(events[3]!.id);
       expect(await store.events.after(conv.id, 5, 10)).toEqual([]);
     });
 

@@ -25,6 +25,7 @@ import type { Store } from '../../store/index.js';
 import type { SessionKeys } from '../auth.js';
 import { ConversationIdParams, dashedUuid } from '../schemas.js';
 import { bashSocketRoutes } from './bash-socket.js';
+import { frameText, writeFrames } from './event-frames.js';
 import { isAuthFrame, socketKey } from './socket-auth.js';
 
 export interface SocketRoutesOptions {
@@ -129,10 +130,7 @@ function encodedFrame(message: BusMessage, envelope: boolean): Buffer {
   const cache = envelope ? envelopeFrames : plainFrames;
   let frame = cache.get(message);
   if (!frame) {
-    const text = envelope
-      ? `{"seq":${message.seq === null ? 'null' : message.seq},"event":${message.json}}`
-      : message.json;
-    frame = Buffer.from(text, 'utf8');
+    frame = Buffer.from(frameText(message.seq, message.json, envelope), 'utf8');
     cache.set(message, frame);
   }
   return frame;
@@ -199,6 +197,16 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
           if (socket.bufferedAmount > maxBuffered) return false;
           batch();
           socket.send(encodedFrame(m, envelope), { binary: false });
+          return true;
+        },
+        deliverPage: (events) => {
+          if (socket.readyState !== socket.OPEN) return true;
+          if (socket.bufferedAmount > maxBuffered) return false;
+          // A page is one write already, so it does not cork the socket (a cork of the tick's
+          // earlier frames, the full_state snapshot, still holds it until the replay first waits).
+          if (writeFrames(socket, events, envelope)) return true;
+          batch();
+          for (const e of events) socket.send(frameText(e.seq, e.json, envelope), { binary: false });
           return true;
         },
         ready: async () => {

@@ -78,7 +78,7 @@ class PgEvents implements EventStore {
       n,
       ...columns,
     ]);
-    if (rows.length < n || (n === 0 && !(await this.exists(conversationId, sets, values))))
+    if (rows.length < n || (n === 0 && !(await this.emptyBatch(conversationId, sets, values))))
       throw new UnknownConversationError(conversationId);
     let base = Number.MAX_SAFE_INTEGER;
     for (const row of rows) base = Math.min(base, row.seq);
@@ -87,22 +87,23 @@ class PgEvents implements EventStore {
   }
 
   /** An empty batch: only the update (if any), and whether the conversation exists. */
-  private async exists(conversationId: string, sets: string[], values: unknown[]): Promise<boolean> {
+  private async emptyBatch(conversationId: string, sets: string[], values: unknown[]): Promise<boolean> {
     if (sets.length === 0)
       return (await query(this.db, 'SELECT 1 FROM conversations WHERE id = $1', [conversationId])).length > 0;
     const sql = `UPDATE conversations SET ${sets.join(', ')} WHERE id = ?`;
     return (await changes(this.db, numbered(sql), [...values, conversationId])) > 0;
   }
 
-  async getMany(conversationId: string, ids: readonly string[]): Promise<(EventJson | null)[]> {
-    if (ids.length === 0) return [];
-    const rows = await query<EventJson>(
+  async getManyJson(conversationId: string, ids: readonly string[]): Promise<Buffer> {
+    if (ids.length === 0) return Buffer.from('[]');
+    const rows = await query<{ body: string }>(
       this.db,
-      `SELECT id, seq, json FROM events WHERE conversation_key = ${KEY_OF} AND id = ANY($2::text[])`,
+      "SELECT '[' || string_agg(coalesce(e.json, 'null'), ',' ORDER BY j.n) || ']' AS body" +
+        ' FROM unnest($2::text[]) WITH ORDINALITY AS j (id, n)' +
+        ` LEFT JOIN events AS e ON e.conversation_key = ${KEY_OF} AND e.id = j.id`,
       [conversationId, ids],
     );
-    const found = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => found.get(id) ?? null);
+    return Buffer.from(rows[0]!.body, 'utf8');
   }
 
   async get(conversationId: string, id: string): Promise<StoredEvent | null> {
@@ -153,10 +154,18 @@ class PgEvents implements EventStore {
     return toCount(await query<{ n: string }>(this.db, numbered(sql), [conversationId, ...params]));
   }
 
-  async after(conversationId: string, afterSeq: number, limit: number): Promise<StoredEvent[]> {
-    return query<StoredEvent>(
+  async exists(conversationId: string, filter: EventFilter): Promise<boolean> {
+    const { clauses, params } = this.where(filter);
+    const sql =
+      'SELECT EXISTS (SELECT 1 FROM events WHERE conversation_key = (SELECT key FROM conversations WHERE id = ?)' +
+      `${clauses.map((c) => ` AND ${c}`).join('')}) AS found`;
+    return (await query<{ found: boolean }>(this.db, numbered(sql), [conversationId, ...params]))[0]!.found;
+  }
+
+  async after(conversationId: string, afterSeq: number, limit: number): Promise<EventJson[]> {
+    return query<EventJson>(
       this.db,
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_key = ${KEY_OF} AND seq > $2 ORDER BY seq LIMIT $3`,
+      `SELECT seq, id, json FROM events WHERE conversation_key = ${KEY_OF} AND seq > $2 ORDER BY seq LIMIT $3`,
       [conversationId, afterSeq, limit],
     );
   }
