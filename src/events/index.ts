@@ -6,6 +6,7 @@ export { dashedUuid, newEventId, normalizeTimestamp, nowTimestamp } from './ids.
 export { EVENT_KIND_PATHS, resolveEventKind } from './kinds.js';
 export * from './observations.js';
 export { Closed, Nullable } from './schema-helpers.js';
+export { sharingCompiler } from './shared-subschemas.js';
 export * from './tool-definitions.js';
 export {
   createAjv,

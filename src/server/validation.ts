@@ -1,7 +1,7 @@
 // Request validation and error mapping. Bodies are validated strictly (no coercion, unknown members
 // kept so that additionalProperties:false rejects them); query strings and path parameters are
 // coerced from text, as FastAPI does. Every validation failure becomes a FastAPI-shaped 422.
-import type { Ajv, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import type {
   FastifyError,
   FastifyInstance,
@@ -19,7 +19,7 @@ import {
   InvalidConversationRequestError,
   UnknownForkEventError,
 } from '../conversation/errors.js';
-import { createAjv, issuesFromAjv, type ValidationIssue } from '../events/index.js';
+import { createAjv, issuesFromAjv, sharingCompiler, type ValidationIssue } from '../events/index.js';
 import { LLMError } from '../llm/index.js';
 import { SandboxLimitError, SandboxNotFoundError, SandboxSpecNotFoundError } from '../sandbox/index.js';
 import { InvalidSettingsError, SecretKeyError } from '../settings/index.js';
@@ -54,34 +54,33 @@ export interface Compilers {
   install(app: FastifyInstance): void;
 }
 
+type Compile = ReturnType<typeof sharingCompiler>;
+
 /**
- * Two Ajv instances: bodies strict, query strings and path parameters coerced. Shared schemas
- * (app.addSchema) are added to both.
+ * Two Ajv instances: bodies strict, query strings and path parameters coerced. A `$ref` names a
+ * shared schema (app.addSchema); sharingCompiler puts it in place.
  */
 export function createCompilers(): Compilers {
   const byRoute = new Map<string, (() => void)[]>();
   let app: FastifyInstance | null = null;
-  let instances: { strict: Ajv; coercing: Ajv } | null = null;
-  // Made, with the shared schemas added, when the first validator compiles, not at start-up. The
-  // shared schemas are registered only, not compiled nor checked against the meta-schema (that
-  // cost ~70 ms): they are agentd's own. Even adding them (Ajv walks each for its $ids) cost ~30 ms
-  // of cold start. By then every route is registered, so every shared schema is there.
-  const ajvs = () => {
-    if (instances) return instances;
-    instances = { strict: createAjv(), coercing: createAjv({ coerceTypes: 'array' }) };
-    for (const schema of Object.values(app?.getSchemas() ?? {})) {
-      const id = (schema as { $id?: string }).$id;
-      if (id)
-        for (const ajv of Object.values(instances))
-          ajv.addSchema(schema as object, undefined, undefined, false);
-    }
-    return instances;
+  let sharing: { strict: Compile; coercing: Compile } | null = null;
+  // Made when the first validator compiles, not at start-up. By then every route is registered, so
+  // every shared schema (app.addSchema) a `$ref` may name is there.
+  const compilersNow = () => {
+    if (sharing) return sharing;
+    const shared = (app?.getSchemas() ?? {}) as Record<string, object>;
+    const lookup = (id: string) => shared[id];
+    sharing = {
+      strict: sharingCompiler(createAjv(), lookup),
+      coercing: sharingCompiler(createAjv({ coerceTypes: 'array' }), lookup),
+    };
+    return sharing;
   };
   const validatorCompiler: ValidatorCompiler = ({ schema, httpPart, method, url }) => {
     // Compiled on the route's first request, not at start-up: cold start stays short.
     let compiled: ValidateFunction | null = null;
     const compile = (): ValidateFunction => {
-      compiled ??= ajvs()[httpPart === 'body' ? 'strict' : 'coercing'].compile(schema as object);
+      compiled ??= compilersNow()[httpPart === 'body' ? 'strict' : 'coercing'](schema as object);
       return compiled;
     };
     const validate = (data: unknown) => {
