@@ -138,7 +138,14 @@ export function sharingCompiler(
     return { schema: out, members };
   }
 
-  return (schema) => ajv.compile(body(schema as Node, false, []).schema as object);
+  // Not checked against the meta-schema (agentd's own schemas; compiling the meta-schema cost ~28 KB
+  // of code and some ms per Ajv instance): test/events/shared-subschemas.test.ts checks them.
+  let roots = 0;
+  return (schema) => {
+    const key = `root-${roots++}`;
+    ajv.addSchema(body(schema as Node, false, []).schema as object, key, undefined, false);
+    return ajv.getSchema(key) as ValidateFunction;
+  };
 }
 
 function isSchema(value: unknown): value is Node {
