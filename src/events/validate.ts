@@ -86,8 +86,8 @@ export const parseEvent = (value: unknown) => parse(EventUnionSchema, value);
 
 /**
  * A MessageEvent, validated against its own variant: what the union's discriminator would pick,
- * with the same errors and defaults, but compiled in ~70 ms and ~1 MB rather than the whole union's
- * ~0.7 s and ~25 MB of resident memory, which a server otherwise keeps for its lifetime.
+ * with the same errors and defaults, but ~50 KB of generated code compiled in ~45 ms rather than the
+ * whole union's ~520 KB in ~0.27 s (2-core machine), which a server otherwise keeps for its lifetime.
  */
 export const parseMessageEvent = (value: unknown) => parse(MessageEvent, value);
 
