@@ -43,8 +43,9 @@ type Path = (string | number)[];
 
 function pathsOf(value: unknown, path: Path = [], out: Path[] = []): Path[] {
   if (path.length > 0) out.push(path);
-  if (Array.isArray(value)) value.forEach((item, i) => pathsOf(item, [...path, i], out));
-  else if (value !== null && typeof value === 'object')
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) pathsOf(item, [...path, i], out);
+  } else if (value !== null && typeof value === 'object')
     for (const [key, item] of Object.entries(value)) pathsOf(item, [...path, key], out);
   return out;
 }
