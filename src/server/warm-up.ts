@@ -1,7 +1,8 @@
 // What a served process does once it is ready and idle: compile and load ahead what the first
-// requests of a burst would otherwise each pay on the event loop (measured on the 2-core machine:
-// the user message's event validator ~70 ms, the start-conversation and send-message bodies ~1.4 s
-// together, the OpenAI SDK ~40 ms, node-pty for the first terminal). One piece per turn of the
+// requests of a burst would otherwise each pay on the event loop (measured on the 2-core machine,
+// CPU: the user message's event validator ~45 ms, the start-conversation body ~65 ms and the
+// send-message body ~20 ms since large subschemas compile once (events/shared-subschemas.ts; ~250
+// ms before), the OpenAI SDK ~40 ms, node-pty for the first terminal). One piece per turn of the
 // loop, so requests arriving meanwhile are answered between pieces; a piece that a request already
 // compiled costs nothing.
 import type { FastifyInstance } from 'fastify';
