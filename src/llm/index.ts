@@ -1,4 +1,4 @@
-export { preloadOpenAI } from './clients.js';
+export { preloadFetch, preloadOpenAI } from './clients.js';
 export {
   apiKeyProblem,
   type LLMConfigProblem,
