@@ -26,7 +26,7 @@ import type {
 } from './schemas.js';
 import { sealSecrets } from './secrets.js';
 import { initialState, makeWorkspace, NO_SKILLS, userMessage } from './start-request.js';
-import { conversationInfo, stateOf, titleFromText } from './state.js';
+import { conversationInfo, finalResponseOf, stateOf, titleFromText } from './state.js';
 
 export type { ConversationServiceOptions } from './runtimes.js';
 
@@ -64,22 +64,10 @@ export class ConversationService extends ConversationRuntimes {
     return this.store.conversations.count({ ownerId: userId, executionStatus });
   }
 
-  /** The finish message, else the last agent message text, else "" (OpenHands' agent_final_response). */
+  /** OpenHands' agent_final_response: see finalResponseOf. */
   async finalResponse(userId: string, id: string): Promise<string> {
     await this.get(userId, id);
-    const events = this.runtimes.get(id)?.loadedEvents() ?? (await this.loadEvents(id));
-    for (let i = events.length - 1; i >= 0; i--) {
-      const e = events[i] as {
-        kind: string;
-        source?: string;
-        action?: { kind?: string; message?: string };
-        llm_message?: { content?: { text?: string }[] };
-      };
-      if (e.kind === 'ActionEvent' && e.action?.kind === 'FinishAction') return e.action.message ?? '';
-      if (e.kind === 'MessageEvent' && e.source === 'agent')
-        return (e.llm_message?.content ?? []).map((c) => c.text ?? '').join('');
-    }
-    return '';
+    return finalResponseOf(this.runtimes.get(id)?.loadedEvents() ?? (await this.loadEvents(id)));
   }
 
   async fullState(userId: string, id: string): Promise<Record<string, unknown>> {

@@ -168,3 +168,19 @@ export function conversationInfo(record: ConversationRecord): ConversationInfo {
     launched_agent_profile: null,
   };
 }
+
+/** The finish message, else the last agent message's text, else "" (OpenHands' agent_final_response). */
+export function finalResponseOf(events: readonly unknown[]): string {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i] as {
+      kind: string;
+      source?: string;
+      action?: { kind?: string; message?: string };
+      llm_message?: { content?: { text?: string }[] };
+    };
+    if (e.kind === 'ActionEvent' && e.action?.kind === 'FinishAction') return e.action.message ?? '';
+    if (e.kind === 'MessageEvent' && e.source === 'agent')
+      return (e.llm_message?.content ?? []).map((c) => c.text ?? '').join('');
+  }
+  return '';
+}
