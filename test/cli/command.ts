@@ -3,8 +3,9 @@
 // a test leaves running is killed after the file.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type IPty, spawn as spawnPty } from '@lydell/node-pty';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { waitUntil } from '../support/process.js';
+import { ScriptedLLM, type ScriptStep } from '../support/scripted-llm.js';
 
 export interface Command {
   /** stdout and stderr so far (a pty mixes them anyway). */
@@ -129,4 +130,26 @@ export async function agentdToEnd(
   command.type(''); // nothing typed; stdin stays open like a terminal's
   const code = await command.exited;
   return { code, stdout: command.stdout(), output: command.output() };
+}
+
+/**
+ * The file's scripted LLM (started before its tests, stopped after) and, per call, the LLM_*
+ * environment of a script of its own (a fresh key picks it).
+ */
+export function scriptedLLMEnv(prefix: string): {
+  env(steps: ScriptStep[]): { LLM_MODEL: string; LLM_API_KEY: string; LLM_BASE_URL: string };
+  url(): string;
+} {
+  const llm = new ScriptedLLM();
+  let counter = 0;
+  beforeAll(() => llm.start());
+  afterAll(() => llm.stop());
+  return {
+    env(steps) {
+      const key = `${prefix}-${++counter}`;
+      llm.script(key, steps);
+      return { LLM_MODEL: 'openai/scripted', LLM_API_KEY: key, LLM_BASE_URL: llm.openaiBaseUrl };
+    },
+    url: () => llm.openaiBaseUrl,
+  };
 }

@@ -1,30 +1,16 @@
 // The client commands against a running `agentd serve` (the real binary): --url/--key, the data
 // folder held by a server, and `events --follow` across a server restart (exact resume).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { closedPort } from '../support/ports.js';
 import { waitUntil } from '../support/process.js';
-import { ScriptedLLM, type ScriptStep } from '../support/scripted-llm.js';
+import type { ScriptStep } from '../support/scripted-llm.js';
 import { tempDir } from '../support/server.js';
-import { agentd, agentdToEnd } from './command.js';
+import { agentd, agentdToEnd, scriptedLLMEnv } from './command.js';
 
-const llm = new ScriptedLLM();
-let counter = 0;
-
-beforeAll(async () => {
-  await llm.start();
-});
-afterAll(async () => {
-  await llm.stop();
-});
+const llm = scriptedLLMEnv('cli-remote');
 
 const finish = (message: string): ScriptStep => ({ toolCalls: [{ name: 'finish', arguments: { message } }] });
-
-function llmEnv(steps: ScriptStep[]) {
-  const key = `cli-remote-${++counter}`;
-  llm.script(key, steps);
-  return { LLM_MODEL: 'openai/scripted', LLM_API_KEY: key, LLM_BASE_URL: llm.openaiBaseUrl };
-}
 
 async function call<T>(url: string, key: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${url}${path}`, {
@@ -47,7 +33,7 @@ describe('agentd run --url --key', () => {
     const target = ['--url', server.url, '--key', 'remote-key'];
     const run = await agentdToEnd(
       ['run', 'do it remotely', '--dir', tempDir(), ...target],
-      llmEnv([finish('Remote done.')]),
+      llm.env([finish('Remote done.')]),
     );
     expect(run.code, run.output).toBe(0);
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('Remote done.');
@@ -77,7 +63,7 @@ describe('agentd run --url --key', () => {
     const server = await runCli(['serve', '--port', '0', '--data-dir', tempDir('agentd-cli-srv-')], {
       env: { OH_SESSION_API_KEYS_0: 'remote-key' },
     });
-    const { LLM_API_KEY, LLM_BASE_URL } = llmEnv([finish('Settings key used.')]);
+    const { LLM_API_KEY, LLM_BASE_URL } = llm.env([finish('Settings key used.')]);
     // The settings name another model: only --model can make the scripted one answer.
     await call(server.url, 'remote-key', '/api/settings', {
       llm_model: 'openai/not-scripted',
@@ -113,7 +99,7 @@ describe('agentd run --url --key', () => {
     const server = await runCli(['serve', '--port', '0', '--data-dir', dataDir]);
     const run = await agentdToEnd(
       ['run', 'share the folder', '--data-dir', dataDir, '--dir', tempDir()],
-      llmEnv([finish('Shared.')]),
+      llm.env([finish('Shared.')]),
     );
     expect(run.code, run.output).toBe(0);
     expect(run.output).toContain(`agentd: using the server at ${server.url}`);
@@ -142,11 +128,11 @@ describe('agentd events --follow', () => {
       runCli(['serve', '--port', String(port), '--data-dir', dataDir], {
         env: { OH_SESSION_API_KEYS_0: key },
       });
-    const llmKey = llmEnv([finish('First.'), finish('Second.')]).LLM_API_KEY;
+    const llmKey = llm.env([finish('First.'), finish('Second.')]).LLM_API_KEY;
     let server = await serve();
     const { id } = await call<{ id: string }>(server.url, key, '/api/conversations', {
       agent: {
-        llm: { model: 'openai/scripted', api_key: llmKey, base_url: llm.openaiBaseUrl },
+        llm: { model: 'openai/scripted', api_key: llmKey, base_url: llm.url() },
         tools: [{ name: 'terminal' }],
       },
       workspace: { working_dir: tempDir() },

@@ -2,32 +2,22 @@
 // the real binary, piped, against the scripted LLM.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScriptedLLM, type ScriptStep } from '../support/scripted-llm.js';
+import { describe, expect, it } from 'vitest';
+import type { ScriptStep } from '../support/scripted-llm.js';
 import { tempDir } from '../support/server.js';
-import { agentd, agentdToEnd } from './command.js';
+import { agentd, agentdToEnd, scriptedLLMEnv } from './command.js';
 
-const llm = new ScriptedLLM();
-let counter = 0;
-
-beforeAll(async () => {
-  await llm.start();
-});
-afterAll(async () => {
-  await llm.stop();
-});
+const llm = scriptedLLMEnv('cli-run');
 
 /** A data folder, a working directory, and the LLM_* environment for a script of its own. */
 function setup(steps: ScriptStep[]) {
-  const key = `cli-run-${++counter}`;
-  llm.script(key, steps);
   const dataDir = tempDir('agentd-cli-data-');
   const workDir = tempDir('agentd-cli-work-');
   return {
     dataDir,
     workDir,
     args: ['--data-dir', dataDir, '--dir', workDir],
-    env: { LLM_MODEL: 'openai/scripted', LLM_API_KEY: key, LLM_BASE_URL: llm.openaiBaseUrl },
+    env: llm.env(steps),
   };
 }
 

@@ -1,21 +1,13 @@
 // `agentd run` in a pseudo-terminal, as a person runs it: colours, a spinner while the LLM thinks, and
 // the terminal left clean (spinner line erased, cursor shown again); NO_COLOR turns the colours off.
 import { stripVTControlCharacters } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScriptedLLM, type ScriptStep } from '../support/scripted-llm.js';
+import { describe, expect, it } from 'vitest';
+import type { ScriptStep } from '../support/scripted-llm.js';
 import { tempDir } from '../support/server.js';
-import { agentdInPty } from './command.js';
+import { agentdInPty, scriptedLLMEnv } from './command.js';
 
 const ESC = '\x1b';
-const llm = new ScriptedLLM();
-let counter = 0;
-
-beforeAll(async () => {
-  await llm.start();
-});
-afterAll(async () => {
-  await llm.stop();
-});
+const llm = scriptedLLMEnv('cli-tty');
 
 // The first answer comes late, so the spinner turns while the LLM "thinks".
 const script = (): ScriptStep[] => [
@@ -24,12 +16,8 @@ const script = (): ScriptStep[] => [
 ];
 
 function run(env: Record<string, string> = {}, steps = script()) {
-  const key = `cli-tty-${++counter}`;
-  llm.script(key, steps);
   return agentdInPty(['run', 'show colours', '--data-dir', tempDir('agentd-cli-tty-'), '--dir', tempDir()], {
-    LLM_MODEL: 'openai/scripted',
-    LLM_API_KEY: key,
-    LLM_BASE_URL: llm.openaiBaseUrl,
+    ...llm.env(steps),
     ...env,
   });
 }
