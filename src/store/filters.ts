@@ -25,6 +25,27 @@ export function whereSql(clauses: readonly string[]): string {
   return clauses.length ? ` WHERE ${clauses.join(' AND ')}` : '';
 }
 
+/** The events of every conversation of one owner (the V1 event search), joined to find the owner. */
+const OWNER_EVENTS = ' FROM events AS e JOIN conversations AS c ON c.key = e.conversation_key';
+
+/** The timestamp of a page cursor (an event id) among an owner's events: parameters id, owner. */
+export const OWNER_CURSOR_SQL = `SELECT e.timestamp${OWNER_EVENTS} WHERE e.id = ? AND c.owner_id = ?`;
+
+/** A page of an owner's events (parameters: owner, the clauses' own, limit), by time then id. */
+export function ownerPageSql(clauses: readonly string[], asc: boolean): string {
+  const order = asc ? 'ASC' : 'DESC';
+  return (
+    `SELECT e.seq, e.id, e.kind, e.source, e.timestamp, e.json${OWNER_EVENTS}` +
+    whereSql(['c.owner_id = ?', ...clauses]) +
+    ` ORDER BY timestamp ${order}, e.id ${order} LIMIT ?`
+  );
+}
+
+/** How many of an owner's events match (parameters: owner, the clauses' own), as `n`. */
+export function ownerCountSql(clauses: readonly string[]): string {
+  return `SELECT count(*) AS n${OWNER_EVENTS}${whereSql(['c.owner_id = ?', ...clauses])}`;
+}
+
 export function eventWhere(filter: EventFilter, dialect: Dialect): Where {
   return where([
     ['kind = ?', filter.kind],

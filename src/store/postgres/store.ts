@@ -3,7 +3,16 @@
 // takes serializes concurrent appenders on any replica, and a failed batch rolls its numbers back,
 // so they stay gap-free. Each append is one statement, so one round trip.
 import { messageBody } from '../body.js';
-import { conversationWhere, eventWhere, SORTS, type Where, whereSql } from '../filters.js';
+import {
+  conversationWhere,
+  eventWhere,
+  OWNER_CURSOR_SQL,
+  ownerCountSql,
+  ownerPageSql,
+  SORTS,
+  type Where,
+  whereSql,
+} from '../filters.js';
 import {
   CONVERSATION_COLUMNS,
   type ConversationRow,
@@ -195,33 +204,28 @@ class PgEvents implements EventStore {
     const { clauses, params } = this.where(q);
     const asc = q.order === 'asc';
     if (q.pageId !== undefined) {
-      const rows = await query<{ timestamp: string }>(
-        this.db,
-        'SELECT e.timestamp FROM events AS e JOIN conversations AS c ON c.key = e.conversation_key' +
-          ' WHERE e.id = $1 AND c.owner_id = $2',
-        [q.pageId, ownerId],
-      );
+      const rows = await query<{ timestamp: string }>(this.db, numbered(OWNER_CURSOR_SQL), [
+        q.pageId,
+        ownerId,
+      ]);
       if (!rows[0]) throw new UnknownCursorError(q.pageId);
       clauses.push(`(timestamp, e.id) ${asc ? '>=' : '<='} (?, ?)`);
       params.push(rows[0].timestamp, q.pageId);
     }
-    const order = asc ? 'ASC' : 'DESC';
-    const sql =
-      'SELECT e.seq, e.id, e.kind, e.source, e.timestamp, e.json FROM events AS e' +
-      ' JOIN conversations AS c ON c.key = e.conversation_key' +
-      whereSql(['c.owner_id = ?', ...clauses]) +
-      ` ORDER BY timestamp ${order}, e.id ${order} LIMIT ?`;
-    const rows = await query<StoredEvent>(this.db, numbered(sql), [ownerId, ...params, q.limit + 1]);
+    const rows = await query<StoredEvent>(this.db, numbered(ownerPageSql(clauses, asc)), [
+      ownerId,
+      ...params,
+      q.limit + 1,
+    ]);
     const next = rows.length > q.limit ? rows.pop()! : null;
     return { items: rows, nextPageId: next?.id ?? null };
   }
 
   async countOfOwner(ownerId: string, filter: EventFilter): Promise<number> {
     const { clauses, params } = this.where(filter);
-    const sql =
-      'SELECT count(*) AS n FROM events AS e JOIN conversations AS c ON c.key = e.conversation_key' +
-      whereSql(['c.owner_id = ?', ...clauses]);
-    return toCount(await query<{ n: string }>(this.db, numbered(sql), [ownerId, ...params]));
+    return toCount(
+      await query<{ n: string }>(this.db, numbered(ownerCountSql(clauses)), [ownerId, ...params]),
+    );
   }
 }
 

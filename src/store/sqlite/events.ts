@@ -2,7 +2,7 @@
 // reads by id, by page and after a seq, with the stored JSON text handed out as it is.
 import type Database from 'better-sqlite3';
 import { messageBody } from '../body.js';
-import { eventWhere, type Where, whereSql } from '../filters.js';
+import { eventWhere, OWNER_CURSOR_SQL, ownerCountSql, ownerPageSql, type Where } from '../filters.js';
 import { EVENT_COLUMNS } from '../rows.js';
 import {
   type ConversationPatch,
@@ -206,35 +206,24 @@ export class SqliteEvents implements EventStore {
     const { clauses, params } = this.where(query);
     const asc = query.order === 'asc';
     if (query.pageId !== undefined) {
-      const cursor = this.statements
-        .get(
-          'SELECT e.timestamp FROM events AS e JOIN conversations AS c ON c.key = e.conversation_key' +
-            ' WHERE e.id = ? AND c.owner_id = ?',
-        )
-        .pluck()
-        .get(query.pageId, ownerId) as string | undefined;
+      const cursor = this.statements.get(OWNER_CURSOR_SQL).pluck().get(query.pageId, ownerId) as
+        | string
+        | undefined;
       if (cursor === undefined) throw new UnknownCursorError(query.pageId);
       clauses.push(`(timestamp, e.id) ${asc ? '>=' : '<='} (?, ?)`);
       params.push(cursor, query.pageId);
     }
-    const order = asc ? 'ASC' : 'DESC';
-    const sql =
-      'SELECT e.seq, e.id, e.kind, e.source, e.timestamp, e.json FROM events AS e' +
-      ' JOIN conversations AS c ON c.key = e.conversation_key' +
-      whereSql(['c.owner_id = ?', ...clauses]) +
-      ` ORDER BY timestamp ${order}, e.id ${order} LIMIT ?`;
-    const rows = this.statements.get(sql).all(ownerId, ...params, query.limit + 1) as StoredEvent[];
+    const rows = this.statements
+      .get(ownerPageSql(clauses, asc))
+      .all(ownerId, ...params, query.limit + 1) as StoredEvent[];
     const next = rows.length > query.limit ? rows.pop()! : null;
     return { items: rows, nextPageId: next?.id ?? null };
   }
 
   async countOfOwner(ownerId: string, filter: EventFilter): Promise<number> {
     const { clauses, params } = this.where(filter);
-    const sql =
-      'SELECT count(*) FROM events AS e JOIN conversations AS c ON c.key = e.conversation_key' +
-      whereSql(['c.owner_id = ?', ...clauses]);
     return this.statements
-      .get(sql)
+      .get(ownerCountSql(clauses))
       .pluck()
       .get(ownerId, ...params) as number;
   }
