@@ -77,6 +77,11 @@ await build({
   external,
   plugins: [loadOnFirstUse],
   sourcemap: true,
+  // V8 parses every byte of a module it loads: without comments and spaces the chunk a serve loads is
+  // 1.7 MB instead of 2.5 MB (main-thread CPU to /ready ~30 ms less, median of 11 on the 2-core
+  // machine). Names are kept, so stack traces and logs still read as the source does.
+  minifyWhitespace: true,
+  minifySyntax: true,
   // Bundled CommonJS code calls require(); give the ESM bundle one.
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
