@@ -2,6 +2,7 @@
 // memory, batch get against a bare Fastify process, replay, a burst of starts, and how these grow.
 // Events are created through the API (user messages); the 100k-event conversation is topped up
 // offline through the same store code (100k API calls would take minutes), then served by the binary.
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -44,6 +45,20 @@ export async function benchStartup(): Promise<void> {
   }
   const d = percentile(sorted(direct), 50);
   const n = percentile(sorted(npm), 50);
+  // The floor under both rows on this machine: Node starting and exiting, npm loading itself.
+  const floor = async (command: string, args: string[]) => {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      await new Promise((done) => spawn(command, args, { stdio: 'ignore' }).on('exit', done));
+      times.push(performance.now() - t);
+    }
+    return percentile(sorted(times), 50);
+  };
+  record({
+    name: 'binary: the floor: spawn → exit of node -e 0 / of npm --version, p50 of 5',
+    value: `${ms(await floor(process.execPath, ['-e', '0']))} / ${ms(await floor('npm', ['--version']))}`,
+  });
   record({
     name: 'binary: spawn → /ready, node dist/cli.js serve, p50 of 5',
     value: ms(d),
