@@ -3,6 +3,7 @@
 // Events are created through the API (user messages); the 100k-event conversation is topped up
 // offline through the same store code (100k API calls would take minutes), then served by the binary.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -305,7 +306,60 @@ export async function benchBurst(): Promise<void> {
   });
 }
 
+/**
+ * A data folder holding `n` conversations of one user: one made through the API, the rest copies of
+ * its record written through the same store code with the server stopped (10k starts through the API
+ * would each spawn a shell).
+ */
+async function conversationsOf(n: number): Promise<string> {
+  const dir = dataDir('many');
+  const b = await startBinary(dir);
+  const id = await createConversation(b.url, DEAD_LLM);
+  await b.stop();
+  const store = openSqliteStore({ path: join(dir, 'agentd.db') });
+  const record = (await store.conversations.get(id))!;
+  for (let i = 1; i < n; i++) {
+    const at = new Date(Date.parse(record.createdAt) + i).toISOString();
+    await store.conversations.create({ ...record, id: randomUUID(), createdAt: at, updatedAt: at });
+  }
+  await store.close();
+  return dir;
+}
+
+/** How start-up, the first page of a search, the count and memory grow with stored conversations. */
+async function conversationFigures(
+  n: number,
+): Promise<{ ready: number; search: number; count: number; rss: number }> {
+  const dir = await conversationsOf(n);
+  const b = await startBinary(dir);
+  const search = await sample(
+    50,
+    () => rawRequest(b.url, { method: 'GET', path: '/api/conversations/search?limit=20', headers: auth }),
+    5,
+  );
+  const count = await sample(
+    50,
+    () => rawRequest(b.url, { method: 'GET', path: '/api/conversations/count', headers: auth }),
+    5,
+  );
+  const rss = rssBytes(b.pid);
+  await b.stop();
+  return {
+    ready: b.readyMs,
+    search: percentile(sorted(search), 50),
+    count: percentile(sorted(count), 50),
+    rss,
+  };
+}
+
 export async function benchScaling(): Promise<void> {
+  for (const n of [10, 1_000, 10_000]) {
+    const f = await conversationFigures(n);
+    record({
+      name: `scaling: ${n} stored conversations: spawn → /ready / search first page p50 / count p50 / RSS`,
+      value: `${ms(f.ready)} / ${ms(f.search)} / ${ms(f.count)} / ${mb(f.rss)}`,
+    });
+  }
   for (const total of [1_000, 10_000, 100_000]) {
     const f = await eventFigures(total, Math.min(total, 2_000), 1);
     record({
