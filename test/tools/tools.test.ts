@@ -12,6 +12,7 @@ import {
   terminalTool,
   truncate,
 } from '../../src/tools/index.js';
+import { KEEP_HEAD_CHARS, KEEP_TAIL_CHARS } from '../../src/tools/terminal/session.js';
 import { tempDir } from '../support/server.js';
 import { toolContext } from '../support/tools.js';
 
@@ -102,6 +103,35 @@ describe('terminal', () => {
     const big = await run('head -c 4000000 /dev/zero | tr "\\0" a; echo; echo end');
     expect(big.exit_code).toBe(0);
     expect(textOf(big).endsWith('\nend')).toBe(true);
+  });
+
+  it('keeps the first and last MiB of a huge output, says how much it dropped, and goes on', async () => {
+    // ~7 MB: kept whole, this grew the server's memory without bound (past ~512 MB it crashed).
+    const out = await run('seq 1 1000000; echo end');
+    expect(out.exit_code).toBe(0);
+    const text = textOf(out);
+    expect(text.startsWith('1\n2\n3\n')).toBe(true);
+    expect(text.endsWith('999999\n1000000\nend')).toBe(true);
+    const saved = readFileSync(/saved at (\S+\.txt)/.exec(text)![1]!, 'utf8');
+    const note =
+      /\n\[(\d+) characters of this output were not kept: only its first and last 1 MiB are\]\n/.exec(saved);
+    expect(Number(note?.[1])).toBeGreaterThan(4_000_000);
+    expect(saved.length).toBeLessThan(KEEP_HEAD_CHARS + KEEP_TAIL_CHARS + 200);
+    // What is kept joins up with what was dropped: whole lines from 1 on, and whole lines up to the end.
+    const [head, tail] = saved.split(note![0]);
+    expect(
+      head!
+        .split('\n')
+        .slice(0, -1)
+        .every((line, i) => line === String(i + 1)),
+    ).toBe(true);
+    const tailLines = tail!.split('\n').slice(1);
+    expect(tailLines.slice(-2)).toEqual(['1000000', 'end']);
+    expect(
+      tailLines.slice(0, -1).every((line, i, all) => i === 0 || Number(line) === Number(all[i - 1]) + 1),
+    ).toBe(true);
+    const next = await run('echo next');
+    expect(textOf(next)).toBe('next');
   });
 
   it('hides secret values and exposes them to commands', async () => {

@@ -13,6 +13,17 @@ const PROMPT = new RegExp(`\\r?\\n?${START}(\\{.*?\\})${END}\\r?\\n?`, 's');
 // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences are control characters.
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 
+/**
+ * What of one command's output is kept in memory: its first and its last mebibyte. The agent is shown
+ * 30,000 characters of head and tail (tool.ts) and the file it may read holds what is kept; the middle
+ * of a longer output is dropped as it arrives, with a line saying how much. Without the bound a command
+ * that prints without end (`yes`, a runaway log) grew the server's memory until the string passed
+ * V8's limit (~512 MB), and the RangeError in the data handler took the whole server down; 100 MB of
+ * output already cost ~570 MB of RSS.
+ */
+export const KEEP_HEAD_CHARS = 2 ** 20;
+export const KEEP_TAIL_CHARS = 2 ** 20;
+
 export interface PromptInfo {
   exit_code: number;
   working_dir: string;
@@ -104,7 +115,12 @@ export class TerminalSession {
   private pty: IPty | null = null;
   private starting: Promise<void> | null = null;
   private closed = false;
+  /** The output since the last cut; once it overflows, only its end (the head is kept apart). */
   private buffer = '';
+  /** The output's first KEEP_HEAD_CHARS, set once the output outgrows what is kept. */
+  private head: string | null = null;
+  /** Characters of output dropped between the head and the buffer. */
+  private dropped = 0;
   /**
    * Whether the buffer holds a whole prompt. Tested when a prompt's end marker arrives, never by
    * scanning the buffer on each chunk: that flattens and scans the whole buffer each time, quadratic
@@ -171,6 +187,8 @@ export class TerminalSession {
       const arrived = window.includes(END);
       this.tail = window.slice(1 - END.length);
       this.buffer += data;
+      if (this.buffer.length > (this.head === null ? KEEP_HEAD_CHARS : 0) + 2 * KEEP_TAIL_CHARS)
+        this.dropMiddle();
       if (arrived && !this.promptIn) this.promptIn = PROMPT.test(this.buffer);
       for (const listener of this.listeners) listener();
     });
@@ -183,8 +201,36 @@ export class TerminalSession {
     this.cut('');
   }
 
+  /**
+   * Keeps the head (once) and the buffer's last KEEP_TAIL_CHARS. It runs when the buffer has grown by
+   * KEEP_TAIL_CHARS since, so copying stays linear in the output. A prompt is a few hundred
+   * characters printed at once: it is never cut.
+   */
+  private dropMiddle(): void {
+    let rest = this.buffer;
+    if (this.head === null) {
+      this.head = rest.slice(0, KEEP_HEAD_CHARS);
+      rest = rest.slice(KEEP_HEAD_CHARS);
+    }
+    this.dropped += rest.length - KEEP_TAIL_CHARS;
+    this.buffer = rest.slice(-KEEP_TAIL_CHARS);
+  }
+
+  /** The output taken: the buffer's first `end` characters, after the head and the dropped count. */
+  private taken(end: number): string {
+    let last = this.buffer.slice(0, end);
+    if (this.head === null) return last;
+    if (last.length > KEEP_TAIL_CHARS) {
+      this.dropped += last.length - KEEP_TAIL_CHARS;
+      last = last.slice(-KEEP_TAIL_CHARS);
+    }
+    return `${this.head}\n[${this.dropped} characters of this output were not kept: only its first and last ${KEEP_TAIL_CHARS / 2 ** 20} MiB are]\n${last}`;
+  }
+
   /** Replaces the buffer with what follows what was taken from it. */
   private cut(rest: string): void {
+    this.head = null;
+    this.dropped = 0;
     this.buffer = rest;
     this.tail = rest.slice(1 - END.length);
     this.promptIn = rest.includes(END) && PROMPT.test(rest);
@@ -218,7 +264,7 @@ export class TerminalSession {
     const outcome = await this.waitForPrompt(options.noChangeTimeoutMs, options.hardTimeoutMs);
     const match = PROMPT.exec(this.buffer);
     if (match) {
-      const output = this.buffer.slice(0, match.index);
+      const output = this.taken(match.index);
       this.cut(this.buffer.slice(match.index + match[0].length));
       this.running = false;
       const raw = JSON.parse(match[1]!) as Record<string, string>;
@@ -231,7 +277,7 @@ export class TerminalSession {
       };
       return { output: cleanOutput(output), prompt: this.lastPrompt, timedOut: null };
     }
-    const output = this.buffer;
+    const output = this.taken(this.buffer.length);
     this.cut('');
     if (this.exited) this.running = false;
     return { output: cleanOutput(output), prompt: null, timedOut: outcome };
