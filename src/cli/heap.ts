@@ -30,8 +30,9 @@ v8.setFlagsFromString('--liftoff-only');
 
 // The young generation: loading the bundle is one long synchronous burst of allocation that would
 // grow it to V8's 16 MB semi-spaces (32 MB resident for the process's life): held at its initial
-// 1 MB meanwhile. From the first turn of the event loop it may double again, and is held once a
-// collection's report (a turn or two later) sees it at the cap. An empty young generation costs its
+// 1 MB meanwhile. From the first turn of the event loop (an immediate, not unref'd: unref'd, it would
+// wait for the first I/O) it may double again, and is held once a collection's report (a turn or two
+// later) sees it at the cap. An empty young generation costs its
 // size in RSS; a small one, scavenges: ~22 in a 50-step task at 1 MB (measured: ~5% more server CPU
 // per step), ~5 at 4 MB, ~1.5 at 16 MB. A turn that keeps megabytes alive may grow it a doubling or
 // two past the cap before the report comes; never past V8's own limit.
@@ -45,7 +46,7 @@ if (!operatorSet(/semi[-_]space/)) {
       watch.disconnect();
     });
     watch.observe({ entryTypes: ['gc'] });
-  }).unref();
+  });
 }
 
 // After each full collection the old generation may grow by half of what survived before the next

@@ -15,16 +15,29 @@ const ROUTES = ['POST /api/conversations', 'POST /api/conversations/:conversatio
 
 /** Starts the warm-up `delayMs` after the call (after the first /ready is answered); never awaited. */
 export function warmUpWhenIdle(app: FastifyInstance, delayMs = 50): void {
-  const pieces = [
-    () => prepareMessageValidator(),
-    ...ROUTES.map((route) => () => compileRouteValidators(app, route)),
-    () => void preloadOpenAI(),
-    () => void preloadFetch(),
-    () => void loadPty(),
-  ];
+  runPiecesWhenIdle(
+    [
+      () => prepareMessageValidator(),
+      ...ROUTES.map((route) => () => compileRouteValidators(app, route)),
+      () => void preloadOpenAI(),
+      () => void preloadFetch(),
+      () => void loadPty(),
+    ],
+    delayMs,
+    () => app.server.listening,
+  );
+}
+
+/**
+ * Runs `pieces` one per turn of the loop, from `delayMs` on, while `wanted()` holds. The immediates
+ * are not unref'd: an unref'd immediate does not wake an idle loop (Node runs it only when other I/O
+ * does), so the pieces after the first used to run on top of the first requests instead of before.
+ */
+export function runPiecesWhenIdle(pieces: (() => void)[], delayMs: number, wanted: () => boolean): void {
   const next = () => {
+    if (!wanted()) return;
     pieces.shift()?.();
-    if (pieces.length > 0) setImmediate(next).unref();
+    if (pieces.length > 0) setImmediate(next);
   };
   setTimeout(next, delayMs).unref();
 }
