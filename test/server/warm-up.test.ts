@@ -22,7 +22,7 @@ describe('idle warm-up', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', '--input-type=module', '-e', script],
-      { timeout: 5000 },
+      { timeout: 20_000 }, // tsx loading under a loaded test run takes seconds; a hang is the failure
     );
     expect(stdout.trim()).toBe('0,1,2,3');
   });
