@@ -38,10 +38,27 @@ const BatchQuery = Type.Object({
 /** The request body as documented in OpenAPI (added to the GET operation by the OpenAPI transform). */
 export const BatchEventIdsBody = Type.Array(Type.String(), { $id: 'BatchEventIds', title: 'Event Ids' });
 
-function readBody(raw: IncomingMessage): Promise<Buffer | null> {
+function hasBody(raw: IncomingMessage): boolean {
   const length = raw.headers['content-length'];
-  if (length === '0' || (length === undefined && raw.headers['transfer-encoding'] === undefined))
-    return Promise.resolve(null);
+  return length !== '0' && (length !== undefined || raw.headers['transfer-encoding'] !== undefined);
+}
+
+/**
+ * The body of a request whose message is complete: it all waits in the stream's buffer (a small
+ * body usually comes with the headers), so it is taken at once, without data events and a promise.
+ */
+function bufferedBody(raw: IncomingMessage): Buffer | null {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (let chunk = raw.read() as Buffer | null; chunk !== null; chunk = raw.read() as Buffer | null) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'Request body too large');
+    chunks.push(chunk);
+  }
+  return size === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+function readBody(raw: IncomingMessage): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -62,7 +79,11 @@ function readBody(raw: IncomingMessage): Promise<Buffer | null> {
 
 /** Validates the body as a JSON array of strings (UTF-8, depth-limited); FastAPI-shaped issues otherwise. */
 function parseIdList(body: Buffer): string[] {
-  const value = parseJsonText(decodeUtf8(body));
+  const text = decodeUtf8(body);
+  const ids = flatStrings(text);
+  if (ids !== null) return ids;
+  // Not a flat array of strings: the general reader says why, with its exact errors.
+  const value = parseJsonText(text);
   if (!Array.isArray(value)) {
     throw new RequestValidationError([
       { loc: ['body'], msg: 'Input should be a valid list', type: 'list_type' },
@@ -78,11 +99,29 @@ function parseIdList(body: Buffer): string[] {
 }
 
 /**
+ * The text as a flat JSON array of strings, or null when it is anything else. Such an array is what
+ * the general reader would accept too (one level deep, no object keys for a prototype check to
+ * refuse), so a well-formed batch skips its depth scan and key checks.
+ */
+function flatStrings(text: string): string[] | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value)) return null;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return null;
+  return value as string[];
+}
+
+/**
  * The ids of a batch get: the GET body's JSON array when there is a body (OpenHands), else the
  * repeated `event_ids` query parameters; 422 `missing` when neither.
  */
 export async function batchIds(request: { raw: IncomingMessage; query: unknown }): Promise<string[]> {
-  const body = await readBody(request.raw);
+  const { raw } = request;
+  const body = !hasBody(raw) ? null : raw.complete ? bufferedBody(raw) : await readBody(raw);
   if (body !== null) return parseIdList(body);
   const query = request.query as { event_ids?: string[] };
   if (query.event_ids) return query.event_ids;
