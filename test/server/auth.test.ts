@@ -63,7 +63,8 @@ describe('auth', () => {
     expect(keys.userOf('key-a')).toBe(userIdForSessionKey('key-a'));
     expect(keys.userOf('key-b')).toBe(userIdForSessionKey('key-b'));
     expect(userIdForSessionKey('key-a')).not.toBe(userIdForSessionKey('key-b'));
-    for (const other of ['key-c', 'KEY-A', 'key-a ', '', undefined, null]) expect(keys.userOf(other)).toBeNull();
+    for (const other of ['key-c', 'KEY-A', 'key-a ', '', undefined, null])
+      expect(keys.userOf(other)).toBeNull();
     expect(keys.accepts('key-b')).toBe(true);
     expect(keys.accepts('key-c')).toBe(false);
     expect(new SessionKeys([]).userOf(undefined)).toBe(userIdForSessionKey(null));
