@@ -38,27 +38,10 @@ const BatchQuery = Type.Object({
 /** The request body as documented in OpenAPI (added to the GET operation by the OpenAPI transform). */
 export const BatchEventIdsBody = Type.Array(Type.String(), { $id: 'BatchEventIds', title: 'Event Ids' });
 
-function hasBody(raw: IncomingMessage): boolean {
-  const length = raw.headers['content-length'];
-  return length !== '0' && (length !== undefined || raw.headers['transfer-encoding'] !== undefined);
-}
-
-/**
- * The body of a request whose message is complete: it all waits in the stream's buffer (a small
- * body usually comes with the headers), so it is taken at once, without data events and a promise.
- */
-function bufferedBody(raw: IncomingMessage): Buffer | null {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for (let chunk = raw.read() as Buffer | null; chunk !== null; chunk = raw.read() as Buffer | null) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'Request body too large');
-    chunks.push(chunk);
-  }
-  return size === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-}
-
 function readBody(raw: IncomingMessage): Promise<Buffer | null> {
+  const length = raw.headers['content-length'];
+  if (length === '0' || (length === undefined && raw.headers['transfer-encoding'] === undefined))
+    return Promise.resolve(null);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -120,8 +103,7 @@ function flatStrings(text: string): string[] | null {
  * repeated `event_ids` query parameters; 422 `missing` when neither.
  */
 export async function batchIds(request: { raw: IncomingMessage; query: unknown }): Promise<string[]> {
-  const { raw } = request;
-  const body = !hasBody(raw) ? null : raw.complete ? bufferedBody(raw) : await readBody(raw);
+  const body = await readBody(request.raw);
   if (body !== null) return parseIdList(body);
   const query = request.query as { event_ids?: string[] };
   if (query.event_ids) return query.event_ids;
