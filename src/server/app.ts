@@ -107,9 +107,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   app.decorate('routeTable', routes);
   let lastActivity = 0;
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     if (!request.is404 && (request.routeOptions.config.access ?? 'key') !== 'public')
       lastActivity = Date.now();
+    done();
   });
   await installOpenApi(app, { controlPlane: deps.controlPlane !== undefined, docsUi: deps.docsUi ?? true });
 

@@ -5,7 +5,7 @@
 // router decodes onto a protected route meets the same check. The key also names the user (settings
 // and conversations are per user). Keys are compared in constant time, over their SHA-256 digests so
 // length does not leak.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { userIdForSessionKey } from '../settings/index.js';
 
@@ -28,15 +28,19 @@ declare module 'fastify' {
   }
 }
 
+// One-shot hash: no Hash object per request (the check runs on every protected request).
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+  return hash('sha256', value, 'buffer');
 }
 
 export class SessionKeys {
   private readonly digests: Buffer[];
+  /** The user id each configured key names, worked out once rather than hashed again per request. */
+  private readonly users: string[];
 
   constructor(keys: readonly string[]) {
     this.digests = keys.map(digest);
+    this.users = keys.map((key) => userIdForSessionKey(key));
   }
 
   /** Auth is off only when no key is configured (an explicit --no-auth). */
@@ -46,12 +50,22 @@ export class SessionKeys {
 
   /** True when the key is one of the configured keys. Every key is compared, so timing does not tell which. */
   accepts(key: string | undefined | null): boolean {
-    if (!this.enabled) return true;
-    if (typeof key !== 'string' || key.length === 0) return false;
+    return !this.enabled || this.userOf(key) !== null;
+  }
+
+  /**
+   * The user id the key names when it is one of the configured keys, else null (with auth off:
+   * the local user). Every key is compared, so timing does not tell which.
+   */
+  userOf(key: string | undefined | null): string | null {
+    if (!this.enabled) return userIdForSessionKey(null);
+    if (typeof key !== 'string' || key.length === 0) return null;
     const candidate = digest(key);
-    let ok = false;
-    for (const d of this.digests) ok = timingSafeEqual(d, candidate) || ok;
-    return ok;
+    let user: string | null = null;
+    for (let i = 0; i < this.digests.length; i++) {
+      if (timingSafeEqual(this.digests[i]!, candidate)) user = this.users[i]!;
+    }
+    return user;
   }
 }
 
@@ -109,18 +123,18 @@ export async function installAuth(
     }
   });
   await beforeCheck?.();
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: the check is synchronous, and a promise per request would
+  // cost every protected request a microtask turn before its handler runs.
+  app.addHook('onRequest', (request, reply, done) => {
     // An unknown route has no handler to protect: it answers 404 (the route table is public anyway,
     // in /openapi.json).
-    if (request.is404) return;
-    const access = request.routeOptions.config.access ?? 'key';
-    if (access !== 'key') return;
+    if (request.is404 || (request.routeOptions.config.access ?? 'key') !== 'key') return done();
     const header = request.headers[SESSION_KEY_HEADER];
-    const key = Array.isArray(header) ? header[0] : header;
-    if (!sessionKeys.accepts(key)) {
-      return reply.code(401).send({ detail: 'Unauthorized' });
-    }
-    request.userId = userIdForSessionKey(sessionKeys.enabled ? (key ?? null) : null);
+    const user = sessionKeys.userOf(Array.isArray(header) ? header[0] : header);
+    // Answered here: without done() nothing after this hook runs.
+    if (user === null) return void reply.code(401).send({ detail: 'Unauthorized' });
+    request.userId = user;
+    done();
   });
   return { sessionKeys, routes };
 }

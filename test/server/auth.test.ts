@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionKeys } from '../../src/server/auth.js';
+import { userIdForSessionKey } from '../../src/settings/index.js';
 import { api, startServer, type TestServer } from '../support/server.js';
 
 type OpenApi = { paths: Record<string, Record<string, unknown>> };
@@ -54,5 +56,17 @@ describe('auth', () => {
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ detail: 'Not Found' });
     }
+  });
+
+  it('names the user of each configured key, no one for any other key, the local user with auth off', () => {
+    const keys = new SessionKeys(['key-a', 'key-b']);
+    expect(keys.userOf('key-a')).toBe(userIdForSessionKey('key-a'));
+    expect(keys.userOf('key-b')).toBe(userIdForSessionKey('key-b'));
+    expect(userIdForSessionKey('key-a')).not.toBe(userIdForSessionKey('key-b'));
+    for (const other of ['key-c', 'KEY-A', 'key-a ', '', undefined, null])
+      expect(keys.userOf(other)).toBeNull();
+    expect(keys.accepts('key-b')).toBe(true);
+    expect(keys.accepts('key-c')).toBe(false);
+    expect(new SessionKeys([]).userOf(undefined)).toBe(userIdForSessionKey(null));
   });
 });

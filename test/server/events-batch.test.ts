@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userIdForSessionKey } from '../../src/settings/index.js';
 import { getWithBody } from '../support/http.js';
@@ -67,6 +68,53 @@ describe('GET /api/conversations/{id}/events (batch get)', () => {
     const foreign = await createConversation(server.store, 'someone-else');
     const res = await batch([], `/api/conversations/${foreign}/events`);
     expect(res.status).toBe(404);
+  });
+
+  it("is 404 for another user's conversation even when the body names its events", async () => {
+    const foreign = await createConversation(server.store, 'someone-else');
+    const theirs = messageEvent('not yours');
+    await server.store.events.append(foreign, [theirs]);
+    const res = await batch([theirs.id], `/api/conversations/${foreign}/events`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain('not yours');
+  });
+
+  it('reads a body that arrives after the headers, in pieces', async () => {
+    const body = JSON.stringify([events[1]!.id, events[0]!.id]);
+    const half = body.length >> 1;
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      socket.once('end', () => resolve(text));
+    });
+    socket.write(
+      `GET /api/conversations/${conversationId}/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n` +
+        `X-Session-API-Key: ${server.key}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the route is waiting on the rest
+    socket.write(body.slice(half));
+    const text = await answer;
+    expect(text.startsWith('HTTP/1.1 200')).toBe(true);
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual([events[1], events[0]]);
+  });
+
+  it('reads ids written with escapes and white space, and ids that name prototype keys', async () => {
+    const id = events[0]!.id;
+    const escaped = `\\u${id.charCodeAt(0).toString(16).padStart(4, '0')}${id.slice(1)}`;
+    const res = await batch(` [ "${escaped}" ,\n "__proto__", "constructor" ] `);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([events[0], null, null]);
+  });
+
+  it('is 422 json_too_deep for a body nested past the limit', async () => {
+    const res = await batch(`${'['.repeat(10_000)}${']'.repeat(10_000)}`);
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { detail: { type: string }[] }).detail[0]?.type).toBe('json_too_deep');
   });
 
   it('is 422 in FastAPI shape for a non-UUID path', async () => {

@@ -62,7 +62,11 @@ function readBody(raw: IncomingMessage): Promise<Buffer | null> {
 
 /** Validates the body as a JSON array of strings (UTF-8, depth-limited); FastAPI-shaped issues otherwise. */
 function parseIdList(body: Buffer): string[] {
-  const value = parseJsonText(decodeUtf8(body));
+  const text = decodeUtf8(body);
+  const ids = flatStrings(text);
+  if (ids !== null) return ids;
+  // Not a flat array of strings: the general reader says why, with its exact errors.
+  const value = parseJsonText(text);
   if (!Array.isArray(value)) {
     throw new RequestValidationError([
       { loc: ['body'], msg: 'Input should be a valid list', type: 'list_type' },
@@ -74,6 +78,23 @@ function parseIdList(body: Buffer): string[] {
       issues.push({ loc: ['body', i], msg: 'Input should be a valid string', type: 'string_type' });
   });
   if (issues.length > 0) throw new RequestValidationError(issues);
+  return value as string[];
+}
+
+/**
+ * The text as a flat JSON array of strings, or null when it is anything else. Such an array is what
+ * the general reader would accept too (one level deep, no object keys for a prototype check to
+ * refuse), so a well-formed batch skips its depth scan and key checks.
+ */
+function flatStrings(text: string): string[] | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value)) return null;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return null;
   return value as string[];
 }
 
