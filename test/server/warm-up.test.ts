@@ -22,7 +22,8 @@ describe('idle warm-up', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', '--input-type=module', '-e', script],
-      { timeout: 20_000 }, // tsx loading under a loaded test run takes seconds; a hang is the failure
+      // tsx loading under a loaded test run takes seconds; a hang is the failure. No tsx cache left behind.
+      { timeout: 20_000, env: { ...process.env, TSX_DISABLE_CACHE: '1' } },
     );
     expect(stdout.trim()).toBe('0,1,2,3');
   });
