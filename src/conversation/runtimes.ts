@@ -165,9 +165,14 @@ export abstract class ConversationRuntimes {
   /**
    * The runtime of a conversation, built on first use (one build even under concurrent calls). A
    * runtime is built only by the lease holder: OwnedElsewhereError when another replica holds it.
+   * `created`: the record a start just stored, with no events yet (no read, and no history to read).
    */
-  protected async runtime(userId: string, id: string): Promise<ConversationRuntime> {
-    let record = await this.local(userId, id);
+  protected async runtime(
+    userId: string,
+    id: string,
+    created?: ConversationRecord,
+  ): Promise<ConversationRuntime> {
+    let record = created ?? (await this.local(userId, id));
     if (!this.runtimes.get(id)) {
       await this.runtimes.settled(id);
       if (!this.runtimes.get(id)) {
@@ -177,7 +182,11 @@ export abstract class ConversationRuntimes {
         if (claim.takeover && (await this.recoverConversation(id))) record = await this.local(userId, id);
       }
     }
-    return this.runtimes.use(id, () => this.buildRuntime(record));
+    return this.runtimes.use(id, async () => {
+      const runtime = await this.buildRuntime(record);
+      if (created) runtime.startsEmpty();
+      return runtime;
+    });
   }
 
   /**
