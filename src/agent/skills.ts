@@ -34,7 +34,9 @@ const MAX_SKILL_CHARS = 20_000;
 
 function readBounded(path: string): string | null {
   try {
-    if (!statSync(path).isFile()) return null;
+    // Most workspaces have none of the files probed: a miss answers undefined instead of throwing
+    // (an exception with a stack is several times the cost of the stat itself, on every start).
+    if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return null;
     const text = readFileSync(path, 'utf8');
     return text.length > MAX_SKILL_CHARS
       ? `${text.slice(0, MAX_SKILL_CHARS)}\n[… cut at ${MAX_SKILL_CHARS} characters]`
@@ -79,6 +81,7 @@ const MAX_SKILLS_PER_FOLDER = 200;
 /** A folder's entries, sorted; none when it is missing or not a folder (a workspace may hold anything). */
 function entriesOf(dir: string): string[] {
   try {
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
     return readdirSync(dir).sort().slice(0, MAX_SKILLS_PER_FOLDER);
   } catch {
     return [];
