@@ -100,7 +100,7 @@ export class ConversationRuntime implements AgentHost {
   }
 
   /**
-   * The runtime of a conversation its start just created, built before any of its events: the
+   * The runtime of a conversation a start is creating, built before its record is stored: the
    * history is known to be empty, and every append goes through this runtime (`remember`), so it
    * stays exact without a read from the store.
    */
@@ -108,6 +108,14 @@ export class ConversationRuntime implements AgentHost {
     if (this.history || this.loading) return;
     this.history = [];
     this.seq = 0;
+  }
+
+  /** `emit` for the start that builds this runtime: the record is stored with these first events. */
+  async create(events: AnyEvent[], patch: Partial<ConversationRecord>): Promise<void> {
+    const record = { ...this.record, ...patch, updatedAt: new Date().toISOString() };
+    const stored = await this.log.create(record, events);
+    this.record = record;
+    this.remember(events, stored);
   }
 
   /**

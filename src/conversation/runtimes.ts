@@ -165,7 +165,7 @@ export abstract class ConversationRuntimes {
   /**
    * The runtime of a conversation, built on first use (one build even under concurrent calls). A
    * runtime is built only by the lease holder: OwnedElsewhereError when another replica holds it.
-   * `created`: the record a start just stored, with no events yet (no read, and no history to read).
+   * `created`: the record a start is creating, not stored yet (the first append stores it).
    */
   protected async runtime(
     userId: string,

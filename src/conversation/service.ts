@@ -138,13 +138,14 @@ export class ConversationService extends ConversationRuntimes {
     };
     try {
       mkdirSync(persistenceDir, { recursive: true });
-      await this.store.conversations.create(record);
-      if (request.initial_message) {
-        // Checked above; the runtime is built from the record just stored, without reading it back.
+      if (!request.initial_message) await this.store.conversations.create(record);
+      else {
+        // Checked above. The runtime is built from the record before it is stored; the record goes
+        // into the store with the first events, in one transaction.
         const message = { ...request.initial_message, run: true };
         await this.onOwner('sendMessage', userId, id, [message], async () => {
           const runtime = await this.runtime(userId, id, record);
-          await this.runtimes.hold(runtime, () => this.deliverMessage(runtime, message));
+          await this.runtimes.hold(runtime, () => this.deliverMessage(runtime, message, true));
         });
       }
     } catch (error) {
@@ -182,9 +183,14 @@ export class ConversationService extends ConversationRuntimes {
 
   /**
    * The system prompt (first message only), the status back to idle (after a finished or stuck run),
-   * the message, its state update and the automatic title: one append, so one transaction.
+   * the message, its state update, the automatic title and, when it runs, the status `running`: one
+   * append, so one transaction (`create`: a start's first message, stored with the record itself).
    */
-  private async deliverMessage(runtime: ConversationRuntime, request: SendMessageRequest): Promise<void> {
+  private async deliverMessage(
+    runtime: ConversationRuntime,
+    request: SendMessageRequest,
+    create = false,
+  ): Promise<void> {
     const events: AnyEvent[] = [];
     const patch: ConversationPatch = {};
     const prompt = !this.prompted.has(runtime) && !(await this.hasSystemPrompt(runtime));
@@ -208,9 +214,16 @@ export class ConversationService extends ConversationRuntimes {
       const title = titleFromText((request.content ?? []).map((c) => ('text' in c ? c.text : '')).join(' '));
       if (title) patch.title = title;
     }
-    await runtime.emit(events, patch);
+    // A message that starts a run says so in the same append (the run's own `running` is then a no-op).
+    const run = request.run && !runtime.running;
+    if (run) {
+      events.push(stateUpdateEvent('execution_status', 'running'));
+      patch.executionStatus = 'running';
+    }
+    if (create) await runtime.create(events, patch);
+    else await runtime.emit(events, patch);
     this.prompted.add(runtime); // events are never removed: once there, it stays there
-    if (request.run && !runtime.running) this.startRun(runtime);
+    if (run) this.startRun(runtime);
   }
 
   /** Asked of the store unless the history is loaded: a message alone does not make it resident. */

@@ -6,6 +6,7 @@ import { eventWhere, OWNER_CURSOR_SQL, ownerCountSql, ownerPageSql, type Where }
 import { EVENT_COLUMNS } from '../rows.js';
 import {
   type ConversationPatch,
+  type ConversationRecord,
   type EventFilter,
   type EventJson,
   type EventPage,
@@ -38,10 +39,13 @@ export class SqliteEvents implements EventStore {
     update?: ConversationPatch,
   ) => StoredEvent[];
 
+  private readonly createTx: (record: ConversationRecord, events: readonly StorableEvent[]) => StoredEvent[];
+
   constructor(
     db: Database.Database,
     private readonly statements: StatementCache,
     patchConversation: (id: string, patch: ConversationPatch) => void,
+    insertConversation: (record: ConversationRecord) => void,
   ) {
     this.lastSeqOf = db.prepare('SELECT max(seq) FROM events WHERE conversation_key = ?').pluck();
     this.insert = db.prepare(
@@ -83,6 +87,11 @@ export class SqliteEvents implements EventStore {
         return stored;
       },
     );
+    // The append inside runs as a savepoint of this transaction: one commit for both.
+    this.createTx = db.transaction((record: ConversationRecord, events: readonly StorableEvent[]) => {
+      insertConversation(record);
+      return this.appendTx(record.id, events);
+    });
   }
 
   /** The conversation's integer key, or undefined when the conversation does not exist. */
@@ -124,6 +133,19 @@ export class SqliteEvents implements EventStore {
     // Only a committed batch moves the cached sequence number.
     const last = stored[stored.length - 1];
     if (last) this.lastSeqs.set(conversationId, last.seq);
+    return stored;
+  }
+
+  async create(record: ConversationRecord, events: readonly StorableEvent[]): Promise<StoredEvent[]> {
+    let stored: StoredEvent[];
+    try {
+      stored = this.createTx(record, events);
+    } catch (error) {
+      // The append inside cached the key of a row now rolled back (a later row may reuse the key).
+      this.forget(record.id);
+      throw error;
+    }
+    this.lastSeqs.set(record.id, stored.length);
     return stored;
   }
 
