@@ -279,7 +279,18 @@ export abstract class ConversationRuntimes {
 
   private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
     const state = stateOf(record);
-    const llm = this.llmFor(state.agent.llm, state, record.id);
+    // The agent's, the condenser's and the critic's LLMs mostly share one sealed key: opened once.
+    const opened = new Map<string, string>();
+    const open = (sealed: string) => {
+      let key = opened.get(sealed);
+      if (key === undefined) {
+        key = this.options.secretBox.decrypt(sealed);
+        opened.set(sealed, key);
+      }
+      return key;
+    };
+    const llmFor = (spec: LLMSpec) => this.llmFor(spec, state, record.id, open);
+    const llm = llmFor(state.agent.llm);
     const builtIn = createTools(
       toolNamesOf(state.agent),
       this.options.toolOptions ?? {},
@@ -300,7 +311,7 @@ export abstract class ConversationRuntimes {
       toolConcurrencyLimit: state.agent.tool_concurrency_limit ?? 1,
       notes: mcp.warnings,
       securityAnalyzer: state.security_analyzer?.kind === 'LLMSecurityAnalyzer',
-      critic: this.criticFor(state, record.id),
+      critic: this.criticFor(state, llmFor),
       context: AgentContext.load(state.workspace.working_dir, state.agent.agent_context),
       hooks: isEmptyHookConfig(hooks)
         ? null
@@ -308,11 +319,7 @@ export abstract class ConversationRuntimes {
       // Conversations from before condensers existed have no `condenser` member: none.
       condenser: condenser
         ? new SummarizingCondenser({
-            llm: this.llmFor(
-              condenser.llm ?? { ...state.agent.llm, usage_id: 'condenser' },
-              state,
-              record.id,
-            ),
+            llm: llmFor(condenser.llm ?? { ...state.agent.llm, usage_id: 'condenser' }),
             maxSize: condenser.max_size!,
             keepFirst: condenser.keep_first!,
             maxTokens: condenser.max_tokens ?? null,
@@ -362,18 +369,22 @@ export abstract class ConversationRuntimes {
     }
   }
 
-  private criticFor(state: ConversationState, conversationId: string): Critic | null {
+  private criticFor(state: ConversationState, llmFor: (spec: LLMSpec) => LLM): Critic | null {
     const spec = state.agent.critic;
     if (!spec) return null;
     if (spec.kind === 'PassCritic') return new PassCritic(spec.mode);
     // Without an LLM of its own the critic uses the agent's model, under its own usage id.
-    const llm = this.llmFor(spec.llm ?? { ...state.agent.llm, usage_id: 'critic' }, state, conversationId);
-    return new LLMCritic(llm, spec.mode);
+    return new LLMCritic(llmFor(spec.llm ?? { ...state.agent.llm, usage_id: 'critic' }), spec.mode);
   }
 
-  /** An LLM of the conversation, its metrics continuing from the stored stats. */
-  private llmFor(spec: LLMSpec, state: ConversationState, conversationId: string): LLM {
-    const key = spec.api_key ? this.options.secretBox.decrypt(spec.api_key) : null;
+  /** An LLM of the conversation, its metrics continuing from the stored stats; `open` unseals its key. */
+  private llmFor(
+    spec: LLMSpec,
+    state: ConversationState,
+    conversationId: string,
+    open: (sealed: string) => string,
+  ): LLM {
+    const key = spec.api_key ? open(spec.api_key) : null;
     const llm = createLLM(
       { ...spec, api_key: key },
       { prices: this.options.prices, logger: this.logFor(conversationId) },

@@ -108,7 +108,8 @@ export class ConversationService extends ConversationRuntimes {
     id: string,
     request: StartConversationRequest,
   ): Promise<{ info: ConversationInfo; created: boolean }> {
-    const existing = await this.store.conversations.get(id);
+    // Only a client's conversation_id can be taken; one made here is a random UUID, new.
+    const existing = request.conversation_id ? await this.store.conversations.get(id) : null;
     if (existing) {
       if (existing.ownerId !== userId)
         throw new InvalidConversationRequestError(
