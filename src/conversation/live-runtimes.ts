@@ -84,7 +84,7 @@ export class LiveRuntimes {
    * clock starts; and the cap is enforced, as it may have been left exceeded while all were busy.
    */
   idle(runtime: ConversationRuntime): void {
-    this.mayEvict = true;
+    if (!this.busy(runtime)) this.mayEvict = true;
     if (this.live.get(runtime.conversationId) === runtime && !this.busy(runtime)) {
       runtime.scheduleEviction(this.options.idleTimeoutMs, () => this.evict(runtime));
     }
@@ -131,9 +131,9 @@ export class LiveRuntimes {
 
   /**
    * Past the cap, closes the least recently used runtimes that are idle, until under it again. A
-   * runtime becomes closable only through `idle` (a run's end, a hold's release): after a scan that
-   * found none, the next scan waits for one, so a burst of busy runtimes past the cap is not scanned
-   * whole on every use (that was quadratic in the burst).
+   * runtime stops being busy only where `idle` follows (a run's end, a hold's release): after a scan
+   * that found none to close, the next waits for one, so a burst of running conversations past the
+   * cap is not scanned whole on every use and release (that was quadratic in the burst).
    */
   private enforceCap(): void {
     if (this.live.size <= this.options.maxLive || !this.mayEvict) return;

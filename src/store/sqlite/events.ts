@@ -39,13 +39,17 @@ export class SqliteEvents implements EventStore {
     update?: ConversationPatch,
   ) => StoredEvent[];
 
-  private readonly createTx: (record: ConversationRecord, events: readonly StorableEvent[]) => StoredEvent[];
+  private readonly createTx: (
+    record: ConversationRecord,
+    events: readonly StorableEvent[],
+  ) => { key: number; stored: StoredEvent[] };
 
   constructor(
     db: Database.Database,
     private readonly statements: StatementCache,
     patchConversation: (id: string, patch: ConversationPatch) => void,
-    insertConversation: (record: ConversationRecord) => void,
+    /** Inserts a conversation's row and answers its key. */
+    insertConversation: (record: ConversationRecord) => number,
   ) {
     this.lastSeqOf = db.prepare('SELECT max(seq) FROM events WHERE conversation_key = ?').pluck();
     this.insert = db.prepare(
@@ -72,26 +76,30 @@ export class SqliteEvents implements EventStore {
     this.appendTx = db.transaction(
       (conversationId: string, events: readonly StorableEvent[], update?: ConversationPatch) => {
         const last = this.currentSeq(conversationId);
-        const key = this.key(conversationId)!;
-        const stored: StoredEvent[] = new Array(events.length);
-        let seq = last;
-        for (let i = 0; i < events.length; i++) {
-          const event = events[i]!;
-          seq += 1;
-          const json = JSON.stringify(event);
-          const source = event.source ?? null;
-          this.insert.run(key, seq, event.id, event.kind, source, event.timestamp, messageBody(event), json);
-          stored[i] = { seq, id: event.id, kind: event.kind, source, timestamp: event.timestamp, json };
-        }
+        const stored = this.insertEvents(this.key(conversationId)!, last, events);
         if (update) patchConversation(conversationId, update);
         return stored;
       },
     );
-    // The append inside runs as a savepoint of this transaction: one commit for both.
+    // The row's key comes from its insert: nothing is read, and nothing is cached before the commit.
     this.createTx = db.transaction((record: ConversationRecord, events: readonly StorableEvent[]) => {
-      insertConversation(record);
-      return this.appendTx(record.id, events);
+      const key = insertConversation(record);
+      return { key, stored: this.insertEvents(key, 0, events) };
     });
+  }
+
+  private insertEvents(key: number, last: number, events: readonly StorableEvent[]): StoredEvent[] {
+    const stored: StoredEvent[] = new Array(events.length);
+    let seq = last;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!;
+      seq += 1;
+      const json = JSON.stringify(event);
+      const source = event.source ?? null;
+      this.insert.run(key, seq, event.id, event.kind, source, event.timestamp, messageBody(event), json);
+      stored[i] = { seq, id: event.id, kind: event.kind, source, timestamp: event.timestamp, json };
+    }
+    return stored;
   }
 
   /** The conversation's integer key, or undefined when the conversation does not exist. */
@@ -137,14 +145,8 @@ export class SqliteEvents implements EventStore {
   }
 
   async create(record: ConversationRecord, events: readonly StorableEvent[]): Promise<StoredEvent[]> {
-    let stored: StoredEvent[];
-    try {
-      stored = this.createTx(record, events);
-    } catch (error) {
-      // The append inside cached the key of a row now rolled back (a later row may reuse the key).
-      this.forget(record.id);
-      throw error;
-    }
+    const { key, stored } = this.createTx(record, events);
+    this.keys.set(record.id, key);
     this.lastSeqs.set(record.id, stored.length);
     return stored;
   }

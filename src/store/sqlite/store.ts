@@ -53,9 +53,12 @@ class SqliteConversations implements ConversationStore {
     this.insertRow(record);
   }
 
-  /** Synchronous, so a transaction creating a conversation with its first events can include it. */
-  insertRow(record: ConversationRecord): void {
-    this.insert.run(...toRow(record));
+  /**
+   * Synchronous, so a transaction creating a conversation with its first events can include it.
+   * Answers the row's key (the INTEGER PRIMARY KEY, SQLite's rowid).
+   */
+  insertRow(record: ConversationRecord): number {
+    return Number(this.insert.run(...toRow(record)).lastInsertRowid);
   }
 
   async get(id: string): Promise<ConversationRecord | null> {
