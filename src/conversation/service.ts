@@ -216,15 +216,15 @@ export class ConversationService extends ConversationRuntimes {
       if (title) patch.title = title;
     }
     // A message that starts a run says so in the same append (the run's own `running` is then a no-op).
-    const run = request.run && !runtime.running;
-    if (run) {
+    if (request.run && !runtime.running) {
       events.push(stateUpdateEvent('execution_status', 'running'));
       patch.executionStatus = 'running';
     }
     if (create) await runtime.create(events, patch);
     else await runtime.emit(events, patch);
     this.prompted.add(runtime); // events are never removed: once there, it stays there
-    if (run) this.startRun(runtime);
+    // Asked again: a run may have started or ended while the append was written.
+    if (request.run && !runtime.running) this.startRun(runtime);
   }
 
   /** Asked of the store unless the history is loaded: a message alone does not make it resident. */
