@@ -5,7 +5,7 @@
 //   is added to that message as `extended_content` and its name listed in `activated_skills`
 //   (once per conversation: the text stays in the history after that).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 export interface Skill {
   name: string;
@@ -34,7 +34,9 @@ const MAX_SKILL_CHARS = 20_000;
 
 function readBounded(path: string): string | null {
   try {
-    if (!statSync(path).isFile()) return null;
+    // Most workspaces have none of the files probed: a miss answers undefined instead of throwing
+    // (an exception with a stack is several times the cost of the stat itself, on every start).
+    if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return null;
     const text = readFileSync(path, 'utf8');
     return text.length > MAX_SKILL_CHARS
       ? `${text.slice(0, MAX_SKILL_CHARS)}\n[… cut at ${MAX_SKILL_CHARS} characters]`
@@ -79,6 +81,7 @@ const MAX_SKILLS_PER_FOLDER = 200;
 /** A folder's entries, sorted; none when it is missing or not a folder (a workspace may hold anything). */
 function entriesOf(dir: string): string[] {
   try {
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
     return readdirSync(dir).sort().slice(0, MAX_SKILLS_PER_FOLDER);
   } catch {
     return [];
@@ -87,9 +90,15 @@ function entriesOf(dir: string): string[] {
 
 /** Instructions and skills found in a workspace. */
 export function workspaceSkills(workingDir: string): Skill[] {
+  // One listing of the workspace says which probes can find anything (names compared without case:
+  // on a case-insensitive file system `agents.md` opens `AGENTS.md`); a fresh workspace needs no
+  // more. Unlistable: every probe is tried, as they find what they can.
+  const present = lowerNames(workingDir);
+  const mayHold = (top: string) => present === null || present.has(top.toLowerCase());
   const skills: Skill[] = [];
   const seen = new Set<string>();
   for (const file of INSTRUCTION_FILES) {
+    if (!mayHold(file.split('/')[0]!)) continue;
     const path = join(workingDir, file);
     const text = readBounded(path);
     // agents.md and AGENTS.md are one file on case-insensitive file systems.
@@ -97,7 +106,15 @@ export function workspaceSkills(workingDir: string): Skill[] {
     seen.add(text);
     skills.push({ name: basename(file, '.md'), content: text.trim(), keywords: null, source: path });
   }
-  return [...skills, ...skillFolders(workingDir, true)];
+  return [...skills, ...skillFolders(workingDir, true, mayHold)];
+}
+
+function lowerNames(dir: string): Set<string> | null {
+  try {
+    return new Set(readdirSync(dir).map((name) => name.toLowerCase()));
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -110,7 +127,11 @@ export function userSkills(home: string): Skill[] {
 }
 
 /** The skill folders under `root`: in a workspace, OpenHands' order; in a home, the user order. */
-function skillFolders(root: string, workspace: boolean): Skill[] {
+function skillFolders(
+  root: string,
+  workspace: boolean,
+  mayHold: (top: string) => boolean = () => true,
+): Skill[] {
   const openhands: [string, (entry: string) => string | null][] = [
     [join(root, '.openhands', 'skills'), (e) => (e.endsWith('.md') ? e : null)],
     [join(root, '.openhands', 'microagents'), (e) => (e.endsWith('.md') && e !== 'repo.md' ? e : null)],
@@ -121,6 +142,7 @@ function skillFolders(root: string, workspace: boolean): Skill[] {
   ];
   const skills: Skill[] = [];
   for (const [dir, fileOf] of workspace ? [...openhands, agents] : [agents, ...openhands]) {
+    if (!mayHold(basename(dirname(dir)))) continue;
     for (const entry of entriesOf(dir)) {
       const file = fileOf(entry);
       if (!file) continue;

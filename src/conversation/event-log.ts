@@ -3,7 +3,13 @@
 // Work on one conversation is serialized, so publish order always equals sequence order and a
 // snapshot published after an append never overtakes it.
 import type { EventBus } from '../bus/index.js';
-import type { ConversationPatch, StorableEvent, Store, StoredEvent } from '../store/index.js';
+import type {
+  ConversationPatch,
+  ConversationRecord,
+  StorableEvent,
+  Store,
+  StoredEvent,
+} from '../store/index.js';
 
 export class EventLog {
   private readonly tails = new Map<string, Promise<unknown>>();
@@ -21,6 +27,15 @@ export class EventLog {
     return this.enqueue(conversationId, async () => {
       const stored = await this.store.events.append(conversationId, events, update);
       for (const s of stored) this.bus.publish(conversationId, { seq: s.seq, json: s.json });
+      return stored;
+    });
+  }
+
+  /** Creates a conversation with its first events (one transaction), then publishes them. */
+  create(record: ConversationRecord, events: readonly StorableEvent[]): Promise<StoredEvent[]> {
+    return this.enqueue(record.id, async () => {
+      const stored = await this.store.events.create(record, events);
+      for (const s of stored) this.bus.publish(record.id, { seq: s.seq, json: s.json });
       return stored;
     });
   }

@@ -23,6 +23,8 @@ export class LiveRuntimes {
   private readonly holds = new Map<ConversationRuntime, number>();
   /** Closes under way, so `closeAll` can wait for them. */
   private readonly closing = new Set<Promise<void>>();
+  /** False after a scan for the cap found nothing to close, until a runtime may have become idle. */
+  private mayEvict = true;
 
   constructor(private readonly options: LiveRuntimesOptions) {}
 
@@ -82,6 +84,7 @@ export class LiveRuntimes {
    * clock starts; and the cap is enforced, as it may have been left exceeded while all were busy.
    */
   idle(runtime: ConversationRuntime): void {
+    if (!this.busy(runtime)) this.mayEvict = true;
     if (this.live.get(runtime.conversationId) === runtime && !this.busy(runtime)) {
       runtime.scheduleEviction(this.options.idleTimeoutMs, () => this.evict(runtime));
     }
@@ -126,15 +129,22 @@ export class LiveRuntimes {
     return runtime.running !== null || this.holds.has(runtime);
   }
 
-  /** Past the cap, closes the least recently used runtimes that are idle, until under it again. */
+  /**
+   * Past the cap, closes the least recently used runtimes that are idle, until under it again. A
+   * runtime stops being busy only where `idle` follows (a run's end, a hold's release): after a scan
+   * that found none to close, the next waits for one, so a burst of running conversations past the
+   * cap is not scanned whole on every use and release (that was quadratic in the burst).
+   */
   private enforceCap(): void {
-    if (this.live.size <= this.options.maxLive) return;
-    for (const runtime of [...this.live.values()]) {
+    if (this.live.size <= this.options.maxLive || !this.mayEvict) return;
+    // Deleting the entry being visited does not disturb a Map's iteration.
+    for (const runtime of this.live.values()) {
       if (this.live.size <= this.options.maxLive) return;
       // Waiting for the user's confirmation is a pause in a run, not the end of one.
       if (this.busy(runtime) || runtime.status === 'waiting_for_confirmation') continue;
       this.evict(runtime);
     }
+    this.mayEvict = false;
   }
 
   private evict(runtime: ConversationRuntime): void {

@@ -84,6 +84,7 @@ export class ConversationRuntime implements AgentHost {
    * read's last: none is missed or counted twice whichever way an append and the read interleave.
    */
   loadHistory(): Promise<readonly AnyEvent[]> {
+    if (this.history && !this.loading) return Promise.resolve(this.history);
     this.loading ??= this.log
       .read(this.conversationId, this.readHistory)
       .then(({ events, seq }) => {
@@ -98,12 +99,34 @@ export class ConversationRuntime implements AgentHost {
     return this.loading;
   }
 
-  /** Persists and publishes events, keeping the record's updated_at current. */
-  async emit(events: AnyEvent[]): Promise<void> {
+  /**
+   * The runtime of a conversation a start is creating, built before its record is stored: the
+   * history is known to be empty, and every append goes through this runtime (`remember`), so it
+   * stays exact without a read from the store.
+   */
+  startsEmpty(): void {
+    if (this.history || this.loading) return;
+    this.history = [];
+    this.seq = 0;
+  }
+
+  /** `emit` for the start that builds this runtime: the record is stored with these first events. */
+  async create(events: AnyEvent[], patch: Partial<ConversationRecord>): Promise<void> {
+    const record = { ...this.record, ...patch, updatedAt: new Date().toISOString() };
+    const stored = await this.log.create(record, events);
+    this.record = record;
+    this.remember(events, stored);
+  }
+
+  /**
+   * Persists and publishes events with a change of the record (`patch`), in one transaction,
+   * keeping the record's updated_at current.
+   */
+  async emit(events: AnyEvent[], patch: Partial<ConversationRecord> = {}): Promise<void> {
     if (events.length === 0) return;
-    const updatedAt = new Date().toISOString();
-    const stored = await this.log.append(this.conversationId, events, { updatedAt });
-    this.record = { ...this.record, updatedAt };
+    const update = { ...patch, updatedAt: new Date().toISOString() };
+    const stored = await this.log.append(this.conversationId, events, update);
+    this.record = { ...this.record, ...update };
     this.remember(events, stored);
   }
 
@@ -180,13 +203,8 @@ export class ConversationRuntime implements AgentHost {
    * Records a state change: a ConversationStateUpdateEvent (persisted and published) and the new
    * record, in one transaction.
    */
-  async changeState(key: StateKey, value: unknown, patch: Partial<ConversationRecord>): Promise<void> {
-    const event = stateUpdateEvent(key, value);
-    const updatedAt = new Date().toISOString();
-    const update = { ...patch, updatedAt };
-    const stored = await this.log.append(this.conversationId, [event], update);
-    this.record = { ...this.record, ...update };
-    this.remember([event], stored);
+  changeState(key: StateKey, value: unknown, patch: Partial<ConversationRecord>): Promise<void> {
+    return this.emit([stateUpdateEvent(key, value)], patch);
   }
 
   scheduleEviction(ms: number, evict: () => void): void {

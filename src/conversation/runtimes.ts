@@ -165,9 +165,14 @@ export abstract class ConversationRuntimes {
   /**
    * The runtime of a conversation, built on first use (one build even under concurrent calls). A
    * runtime is built only by the lease holder: OwnedElsewhereError when another replica holds it.
+   * `created`: the record a start is creating, not stored yet (the first append stores it).
    */
-  protected async runtime(userId: string, id: string): Promise<ConversationRuntime> {
-    let record = await this.local(userId, id);
+  protected async runtime(
+    userId: string,
+    id: string,
+    created?: ConversationRecord,
+  ): Promise<ConversationRuntime> {
+    let record = created ?? (await this.local(userId, id));
     if (!this.runtimes.get(id)) {
       await this.runtimes.settled(id);
       if (!this.runtimes.get(id)) {
@@ -177,7 +182,11 @@ export abstract class ConversationRuntimes {
         if (claim.takeover && (await this.recoverConversation(id))) record = await this.local(userId, id);
       }
     }
-    return this.runtimes.use(id, () => this.buildRuntime(record));
+    return this.runtimes.use(id, async () => {
+      const runtime = await this.buildRuntime(record);
+      if (created) runtime.startsEmpty();
+      return runtime;
+    });
   }
 
   /**
@@ -270,7 +279,18 @@ export abstract class ConversationRuntimes {
 
   private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
     const state = stateOf(record);
-    const llm = this.llmFor(state.agent.llm, state, record.id);
+    // The agent's, the condenser's and the critic's LLMs mostly share one sealed key: opened once.
+    const opened = new Map<string, string>();
+    const open = (sealed: string) => {
+      let key = opened.get(sealed);
+      if (key === undefined) {
+        key = this.options.secretBox.decrypt(sealed);
+        opened.set(sealed, key);
+      }
+      return key;
+    };
+    const llmFor = (spec: LLMSpec) => this.llmFor(spec, state, record.id, open);
+    const llm = llmFor(state.agent.llm);
     const builtIn = createTools(
       toolNamesOf(state.agent),
       this.options.toolOptions ?? {},
@@ -291,7 +311,7 @@ export abstract class ConversationRuntimes {
       toolConcurrencyLimit: state.agent.tool_concurrency_limit ?? 1,
       notes: mcp.warnings,
       securityAnalyzer: state.security_analyzer?.kind === 'LLMSecurityAnalyzer',
-      critic: this.criticFor(state, record.id),
+      critic: this.criticFor(state, llmFor),
       context: AgentContext.load(state.workspace.working_dir, state.agent.agent_context),
       hooks: isEmptyHookConfig(hooks)
         ? null
@@ -299,11 +319,7 @@ export abstract class ConversationRuntimes {
       // Conversations from before condensers existed have no `condenser` member: none.
       condenser: condenser
         ? new SummarizingCondenser({
-            llm: this.llmFor(
-              condenser.llm ?? { ...state.agent.llm, usage_id: 'condenser' },
-              state,
-              record.id,
-            ),
+            llm: llmFor(condenser.llm ?? { ...state.agent.llm, usage_id: 'condenser' }),
             maxSize: condenser.max_size!,
             keepFirst: condenser.keep_first!,
             maxTokens: condenser.max_tokens ?? null,
@@ -353,18 +369,22 @@ export abstract class ConversationRuntimes {
     }
   }
 
-  private criticFor(state: ConversationState, conversationId: string): Critic | null {
+  private criticFor(state: ConversationState, llmFor: (spec: LLMSpec) => LLM): Critic | null {
     const spec = state.agent.critic;
     if (!spec) return null;
     if (spec.kind === 'PassCritic') return new PassCritic(spec.mode);
     // Without an LLM of its own the critic uses the agent's model, under its own usage id.
-    const llm = this.llmFor(spec.llm ?? { ...state.agent.llm, usage_id: 'critic' }, state, conversationId);
-    return new LLMCritic(llm, spec.mode);
+    return new LLMCritic(llmFor(spec.llm ?? { ...state.agent.llm, usage_id: 'critic' }), spec.mode);
   }
 
-  /** An LLM of the conversation, its metrics continuing from the stored stats. */
-  private llmFor(spec: LLMSpec, state: ConversationState, conversationId: string): LLM {
-    const key = spec.api_key ? this.options.secretBox.decrypt(spec.api_key) : null;
+  /** An LLM of the conversation, its metrics continuing from the stored stats; `open` unseals its key. */
+  private llmFor(
+    spec: LLMSpec,
+    state: ConversationState,
+    conversationId: string,
+    open: (sealed: string) => string,
+  ): LLM {
+    const key = spec.api_key ? open(spec.api_key) : null;
     const llm = createLLM(
       { ...spec, api_key: key },
       { prices: this.options.prices, logger: this.logFor(conversationId) },

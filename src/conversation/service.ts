@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { rejectPending } from '../agent/index.js';
 import { type AnyEvent, dashedUuid, newEventId, nowTimestamp } from '../events/index.js';
 import { loopTurns } from '../loop/index.js';
-import type { ConversationRecord, ConversationSearch } from '../store/index.js';
+import type { ConversationPatch, ConversationRecord, ConversationSearch } from '../store/index.js';
 import {
   CondenserUnavailableError,
   ConversationNotFoundError,
@@ -26,7 +26,7 @@ import type {
 } from './schemas.js';
 import { sealSecrets } from './secrets.js';
 import { initialState, makeWorkspace, NO_SKILLS, userMessage } from './start-request.js';
-import { conversationInfo, finalResponseOf, stateOf, titleFromText } from './state.js';
+import { conversationInfo, finalResponseOf, stateOf, stateUpdateEvent, titleFromText } from './state.js';
 
 export type { ConversationServiceOptions } from './runtimes.js';
 
@@ -108,7 +108,8 @@ export class ConversationService extends ConversationRuntimes {
     id: string,
     request: StartConversationRequest,
   ): Promise<{ info: ConversationInfo; created: boolean }> {
-    const existing = await this.store.conversations.get(id);
+    // Only a client's conversation_id can be taken; one made here is a random UUID, new.
+    const existing = request.conversation_id ? await this.store.conversations.get(id) : null;
     if (existing) {
       if (existing.ownerId !== userId)
         throw new InvalidConversationRequestError(
@@ -126,26 +127,35 @@ export class ConversationService extends ConversationRuntimes {
     const now = new Date().toISOString();
     // From here on things are created; a failure undoes them.
     const createdWorkspace = makeWorkspace(workingDir);
+    const record: ConversationRecord = {
+      id,
+      ownerId: userId,
+      title: null,
+      tags: request.tags ?? {},
+      executionStatus: 'idle',
+      state: state as unknown as Record<string, unknown>,
+      createdAt: now,
+      updatedAt: now,
+    };
     try {
       mkdirSync(persistenceDir, { recursive: true });
-      await this.store.conversations.create({
-        id,
-        ownerId: userId,
-        title: null,
-        tags: request.tags ?? {},
-        executionStatus: 'idle',
-        state: state as unknown as Record<string, unknown>,
-        createdAt: now,
-        updatedAt: now,
-      });
-      if (request.initial_message) {
-        await this.sendMessage(userId, id, { ...request.initial_message, run: true });
+      if (!request.initial_message) await this.store.conversations.create(record);
+      else {
+        // Checked above. The runtime is built from the record before it is stored; the record goes
+        // into the store with the first events, in one transaction.
+        const message = { ...request.initial_message, run: true };
+        await this.onOwner('sendMessage', userId, id, [message], async () => {
+          const runtime = await this.runtime(userId, id, record);
+          await this.runtimes.hold(runtime, () => this.deliverMessage(runtime, message, true));
+        });
       }
     } catch (error) {
       await this.undoStart(id, persistenceDir, createdWorkspace);
       throw error;
     }
-    return { info: await this.info(userId, id), created: true };
+    // The live runtime's record is the current one (what info() would read); else from the store.
+    const live = this.runtimes.get(id);
+    return { info: live ? conversationInfo(live.record) : await this.info(userId, id), created: true };
   }
 
   /** Removes what a failed start created: its runtime, record (events cascade) and folders. */
@@ -172,27 +182,48 @@ export class ConversationService extends ConversationRuntimes {
     });
   }
 
-  private async deliverMessage(runtime: ConversationRuntime, request: SendMessageRequest): Promise<void> {
-    if (!this.prompted.has(runtime)) {
-      if (!(await this.hasSystemPrompt(runtime)))
-        await runtime.emit([runtime.agent.systemPromptEvent(runtime.state.workspace.working_dir)]);
-      this.prompted.add(runtime); // events are never removed: once there, it stays there
+  /**
+   * The system prompt (first message only), the status back to idle (after a finished or stuck run),
+   * the message, its state update, the automatic title and, when it runs, the status `running`: one
+   * append, so one transaction (`create`: a start's first message, stored with the record itself).
+   */
+  private async deliverMessage(
+    runtime: ConversationRuntime,
+    request: SendMessageRequest,
+    create = false,
+  ): Promise<void> {
+    const events: AnyEvent[] = [];
+    const patch: ConversationPatch = {};
+    const prompt = !this.prompted.has(runtime) && !(await this.hasSystemPrompt(runtime));
+    if (prompt) events.push(runtime.agent.systemPromptEvent(runtime.state.workspace.working_dir));
+    if (runtime.status === 'finished' || runtime.status === 'stuck') {
+      events.push(stateUpdateEvent('execution_status', 'idle'));
+      patch.executionStatus = 'idle';
     }
-    if (runtime.status === 'finished' || runtime.status === 'stuck') await runtime.setStatus('idle');
     // Knowledge skills the message's words trigger ride along with it (OpenHands' agent context).
     const active = new Set(runtime.state.activated_knowledge_skills);
     const text = (request.content ?? []).map((c) => ('text' in c ? c.text : '')).join('\n');
     const skills = runtime.agent.context?.forUserMessage(text, active) ?? { extended: [], activated: [] };
     const message = userMessage(request, skills);
-    await runtime.emit([message]);
-    await runtime.changeState('last_user_message_id', message.id, {
-      state: {
-        ...runtime.state,
-        last_user_message_id: message.id,
-        activated_knowledge_skills: [...active, ...skills.activated],
-      },
-    });
-    if (runtime.record.title === null && runtime.state.autotitle) await this.autotitle(runtime, request);
+    events.push(message, stateUpdateEvent('last_user_message_id', message.id));
+    patch.state = {
+      ...runtime.state,
+      last_user_message_id: message.id,
+      activated_knowledge_skills: [...active, ...skills.activated],
+    };
+    if (runtime.record.title === null && runtime.state.autotitle) {
+      const title = titleFromText((request.content ?? []).map((c) => ('text' in c ? c.text : '')).join(' '));
+      if (title) patch.title = title;
+    }
+    // A message that starts a run says so in the same append (the run's own `running` is then a no-op).
+    if (request.run && !runtime.running) {
+      events.push(stateUpdateEvent('execution_status', 'running'));
+      patch.executionStatus = 'running';
+    }
+    if (create) await runtime.create(events, patch);
+    else await runtime.emit(events, patch);
+    this.prompted.add(runtime); // events are never removed: once there, it stays there
+    // Asked again: a run may have started or ended while the append was written.
     if (request.run && !runtime.running) this.startRun(runtime);
   }
 
@@ -398,12 +429,5 @@ export class ConversationService extends ConversationRuntimes {
       await this.store.conversations.delete(id);
       rmSync(stateOf(record).persistence_dir, { recursive: true, force: true });
     });
-  }
-
-  private async autotitle(runtime: ConversationRuntime, request: SendMessageRequest): Promise<void> {
-    const title = titleFromText((request.content ?? []).map((c) => ('text' in c ? c.text : '')).join(' '));
-    if (!title) return;
-    await this.store.conversations.update(runtime.conversationId, { title });
-    runtime.record = { ...runtime.record, title };
   }
 }

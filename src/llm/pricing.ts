@@ -91,17 +91,28 @@ export function loadPriceTable(path: string): PriceTable {
   return parsePriceTable(text, path);
 }
 
+/** `/regex/` keys compiled once (null: not a valid pattern); keys come from the price tables only. */
+const patterns = new Map<string, RegExp | null>();
+
+function patternOf(key: string): RegExp | null {
+  let pattern = patterns.get(key);
+  if (pattern === undefined) {
+    try {
+      pattern = new RegExp(`^(?:${key.slice(1, -1)})$`);
+    } catch {
+      pattern = null;
+    }
+    patterns.set(key, pattern);
+  }
+  return pattern;
+}
+
 function lookup(table: PriceTable, names: string[]): ModelPrice | null {
   for (const name of names) if (Object.hasOwn(table, name)) return table[name]!;
   for (const [key, price] of Object.entries(table)) {
     if (!(key.length > 2 && key.startsWith('/') && key.endsWith('/'))) continue;
-    let pattern: RegExp;
-    try {
-      pattern = new RegExp(`^(?:${key.slice(1, -1)})$`);
-    } catch {
-      continue;
-    }
-    if (names.some((n) => pattern.test(n))) return price;
+    const pattern = patternOf(key);
+    if (pattern && names.some((n) => pattern.test(n))) return price;
   }
   return null;
 }

@@ -146,6 +146,11 @@ export interface EventStore {
     update?: ConversationPatch,
   ): Promise<StoredEvent[]>;
   /**
+   * Creates a conversation together with its first events (sequence numbers from 1), in one
+   * transaction: a start stores its record, system prompt and message at once, or nothing.
+   */
+  create(record: ConversationRecord, events: readonly StorableEvent[]): Promise<StoredEvent[]>;
+  /**
    * The batch get's answer, made by the database in one query: a JSON array in UTF-8 with one item
    * per id, in order, the stored text of the event or null where the id is not in this conversation.
    * Bytes, since this is a hot path: no row objects, and no text decoded only to be encoded again.

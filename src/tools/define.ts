@@ -37,6 +37,20 @@ export function toolDefinition(meta: ToolMeta): Static<typeof ToolDefinition> {
  * what the call does) and, for tools that change things, `security_risk`.
  */
 export function llmParameters(actionSchema: TObject, readOnly: boolean): Record<string, unknown> {
+  // Every runtime asks this of the same few schemas; the answer is only read (sent to the LLM).
+  const known = parametersOf.get(actionSchema)?.[readOnly ? 1 : 0];
+  if (known) return known;
+  const made = makeParameters(actionSchema, readOnly);
+  const pair = parametersOf.get(actionSchema) ?? [undefined, undefined];
+  pair[readOnly ? 1 : 0] = made;
+  parametersOf.set(actionSchema, pair);
+  return made;
+}
+
+/** llmParameters' answers by schema: [changing tool, read-only tool]. */
+const parametersOf = new WeakMap<TObject, [Record<string, unknown>?, Record<string, unknown>?]>();
+
+function makeParameters(actionSchema: TObject, readOnly: boolean): Record<string, unknown> {
   const { kind: _kind, ...members } = actionSchema.properties as Record<string, unknown>;
   const properties: Record<string, unknown> = {
     summary: { type: 'string', description: 'A short (about ten words) summary of what this call does.' },

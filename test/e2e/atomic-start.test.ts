@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedLLM } from '../support/scripted-llm.js';
+import { waitForStatus } from '../support/conversation.js';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
 
 const llm = new ScriptedLLM();
@@ -219,5 +220,54 @@ describe('retries of one start', () => {
     );
     expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 201]);
     expect((await (await api(server, '/api/conversations/count')).json()) as number).toBe(before + 1);
+  });
+});
+
+describe('a start with an initial message', () => {
+  it('stores the record with its first events, and answers with the title and the run going', async () => {
+    const key = 'sk-atomic-whole';
+    llm.script(key, [{ delayMs: 300, text: 'hi' }]);
+    const res = await api(server, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({
+        ...agent({ ...goodLlm(), api_key: key }),
+        workspace: { working_dir: folder() },
+        initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix   the\nbuild' }] },
+      }),
+    });
+    expect(res.status).toBe(201);
+    const info = (await res.json()) as { id: string; title: string; execution_status: string };
+    // The answer is the record as stored: titled from the message, its run already going.
+    expect(info).toMatchObject({ title: 'Fix the build', execution_status: 'running' });
+    const events = (await server.store.events.after(info.id, 0, 10)).map((e) => JSON.parse(e.json));
+    expect(events.slice(0, 4).map((e) => [e.kind, e.key ?? null])).toEqual([
+      ['SystemPromptEvent', null],
+      ['MessageEvent', null],
+      ['ConversationStateUpdateEvent', 'last_user_message_id'],
+      ['ConversationStateUpdateEvent', 'execution_status'],
+    ]);
+    expect(events[2].value).toBe(events[1].id);
+    expect(events[3].value).toBe('running');
+    await waitForStatus(server, info.id, ['finished']);
+  });
+
+  it('concurrent starts with one conversation_id and a message make one conversation with one message', async () => {
+    const id = randomUUID();
+    const key = 'sk-atomic-retry';
+    llm.script(key, [{ text: 'done' }]);
+    const body = JSON.stringify({
+      conversation_id: id,
+      ...agent({ ...goodLlm(), api_key: key }),
+      workspace: { working_dir: folder() },
+      initial_message: { role: 'user', content: [{ type: 'text', text: 'once' }] },
+    });
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => api(server, '/api/conversations', { method: 'POST', body })),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 201]);
+    await waitForStatus(server, id, ['finished']);
+    const kinds = (await server.store.events.after(id, 0, 100)).map((e) => JSON.parse(e.json).kind);
+    expect(kinds.filter((k) => k === 'MessageEvent')).toHaveLength(2); // the user's and the agent's
+    expect(kinds.filter((k) => k === 'SystemPromptEvent')).toHaveLength(1);
   });
 });

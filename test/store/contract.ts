@@ -90,6 +90,36 @@ export function storeContract(
       expect(record).toMatchObject({ executionStatus: 'running', title: 'T', state: { a: 1 } });
     });
 
+    it('creates a conversation with its first events in one transaction, or nothing', async () => {
+      const fresh = conversation({ title: 'T' });
+      const first = [event(), message('go')];
+      const stored = await store.events.create(fresh, first);
+      expect(stored.map((e) => e.seq)).toEqual([1, 2]);
+      expect(await store.conversations.get(fresh.id)).toMatchObject({ title: 'T', state: fresh.state });
+      const later = await store.events.append(fresh.id, [event()], { executionStatus: 'running' });
+      expect(later[0]!.seq).toBe(3);
+      const all = await store.events.after(fresh.id, 0, 10);
+      expect(all.map((e) => JSON.parse(e.json).id)).toEqual([...first.map((e) => e.id), later[0]!.id]);
+      // A taken id fails, and changes nothing.
+      await expect(store.events.create(fresh, [event()])).rejects.toThrow();
+      expect(await store.events.lastSeq(fresh.id)).toBe(3);
+
+      // A batch that fails (an id twice) leaves neither the record nor an event behind...
+      const failed = conversation();
+      const twice = event();
+      await expect(store.events.create(failed, [twice, twice])).rejects.toThrow();
+      expect(await store.conversations.get(failed.id)).toBeNull();
+      // ...and nothing of it lingers: another conversation may get the row it had, and the id's next
+      // start numbers from 1 and keeps its events apart.
+      const other = conversation();
+      await store.conversations.create(other);
+      await store.events.append(other.id, [event()]);
+      const again = await store.events.create(failed, [event(), event()]);
+      expect(again.map((e) => e.seq)).toEqual([1, 2]);
+      expect(await store.events.after(other.id, 0, 10)).toHaveLength(1);
+      expect(await store.events.after(failed.id, 0, 10)).toHaveLength(2);
+    });
+
     it('refuses to append to an unknown conversation', async () => {
       await expect(store.events.append(randomUUID(), [event()])).rejects.toBeInstanceOf(
         UnknownConversationError,

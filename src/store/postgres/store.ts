@@ -53,6 +53,21 @@ import { DatabaseUnavailableError } from './url.js';
 /** The conversation's key, as a subquery: NULL (so no rows) for an unknown conversation. */
 const KEY_OF = '(SELECT key FROM conversations WHERE id = $1)';
 
+/** A batch's events as the stored answer (seq still 0) and as six column arrays for unnest. */
+function eventColumns(events: readonly StorableEvent[]): { stored: StoredEvent[]; columns: unknown[][] } {
+  const stored: StoredEvent[] = new Array(events.length);
+  const columns: unknown[][] = [[], [], [], [], [], []];
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i]!;
+    const json = JSON.stringify(event);
+    const source = event.source ?? null;
+    stored[i] = { seq: 0, id: event.id, kind: event.kind, source, timestamp: event.timestamp, json };
+    const row = [event.id, event.kind, source, event.timestamp, messageBody(event), json];
+    for (let c = 0; c < 6; c++) columns[c]!.push(row[c]);
+  }
+  return { stored, columns };
+}
+
 class PgEvents implements EventStore {
   constructor(private readonly db: Queryable) {}
 
@@ -63,16 +78,7 @@ class PgEvents implements EventStore {
   ): Promise<StoredEvent[]> {
     const { sets, values } = patchAssignments(update ?? {});
     const n = events.length;
-    const stored: StoredEvent[] = new Array(n);
-    const columns: unknown[][] = [[], [], [], [], [], []];
-    for (let i = 0; i < n; i++) {
-      const event = events[i]!;
-      const json = JSON.stringify(event);
-      const source = event.source ?? null;
-      stored[i] = { seq: 0, id: event.id, kind: event.kind, source, timestamp: event.timestamp, json };
-      const row = [event.id, event.kind, source, event.timestamp, messageBody(event), json];
-      for (let c = 0; c < 6; c++) columns[c]!.push(row[c]);
-    }
+    const { stored, columns } = eventColumns(events);
     const sql =
       `WITH c AS (UPDATE conversations SET ${['last_seq = last_seq + ?', ...sets].join(', ')}` +
       ' WHERE id = ? RETURNING key, last_seq - ? AS base)' +
@@ -92,6 +98,22 @@ class PgEvents implements EventStore {
     let base = Number.MAX_SAFE_INTEGER;
     for (const row of rows) base = Math.min(base, row.seq);
     for (let i = 0; i < n; i++) stored[i]!.seq = base + i;
+    return stored;
+  }
+
+  async create(record: ConversationRecord, events: readonly StorableEvent[]): Promise<StoredEvent[]> {
+    const { stored, columns } = eventColumns(events);
+    // One statement, so one transaction: the record (its last_seq already the batch's size) and the
+    // events, numbered from 1 in the order given.
+    const sql =
+      `WITH c AS (INSERT INTO conversations (${CONVERSATION_COLUMNS}, last_seq)` +
+      ' VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING key)' +
+      ' INSERT INTO events (conversation_key, seq, id, kind, source, timestamp, body, json)' +
+      ' SELECT c.key, u.o, u.id, u.kind, u.source, u.ts, u.body, u.json FROM c,' +
+      ' unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])' +
+      ' WITH ORDINALITY AS u (id, kind, source, ts, body, json, o)';
+    await query(this.db, numbered(sql), [...toRow(record), events.length, ...columns]);
+    for (let i = 0; i < stored.length; i++) stored[i]!.seq = i + 1;
     return stored;
   }
 

@@ -6,6 +6,7 @@ import { eventWhere, OWNER_CURSOR_SQL, ownerCountSql, ownerPageSql, type Where }
 import { EVENT_COLUMNS } from '../rows.js';
 import {
   type ConversationPatch,
+  type ConversationRecord,
   type EventFilter,
   type EventJson,
   type EventPage,
@@ -38,10 +39,17 @@ export class SqliteEvents implements EventStore {
     update?: ConversationPatch,
   ) => StoredEvent[];
 
+  private readonly createTx: (
+    record: ConversationRecord,
+    events: readonly StorableEvent[],
+  ) => { key: number; stored: StoredEvent[] };
+
   constructor(
     db: Database.Database,
     private readonly statements: StatementCache,
     patchConversation: (id: string, patch: ConversationPatch) => void,
+    /** Inserts a conversation's row and answers its key. */
+    insertConversation: (record: ConversationRecord) => number,
   ) {
     this.lastSeqOf = db.prepare('SELECT max(seq) FROM events WHERE conversation_key = ?').pluck();
     this.insert = db.prepare(
@@ -68,21 +76,30 @@ export class SqliteEvents implements EventStore {
     this.appendTx = db.transaction(
       (conversationId: string, events: readonly StorableEvent[], update?: ConversationPatch) => {
         const last = this.currentSeq(conversationId);
-        const key = this.key(conversationId)!;
-        const stored: StoredEvent[] = new Array(events.length);
-        let seq = last;
-        for (let i = 0; i < events.length; i++) {
-          const event = events[i]!;
-          seq += 1;
-          const json = JSON.stringify(event);
-          const source = event.source ?? null;
-          this.insert.run(key, seq, event.id, event.kind, source, event.timestamp, messageBody(event), json);
-          stored[i] = { seq, id: event.id, kind: event.kind, source, timestamp: event.timestamp, json };
-        }
+        const stored = this.insertEvents(this.key(conversationId)!, last, events);
         if (update) patchConversation(conversationId, update);
         return stored;
       },
     );
+    // The row's key comes from its insert: nothing is read, and nothing is cached before the commit.
+    this.createTx = db.transaction((record: ConversationRecord, events: readonly StorableEvent[]) => {
+      const key = insertConversation(record);
+      return { key, stored: this.insertEvents(key, 0, events) };
+    });
+  }
+
+  private insertEvents(key: number, last: number, events: readonly StorableEvent[]): StoredEvent[] {
+    const stored: StoredEvent[] = new Array(events.length);
+    let seq = last;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!;
+      seq += 1;
+      const json = JSON.stringify(event);
+      const source = event.source ?? null;
+      this.insert.run(key, seq, event.id, event.kind, source, event.timestamp, messageBody(event), json);
+      stored[i] = { seq, id: event.id, kind: event.kind, source, timestamp: event.timestamp, json };
+    }
+    return stored;
   }
 
   /** The conversation's integer key, or undefined when the conversation does not exist. */
@@ -124,6 +141,13 @@ export class SqliteEvents implements EventStore {
     // Only a committed batch moves the cached sequence number.
     const last = stored[stored.length - 1];
     if (last) this.lastSeqs.set(conversationId, last.seq);
+    return stored;
+  }
+
+  async create(record: ConversationRecord, events: readonly StorableEvent[]): Promise<StoredEvent[]> {
+    const { key, stored } = this.createTx(record, events);
+    this.keys.set(record.id, key);
+    this.lastSeqs.set(record.id, stored.length);
     return stored;
   }
 

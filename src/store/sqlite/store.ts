@@ -50,7 +50,15 @@ class SqliteConversations implements ConversationStore {
   }
 
   async create(record: ConversationRecord): Promise<void> {
-    this.insert.run(...toRow(record));
+    this.insertRow(record);
+  }
+
+  /**
+   * Synchronous, so a transaction creating a conversation with its first events can include it.
+   * Answers the row's key (the INTEGER PRIMARY KEY, SQLite's rowid).
+   */
+  insertRow(record: ConversationRecord): number {
+    return Number(this.insert.run(...toRow(record)).lastInsertRowid);
   }
 
   async get(id: string): Promise<ConversationRecord | null> {
@@ -162,7 +170,12 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   migrate(db);
   const statements = new StatementCache(db);
   const conversations = new SqliteConversations(db, statements);
-  const events = new SqliteEvents(db, statements, (id, patch) => conversations.patch(id, patch));
+  const events = new SqliteEvents(
+    db,
+    statements,
+    (id, patch) => conversations.patch(id, patch),
+    (record) => conversations.insertRow(record),
+  );
   conversations.onDelete = (id) => events.forget(id);
   // The file has one writer process, so turns within the process are turns everywhere.
   const locks = new LocalLocks();
