@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { rejectPending } from '../agent/index.js';
 import { type AnyEvent, dashedUuid, newEventId, nowTimestamp } from '../events/index.js';
 import { loopTurns } from '../loop/index.js';
-import type { ConversationPatch, ConversationRecord, ConversationSearch } from '../store/index.js';
+import type { ConversationRecord, ConversationSearch } from '../store/index.js';
 import {
   CondenserUnavailableError,
   ConversationNotFoundError,
@@ -16,6 +16,7 @@ import {
   InvalidConversationRequestError,
 } from './errors.js';
 import { type ForkRequest, forkConversation } from './fork.js';
+import { messageAppend } from './message-append.js';
 import type { ConversationRuntime } from './runtime.js';
 import { ConversationRuntimes } from './runtimes.js';
 import type {
@@ -26,7 +27,7 @@ import type {
 } from './schemas.js';
 import { sealSecrets } from './secrets.js';
 import { initialState, makeWorkspace, NO_SKILLS, userMessage } from './start-request.js';
-import { conversationInfo, finalResponseOf, stateOf, stateUpdateEvent, titleFromText } from './state.js';
+import { conversationInfo, finalResponseOf, stateOf } from './state.js';
 
 export type { ConversationServiceOptions } from './runtimes.js';
 
@@ -182,44 +183,14 @@ export class ConversationService extends ConversationRuntimes {
     });
   }
 
-  /**
-   * The system prompt (first message only), the status back to idle (after a finished or stuck run),
-   * the message, its state update, the automatic title and, when it runs, the status `running`: one
-   * append, so one transaction (`create`: a start's first message, stored with the record itself).
-   */
+  /** A message's one append (see messageAppend); `create`: a start's first, stored with the record. */
   private async deliverMessage(
     runtime: ConversationRuntime,
     request: SendMessageRequest,
     create = false,
   ): Promise<void> {
-    const events: AnyEvent[] = [];
-    const patch: ConversationPatch = {};
     const prompt = !this.prompted.has(runtime) && !(await this.hasSystemPrompt(runtime));
-    if (prompt) events.push(runtime.agent.systemPromptEvent(runtime.state.workspace.working_dir));
-    if (runtime.status === 'finished' || runtime.status === 'stuck') {
-      events.push(stateUpdateEvent('execution_status', 'idle'));
-      patch.executionStatus = 'idle';
-    }
-    // Knowledge skills the message's words trigger ride along with it (OpenHands' agent context).
-    const active = new Set(runtime.state.activated_knowledge_skills);
-    const text = (request.content ?? []).map((c) => ('text' in c ? c.text : '')).join('\n');
-    const skills = runtime.agent.context?.forUserMessage(text, active) ?? { extended: [], activated: [] };
-    const message = userMessage(request, skills);
-    events.push(message, stateUpdateEvent('last_user_message_id', message.id));
-    patch.state = {
-      ...runtime.state,
-      last_user_message_id: message.id,
-      activated_knowledge_skills: [...active, ...skills.activated],
-    };
-    if (runtime.record.title === null && runtime.state.autotitle) {
-      const title = titleFromText((request.content ?? []).map((c) => ('text' in c ? c.text : '')).join(' '));
-      if (title) patch.title = title;
-    }
-    // A message that starts a run says so in the same append (the run's own `running` is then a no-op).
-    if (request.run && !runtime.running) {
-      events.push(stateUpdateEvent('execution_status', 'running'));
-      patch.executionStatus = 'running';
-    }
+    const { events, patch } = messageAppend(runtime, request, prompt);
     if (create) await runtime.create(events, patch);
     else await runtime.emit(events, patch);
     this.prompted.add(runtime); // events are never removed: once there, it stays there

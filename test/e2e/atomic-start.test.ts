@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScriptedLLM } from '../support/scripted-llm.js';
 import { waitForStatus } from '../support/conversation.js';
+import { ScriptedLLM } from '../support/scripted-llm.js';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
 
 const llm = new ScriptedLLM();
