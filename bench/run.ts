@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark and prints one table (progress goes to stderr).
 
 import { stopLeftoverClis } from '../test/support/cli.js';
+import { cleanUpTestFile } from '../test/support/server.js';
 import { benchAgent } from './agent.bench.js';
 import { benchBurst, benchEvents, benchFirstTask, benchScaling, benchStartup } from './binary.js';
 import { benchAppConversations, benchSandboxStart } from './control-plane.bench.js';
@@ -35,9 +36,11 @@ const benches: [string, () => Promise<void>][] = [
 ];
 
 // The servers a row spawns run in process groups of their own: stopped here however the bench ends
-// (a row that throws, Ctrl-C, `timeout`), never left running.
+// (a row that throws, Ctrl-C, `timeout`), never left running; the temp folders the rows made
+// (data folders, workspaces) are removed with them.
+const cleanUp = () => stopLeftoverClis().finally(cleanUpTestFile);
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => void stopLeftoverClis().finally(() => process.exit(130)));
+  process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
 
 const only = process.argv.slice(2);
 try {
@@ -48,5 +51,5 @@ try {
   }
   printTable();
 } finally {
-  await stopLeftoverClis();
+  await cleanUp();
 }
