@@ -142,13 +142,8 @@ export class ConversationService extends ConversationRuntimes {
       mkdirSync(persistenceDir, { recursive: true });
       if (!request.initial_message) await this.store.conversations.create(record);
       else {
-        // Checked above. The runtime is built from the record before it is stored; the record goes
-        // into the store with the first events, in one transaction.
-        const message = { ...request.initial_message, run: true };
-        await this.onOwner('sendMessage', userId, id, [message], async () => {
-          const runtime = await this.runtime(userId, id, record);
-          await this.runtimes.hold(runtime, () => this.deliverMessage(runtime, message, true));
-        });
+        // Checked above. The record goes into the store with the first events, in one transaction.
+        await this.deliverAsOwner(userId, id, { ...request.initial_message, run: true }, record);
       }
     } catch (error) {
       await this.undoStart(id, persistenceDir, createdWorkspace);
@@ -177,25 +172,32 @@ export class ConversationService extends ConversationRuntimes {
 
   async sendMessage(userId: string, id: string, request: SendMessageRequest): Promise<void> {
     userMessage(request, NO_SKILLS); // a bad message is refused before the runtime is built
-    return this.onOwner('sendMessage', userId, id, [request], async () => {
-      const runtime = await this.runtime(userId, id);
-      await this.runtimes.hold(runtime, () => this.deliverMessage(runtime, request));
-    });
+    return this.deliverAsOwner(userId, id, request);
   }
 
-  /** A message's one append (see messageAppend); `create`: a start's first, stored with the record. */
-  private async deliverMessage(
-    runtime: ConversationRuntime,
+  /**
+   * Delivers a message where the conversation is owned, as one append (see messageAppend).
+   * `created`: the record a start is creating; its runtime is built from it, and the record is
+   * stored with the message's events.
+   */
+  private deliverAsOwner(
+    userId: string,
+    id: string,
     request: SendMessageRequest,
-    create = false,
+    created?: ConversationRecord,
   ): Promise<void> {
-    const prompt = !this.prompted.has(runtime) && !(await this.hasSystemPrompt(runtime));
-    const { events, patch } = messageAppend(runtime, request, prompt);
-    if (create) await runtime.create(events, patch);
-    else await runtime.emit(events, patch);
-    this.prompted.add(runtime); // events are never removed: once there, it stays there
-    // Asked again: a run may have started or ended while the append was written.
-    if (request.run && !runtime.running) this.startRun(runtime);
+    return this.onOwner('sendMessage', userId, id, [request], async () => {
+      const runtime = await this.runtime(userId, id, created);
+      await this.runtimes.hold(runtime, async () => {
+        const prompt = !this.prompted.has(runtime) && !(await this.hasSystemPrompt(runtime));
+        const { events, patch } = messageAppend(runtime, request, prompt);
+        if (created) await runtime.create(events, patch);
+        else await runtime.emit(events, patch);
+        this.prompted.add(runtime); // events are never removed: once there, it stays there
+        // Asked again: a run may have started or ended while the append was written.
+        if (request.run && !runtime.running) this.startRun(runtime);
+      });
+    });
   }
 
   /** Asked of the store unless the history is loaded: a message alone does not make it resident. */
