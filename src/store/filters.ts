@@ -25,6 +25,14 @@ export function whereSql(clauses: readonly string[]): string {
   return clauses.length ? ` WHERE ${clauses.join(' AND ')}` : '';
 }
 
+/**
+ * ` FROM events WHERE conversation_key = <key> AND …`: one conversation's events that match the
+ * clauses (parameters: the key expression's, then the clauses' own, in order).
+ */
+export function conversationEventsSql(key: string, clauses: readonly string[]): string {
+  return ` FROM events${whereSql([`conversation_key = ${key}`, ...clauses])}`;
+}
+
 /** The events of every conversation of one owner (the V1 event search), joined to find the owner. */
 const OWNER_EVENTS = ' FROM events AS e JOIN conversations AS c ON c.key = e.conversation_key';
 

@@ -66,3 +66,13 @@ export function patchAssignments(patch: ConversationPatch): { sets: string[]; va
     values: keys.map((k) => PATCH_COLUMNS[k][1](patch[k])),
   };
 }
+
+/** A batch get's answer: the items in the order of `ids`, null where an id has none. */
+export function inIdOrder<T extends { id: string }>(
+  ids: readonly string[],
+  items: Iterable<T>,
+): (T | null)[] {
+  const byId = new Map<string, T>();
+  for (const item of items) byId.set(item.id, item);
+  return ids.map((id) => byId.get(id) ?? null);
+}

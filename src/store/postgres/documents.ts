@@ -1,6 +1,7 @@
 // The V1 control plane's JSON documents (sandboxes, start tasks) in PostgreSQL: upsert by id,
 // batch get, cursor pages, as in the SQLite adapter.
 import { documentWhere, SORTS, type Where, whereSql } from '../filters.js';
+import { inIdOrder } from '../rows.js';
 import {
   type Document,
   type DocumentFilter,
@@ -60,12 +61,10 @@ export class PgDocuments<T extends Document> implements DocumentStore<T> {
       `SELECT document FROM ${this.table} WHERE id = ANY($1::text[])`,
       [ids],
     );
-    const found = new Map<string, T>();
-    for (const { document } of rows) {
-      const parsed = JSON.parse(document) as T;
-      found.set(parsed.id, parsed);
-    }
-    return ids.map((id) => found.get(id) ?? null);
+    return inIdOrder(
+      ids,
+      rows.map(({ document }) => JSON.parse(document) as T),
+    );
   }
 
   async delete(id: string): Promise<boolean> {

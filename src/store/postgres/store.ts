@@ -4,6 +4,7 @@
 // so they stay gap-free. Each append is one statement, so one round trip.
 import { messageBody } from '../body.js';
 import {
+  conversationEventsSql,
   conversationWhere,
   eventWhere,
   OWNER_CURSOR_SQL,
@@ -17,6 +18,7 @@ import {
   CONVERSATION_COLUMNS,
   type ConversationRow,
   EVENT_COLUMNS,
+  inIdOrder,
   patchAssignments,
   toRecord,
   toRow,
@@ -52,6 +54,8 @@ import { DatabaseUnavailableError } from './url.js';
 
 /** The conversation's key, as a subquery: NULL (so no rows) for an unknown conversation. */
 const KEY_OF = '(SELECT key FROM conversations WHERE id = $1)';
+/** The same with a `?` parameter, for SQL that `numbered` numbers. */
+const KEY_OF_ID = '(SELECT key FROM conversations WHERE id = ?)';
 
 /** A batch's events as the stored answer (seq still 0) and as six column arrays for unnest. */
 function eventColumns(events: readonly StorableEvent[]): { stored: StoredEvent[]; columns: unknown[][] } {
@@ -164,8 +168,7 @@ class PgEvents implements EventStore {
       start = rows[0].seq;
     }
     const sql =
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_key = (SELECT key FROM conversations WHERE id = ?)` +
-      ` AND seq ${asc ? '>=' : '<='} ?${clauses.map((c) => ` AND ${c}`).join('')}` +
+      `SELECT ${EVENT_COLUMNS}${conversationEventsSql(KEY_OF_ID, [`seq ${asc ? '>=' : '<='} ?`, ...clauses])}` +
       ` ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`;
     const rows = await query<StoredEvent>(this.db, numbered(sql), [
       conversationId,
@@ -179,17 +182,13 @@ class PgEvents implements EventStore {
 
   async count(conversationId: string, filter: EventFilter): Promise<number> {
     const { clauses, params } = this.where(filter);
-    const sql =
-      'SELECT count(*) AS n FROM events WHERE conversation_key = (SELECT key FROM conversations WHERE id = ?)' +
-      clauses.map((c) => ` AND ${c}`).join('');
+    const sql = `SELECT count(*) AS n${conversationEventsSql(KEY_OF_ID, clauses)}`;
     return toCount(await query<{ n: string }>(this.db, numbered(sql), [conversationId, ...params]));
   }
 
   async exists(conversationId: string, filter: EventFilter): Promise<boolean> {
     const { clauses, params } = this.where(filter);
-    const sql =
-      'SELECT EXISTS (SELECT 1 FROM events WHERE conversation_key = (SELECT key FROM conversations WHERE id = ?)' +
-      `${clauses.map((c) => ` AND ${c}`).join('')}) AS found`;
+    const sql = `SELECT EXISTS (SELECT 1${conversationEventsSql(KEY_OF_ID, clauses)}) AS found`;
     return (await query<{ found: boolean }>(this.db, numbered(sql), [conversationId, ...params]))[0]!.found;
   }
 
@@ -218,8 +217,7 @@ class PgEvents implements EventStore {
         ' WHERE e.id = ANY($1::text[]) AND c.owner_id = $2',
       [ids, ownerId],
     );
-    const found = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => found.get(id) ?? null);
+    return inIdOrder(ids, rows);
   }
 
   async searchOfOwner(ownerId: string, q: EventSearch): Promise<EventPage> {
@@ -283,8 +281,7 @@ class PgConversations implements ConversationStore {
       `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ANY($1::text[])`,
       [ids],
     );
-    const found = new Map(rows.map((row) => [row.id, toRecord(row)]));
-    return ids.map((id) => found.get(id) ?? null);
+    return inIdOrder(ids, rows.map(toRecord));
   }
 
   async owner(id: string): Promise<string | null> {

@@ -2,6 +2,7 @@
 // start tasks of the V1 control plane. Upsert by id; cursor pages as for conversations.
 import type Database from 'better-sqlite3';
 import { documentWhere, SORTS, type Where, whereSql } from '../filters.js';
+import { inIdOrder } from '../rows.js';
 import {
   type Document,
   type DocumentFilter,
@@ -57,12 +58,11 @@ export class DocumentTable<T extends Document> implements DocumentStore<T> {
 
   async getMany(ids: readonly string[]): Promise<(T | null)[]> {
     if (ids.length === 0) return [];
-    const found = new Map<string, T>();
-    for (const text of this.byIds.all(JSON.stringify(ids)) as string[]) {
-      const document = JSON.parse(text) as T;
-      found.set(document.id, document);
-    }
-    return ids.map((id) => found.get(id) ?? null);
+    const texts = this.byIds.all(JSON.stringify(ids)) as string[];
+    return inIdOrder(
+      ids,
+      texts.map((text) => JSON.parse(text) as T),
+    );
   }
 
   async delete(id: string): Promise<boolean> {

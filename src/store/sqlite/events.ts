@@ -2,8 +2,15 @@
 // reads by id, by page and after a seq, with the stored JSON text handed out as it is.
 import type Database from 'better-sqlite3';
 import { messageBody } from '../body.js';
-import { eventWhere, OWNER_CURSOR_SQL, ownerCountSql, ownerPageSql, type Where } from '../filters.js';
-import { EVENT_COLUMNS } from '../rows.js';
+import {
+  conversationEventsSql,
+  eventWhere,
+  OWNER_CURSOR_SQL,
+  ownerCountSql,
+  ownerPageSql,
+  type Where,
+} from '../filters.js';
+import { EVENT_COLUMNS, inIdOrder } from '../rows.js';
 import {
   type ConversationPatch,
   type ConversationRecord,
@@ -174,8 +181,7 @@ export class SqliteEvents implements EventStore {
       start = seq;
     }
     const sql =
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_key = ? AND seq ${asc ? '>=' : '<='} ?` +
-      clauses.map((c) => ` AND ${c}`).join('') +
+      `SELECT ${EVENT_COLUMNS}${conversationEventsSql('?', [`seq ${asc ? '>=' : '<='} ?`, ...clauses])}` +
       ` ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`;
     const rows = this.statements
       .get(sql)
@@ -186,7 +192,7 @@ export class SqliteEvents implements EventStore {
 
   async count(conversationId: string, filter: EventFilter): Promise<number> {
     const { clauses, params } = this.where(filter);
-    const sql = `SELECT count(*) FROM events WHERE conversation_key = ?${clauses.map((c) => ` AND ${c}`).join('')}`;
+    const sql = `SELECT count(*)${conversationEventsSql('?', clauses)}`;
     return this.statements
       .get(sql)
       .pluck()
@@ -195,7 +201,7 @@ export class SqliteEvents implements EventStore {
 
   async exists(conversationId: string, filter: EventFilter): Promise<boolean> {
     const { clauses, params } = this.where(filter);
-    const sql = `SELECT EXISTS (SELECT 1 FROM events WHERE conversation_key = ?${clauses.map((c) => ` AND ${c}`).join('')})`;
+    const sql = `SELECT EXISTS (SELECT 1${conversationEventsSql('?', clauses)})`;
     return (
       this.statements
         .get(sql)
@@ -222,8 +228,7 @@ export class SqliteEvents implements EventStore {
           ' JOIN conversations AS c ON c.key = e.conversation_key WHERE c.owner_id = ?',
       )
       .all(JSON.stringify(ids), ownerId) as EventJson[];
-    const found = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => found.get(id) ?? null);
+    return inIdOrder(ids, rows);
   }
 
   async searchOfOwner(ownerId: string, query: EventSearch): Promise<EventPage> {

@@ -4,7 +4,14 @@
 import Database from 'better-sqlite3';
 import { conversationWhere, SORTS, type Where, whereSql } from '../filters.js';
 import { LocalLocks } from '../locks.js';
-import { CONVERSATION_COLUMNS, type ConversationRow, patchAssignments, toRecord, toRow } from '../rows.js';
+import {
+  CONVERSATION_COLUMNS,
+  type ConversationRow,
+  inIdOrder,
+  patchAssignments,
+  toRecord,
+  toRow,
+} from '../rows.js';
 import {
   type ConversationFilter,
   type ConversationPage,
@@ -68,10 +75,7 @@ class SqliteConversations implements ConversationStore {
 
   async getMany(ids: readonly string[]): Promise<(ConversationRecord | null)[]> {
     if (ids.length === 0) return [];
-    const found = new Map<string, ConversationRecord>();
-    for (const row of this.byIds.all(JSON.stringify(ids)) as ConversationRow[])
-      found.set(row.id, toRecord(row));
-    return ids.map((id) => found.get(id) ?? null);
+    return inIdOrder(ids, (this.byIds.all(JSON.stringify(ids)) as ConversationRow[]).map(toRecord));
   }
 
   async owner(id: string): Promise<string | null> {
