@@ -6,6 +6,7 @@
 import type { Static } from 'typebox';
 import type { CriticResult as CriticResultSchema } from '../events/index.js';
 import type { LLM, LlmMessage } from '../llm/index.js';
+import { textContent as text } from './agent-events.js';
 
 export type CriticResult = Static<typeof CriticResultSchema>;
 
@@ -99,7 +100,6 @@ export class LLMCritic implements Critic {
     subject: CriticSubject,
     signal?: AbortSignal,
   ): Promise<CriticResult | null> {
-    const text = (t: string) => ({ type: 'text' as const, text: t, cache_prompt: false });
     try {
       const response = await this.llm.complete(
         {

@@ -3,6 +3,7 @@
 import type { AnyEvent } from '../events/index.js';
 import type { LlmMessage } from '../llm/index.js';
 import type { LlmContent, Tool } from '../tools/index.js';
+import { textContent as text } from './agent-events.js';
 
 const ERROR_PREFIX = '[An error occurred during execution.]\n';
 /** Longest text of one tool result the LLM sees (OpenHands' max_message_chars). */
@@ -24,7 +25,6 @@ function bounded(content: LlmContent): LlmContent {
 }
 
 type E = AnyEvent & Record<string, unknown>;
-const text = (t: string): LlmContent => ({ type: 'text', text: t, cache_prompt: false });
 
 export class MessageBuilder {
   readonly messages: LlmMessage[] = [];
