@@ -71,16 +71,19 @@ describe('the process heap settings', () => {
     expect(own.after).toBeGreaterThan(CAP);
   });
 
-  // Objects that survive the young generation and die in the old one, as finished steps' data does.
-  // Answers the largest the old generation got.
+  // Objects that survive the young generation and die in the old one, as finished steps' data does
+  // (a ring of 300k live objects, replaced ten times over). Answers the largest the old generation got
+  // in the second half: before that, V8 sizes it by start-up heuristics that vary from run to run (the
+  // largest over the whole run read 86 MB with and without heap.ts in one CI run, 72-100 MB otherwise);
+  // after, by the growing factor, the same on every run (206 vs 88 MB here, idle or with both cores busy).
   const OLD_GARBAGE = `
     const old = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space').space_size;
-    const ring = new Array(100_000);
+    const ring = new Array(300_000);
     let largest = 0;
     for (let i = 0; i < 3_000_000; i++) {
-      ring[i % 100_000] = { i, text: 'y' + i, list: [i, i + 1] };
+      ring[i % 300_000] = { i, text: 'y' + i, list: [i, i + 1] };
       if (i % 100_000 === 0) {
-        largest = Math.max(largest, old());
+        if (i > 1_500_000) largest = Math.max(largest, old());
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
@@ -90,12 +93,11 @@ describe('the process heap settings', () => {
   it('collect the old generation sooner, so its garbage grows it less', () => {
     // V8 without concurrent or idle-time GC work (--predictable): otherwise, on a loaded machine,
     // marking falls behind the allocation and the old generation grows whatever the growing factor
-    // says (a run under load measured 94 vs 95 MB). So both answers are the same on every run (73 vs
-    // 84 MB here).
+    // says (a run under load measured 94 vs 95 MB).
     const nodeArgs = ['--predictable'];
     const plain = child(OLD_GARBAGE, { importHeap: false, nodeArgs }) as number;
     const limited = child(OLD_GARBAGE, { importHeap: true, nodeArgs }) as number;
-    expect(limited, `${limited} vs ${plain}`).toBeLessThan(plain * 0.9);
+    expect(limited, `${limited} vs ${plain}`).toBeLessThan(plain * 0.7);
   });
 
   // A wasm function (i32.add) called hot; undici's HTTP parser behind fetch is such a module.
