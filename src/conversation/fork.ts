@@ -5,12 +5,13 @@
 // store-wide (the V1 /api/v1/events batch get finds an event by id alone), so each copied event gets
 // a new id and every reference to a copied id inside the copy (an observation's `action_id`, a
 // condensation's `forgotten_event_ids`, `last_user_message_id`, …) is rewritten to match.
-import { cpSync, existsSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyEvent, dashedUuid, newEventId } from '../events/index.js';
 import type { ConversationRecord, Store } from '../store/index.js';
 import { ConversationIdInUseError, UnknownForkEventError } from './errors.js';
 import type { EventLog } from './event-log.js';
+import { makeConversationFolder } from './start-request.js';
 import type { ConversationState } from './state.js';
 
 /** OpenHands' ForkConversationRequest. */
@@ -70,7 +71,7 @@ export async function forkConversation(
   };
   if (existsSync(sourceState.persistence_dir))
     cpSync(sourceState.persistence_dir, persistenceDir, { recursive: true, filter: plain });
-  mkdirSync(persistenceDir, { recursive: true });
+  makeConversationFolder(persistenceDir);
   try {
     await deps.store.conversations.create({
       id,

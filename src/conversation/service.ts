@@ -3,7 +3,7 @@
 // persisted together with the record. Runs happen in the background (runtimes.ts); `full_state`
 // snapshots are published after each run ends and after pause and interrupt (OpenHands clients wait
 // for them).
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { rejectPending } from '../agent/index.js';
 import { type AnyEvent, dashedUuid, newEventId, nowTimestamp } from '../events/index.js';
@@ -26,7 +26,13 @@ import type {
   StartConversationRequest,
 } from './schemas.js';
 import { sealSecrets } from './secrets.js';
-import { initialState, makeWorkspace, NO_SKILLS, userMessage } from './start-request.js';
+import {
+  initialState,
+  makeConversationFolder,
+  makeWorkspace,
+  NO_SKILLS,
+  userMessage,
+} from './start-request.js';
 import { conversationInfo, finalResponseOf, stateOf } from './state.js';
 
 export type { ConversationServiceOptions } from './runtimes.js';
@@ -139,7 +145,7 @@ export class ConversationService extends ConversationRuntimes {
       updatedAt: now,
     };
     try {
-      mkdirSync(persistenceDir, { recursive: true });
+      makeConversationFolder(persistenceDir);
       if (!request.initial_message) await this.store.conversations.create(record);
       else {
         // Checked above. The record goes into the store with the first events, in one transaction.
