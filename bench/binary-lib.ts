@@ -25,7 +25,9 @@ export interface Binary {
 export async function startBinary(dataDir: string, viaNpm = false): Promise<Binary & { readyMs: number }> {
   const t = performance.now();
   const args = ['--port', '0', '--data-dir', dataDir];
-  const env = { OH_SESSION_API_KEYS_0: KEY };
+  // BENCH_SERVER_NODE_OPTIONS reaches the server alone (a profiler's --import, say), not the bench.
+  const options = process.env.BENCH_SERVER_NODE_OPTIONS;
+  const env = { OH_SESSION_API_KEYS_0: KEY, ...(options ? { NODE_OPTIONS: options } : {}) };
   const cli = viaNpm
     ? await runCli(args, { command: ['npm', 'start', '--silent', '--'], env, cwd: binDir() })
     : await runCli(['serve', ...args], { env, cwd: binDir() });

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ScriptedLLM, type ScriptStep } from '../src/llm/index.js';
+import { Worker } from 'node:worker_threads';
+import { ScriptedLLM } from '../src/llm/index.js';
 import { openSqliteStore } from '../src/store/index.js';
 import { rawRequest } from '../test/support/http.js';
 import { tempDir } from '../test/support/server.js';
@@ -25,6 +26,7 @@ import {
   startBinary,
   untilFinished,
 } from './binary-lib.js';
+import { echoScript } from './echo-script.js';
 import { mb, ms, percentile, record, sample } from './lib.js';
 import { syntheticEvent } from './synthetic.js';
 
@@ -74,16 +76,9 @@ export async function benchStartup(): Promise<void> {
   });
 }
 
-function script(n: number): (request: unknown, index: number) => ScriptStep {
-  return (_r, i) =>
-    i < n
-      ? { toolCalls: [{ name: 'terminal', arguments: { command: `echo ${i}` } }] }
-      : { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] };
-}
-
 /** Task sent (POST with initial_message, run) → finished, on the given server. */
 async function task(base: string, llm: ScriptedLLM, key: string, steps: number): Promise<number> {
-  llm.script(key, script(steps));
+  llm.script(key, echoScript(steps));
   const id = await createConversation(base, { url: llm.openaiBaseUrl, key });
   const done = untilFinished(base, id);
   await new Promise((r) => setTimeout(r, 20)); // the socket is open before the task is sent
@@ -240,9 +235,13 @@ export async function benchEvents(): Promise<void> {
 async function burst(
   n: number,
 ): Promise<{ healthP99: number; slowestStart: number; perSecond: number; total: number }> {
-  const llm = new ScriptedLLM();
-  await llm.start();
-  for (let i = 0; i < n; i++) llm.script(`burst-${i}`, script(5));
+  const llm = new Worker(new URL('./llm-worker.mjs', import.meta.url), {
+    workerData: { keys: n, steps: 5 },
+  });
+  const llmUrl = await new Promise<string>((resolve, reject) => {
+    llm.once('message', (m: { url: string }) => resolve(m.url));
+    llm.once('error', reject);
+  });
   const b = await startBinary(dataDir('burst'));
   const health: number[] = [];
   let probing = true;
@@ -261,7 +260,7 @@ async function burst(
       const s = performance.now();
       const id = await createConversation(
         b.url,
-        { url: llm.openaiBaseUrl, key: `burst-${i}` },
+        { url: llmUrl, key: `burst-${i}` },
         {
           initial_message: { role: 'user', content: [{ type: 'text', text: 'go' }], run: true },
         },
@@ -282,7 +281,8 @@ async function burst(
   const failed = await get<number>(b.url, `/api/conversations/count?status=error`);
   if (failed > 0 || ids.length !== n) throw new Error(`${failed} burst conversations ended in error`);
   await b.stop();
-  await llm.stop();
+  llm.postMessage('stop');
+  await new Promise((resolve) => llm.once('exit', resolve));
   return {
     healthP99: percentile(sorted(health), 99),
     slowestStart: Math.max(...starts),

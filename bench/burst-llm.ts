@@ -1,0 +1,18 @@
+// The scripted LLM of a burst in its own thread (own event loop): in the bench's thread, answering
+// the conversations already started would delay reading the answers of the starts still coming,
+// and the bench would time its own loop (on a 16-core host the two were apart; on 2 cores the threads
+// still share the CPU). Scripts `keys` API keys burst-0 … burst-(keys-1) with the echo task of
+// `steps` steps, posts { url } once listening, and stops on any message.
+import { parentPort, workerData } from 'node:worker_threads';
+import { ScriptedLLM } from '../src/llm/index.js';
+import { echoScript } from './echo-script.js';
+
+const { keys, steps } = workerData as { keys: number; steps: number };
+const llm = new ScriptedLLM();
+await llm.start();
+for (let i = 0; i < keys; i++) llm.script(`burst-${i}`, echoScript(steps));
+parentPort?.postMessage({ url: llm.openaiBaseUrl });
+parentPort?.once('message', async () => {
+  await llm.stop();
+  parentPort?.close();
+});
