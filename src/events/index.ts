@@ -5,6 +5,15 @@ export * from './events.js';
 export { dashedUuid, newEventId, normalizeTimestamp, nowTimestamp } from './ids.js';
 export { EVENT_KIND_PATHS, resolveEventKind } from './kinds.js';
 export * from './observations.js';
+export {
+  PRECOMPILED_FILE,
+  type PrecompileEntry,
+  type PrecompileGroup,
+  precompiledValidator,
+  schemaHash,
+  standaloneValidators,
+  usePrecompiledFile,
+} from './precompiled.js';
 export { Closed, Nullable } from './schema-helpers.js';
 export { sharingCompiler } from './shared-subschemas.js';
 export * from './tool-definitions.js';
@@ -12,6 +21,7 @@ export {
   createAjv,
   issuesFromAjv,
   type ParseResult,
+  PRECOMPILED_EVENTS,
   parse,
   parseAnyEvent,
   parseEvent,

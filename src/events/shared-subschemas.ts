@@ -59,7 +59,7 @@ interface Rewritten {
 export function sharingCompiler(
   ajv: Ajv,
   lookup: (id: string) => object | undefined = () => undefined,
-): (schema: object) => ValidateFunction {
+): (schema: object, key?: string) => ValidateFunction {
   const names = new Map<string, string>();
 
   function share(body: Node): Node {
@@ -141,8 +141,8 @@ export function sharingCompiler(
   // Not checked against the meta-schema (agentd's own schemas; compiling the meta-schema cost ~28 KB
   // of code and some ms per Ajv instance): test/events/shared-subschemas.test.ts checks them.
   let roots = 0;
-  return (schema) => {
-    const key = `root-${roots++}`;
+  // `key`: the name the root is added to `ajv` under (standalone code exports it by that name).
+  return (schema, key = `root-${roots++}`) => {
     ajv.addSchema(body(schema as Node, false, []).schema as object, key, undefined, false);
     return ajv.getSchema(key) as ValidateFunction;
   };

@@ -19,7 +19,14 @@ import {
   InvalidConversationRequestError,
   UnknownForkEventError,
 } from '../conversation/errors.js';
-import { createAjv, issuesFromAjv, sharingCompiler, type ValidationIssue } from '../events/index.js';
+import {
+  createAjv,
+  issuesFromAjv,
+  precompiledValidator,
+  schemaHash,
+  sharingCompiler,
+  type ValidationIssue,
+} from '../events/index.js';
 import { LLMError } from '../llm/index.js';
 import { SandboxLimitError, SandboxNotFoundError, SandboxSpecNotFoundError } from '../sandbox/index.js';
 import { InvalidSettingsError, SecretKeyError } from '../settings/index.js';
@@ -27,8 +34,15 @@ import { UnknownConversationError, UnknownCursorError } from '../store/index.js'
 import { HttpError, RequestValidationError } from './errors.js';
 import { decodeUtf8, parseJsonText } from './json-body.js';
 
-/** Per app, what compiles each route's validators now ("POST /api/conversations"). */
-const compilers = new WeakMap<FastifyInstance, Map<string, (() => void)[]>>();
+/** A route's validator for one part of the request, and what compiles it now. */
+interface RouteValidator {
+  part: string | undefined;
+  schema: object;
+  compile: () => void;
+}
+
+/** Per app, each route's validators ("POST /api/conversations"). */
+const compilers = new WeakMap<FastifyInstance, Map<string, RouteValidator[]>>();
 
 const LOC_PREFIX: Record<string, string> = {
   body: 'body',
@@ -56,31 +70,45 @@ export interface Compilers {
 
 type Compile = ReturnType<typeof sharingCompiler>;
 
+/** Ajv's options for query strings and path parameters (bodies take createAjv's defaults). */
+export const COERCING = { coerceTypes: 'array' } as const;
+
 /**
  * Two Ajv instances: bodies strict, query strings and path parameters coerced. A `$ref` names a
  * shared schema (app.addSchema); sharingCompiler puts it in place.
  */
 export function createCompilers(): Compilers {
-  const byRoute = new Map<string, (() => void)[]>();
+  const byRoute = new Map<string, RouteValidator[]>();
   let app: FastifyInstance | null = null;
   let sharing: { strict: Compile; coercing: Compile } | null = null;
-  // Made when the first validator compiles, not at start-up. By then every route is registered, so
-  // every shared schema (app.addSchema) a `$ref` may name is there.
+  // What a `$ref` names: a shared schema (app.addSchema). Read when the first validator compiles,
+  // not at start-up: by then every route is registered, so every shared schema is there.
+  let shared: Record<string, object> | null = null;
+  const lookup = (id: string) => {
+    shared ??= (app?.getSchemas() ?? {}) as Record<string, object>;
+    return shared[id];
+  };
+  // A validator built with agentd (events/precompiled.ts), if it was built from this schema and
+  // the shared schemas it names.
+  const precompiledFor = (route: string, part: string | undefined, schema: object) =>
+    precompiledValidator(`${route} ${part}`, () => schemaHash(schema, lookup));
   const compilersNow = () => {
     if (sharing) return sharing;
-    const shared = (app?.getSchemas() ?? {}) as Record<string, object>;
-    const lookup = (id: string) => shared[id];
     sharing = {
       strict: sharingCompiler(createAjv(), lookup),
-      coercing: sharingCompiler(createAjv({ coerceTypes: 'array' }), lookup),
+      coercing: sharingCompiler(createAjv(COERCING), lookup),
     };
     return sharing;
   };
   const validatorCompiler: ValidatorCompiler = ({ schema, httpPart, method, url }) => {
     // Compiled on the route's first request, not at start-up: cold start stays short.
     let compiled: ValidateFunction | null = null;
+    const key = `${method} ${url}`;
     const compile = (): ValidateFunction => {
-      compiled ??= compilersNow()[httpPart === 'body' ? 'strict' : 'coercing'](schema as object);
+      if (compiled) return compiled;
+      compiled =
+        precompiledFor(key, httpPart, schema as object) ??
+        compilersNow()[httpPart === 'body' ? 'strict' : 'coercing'](schema as object);
       return compiled;
     };
     const validate = (data: unknown) => {
@@ -90,8 +118,7 @@ export function createCompilers(): Compilers {
       return ok;
     };
     validate.errors = null as ValidateFunction['errors'];
-    const key = `${method} ${url}`;
-    byRoute.set(key, [...(byRoute.get(key) ?? []), compile]);
+    byRoute.set(key, [...(byRoute.get(key) ?? []), { part: httpPart, schema: schema as object, compile }]);
     return validate;
   };
   // Output is what we built: plain JSON, no schema-driven stripping or coercion.
@@ -132,7 +159,12 @@ function installJsonParser(app: FastifyInstance): void {
  * start-conversation body alone takes most of a second of blocked loop to compile). Unknown: nothing.
  */
 export function compileRouteValidators(app: FastifyInstance, route: string): void {
-  for (const compile of compilers.get(app)?.get(route) ?? []) compile();
+  for (const validator of compilers.get(app)?.get(route) ?? []) validator.compile();
+}
+
+/** A route's validated parts and their schemas as its validators got them (what the build precompiles). */
+export function routeSchemas(app: FastifyInstance, route: string): { part: string; schema: object }[] {
+  return (compilers.get(app)?.get(route) ?? []).map(({ part, schema }) => ({ part: part ?? '', schema }));
 }
 
 function isFastifyValidation(error: unknown): error is FastifyError & { validation: unknown[] } {

@@ -1,0 +1,148 @@
+// The validators built with agentd (events/precompiled.ts, written by server/precompile.ts at build
+// time): they answer exactly what the server's own compile answers (result, errors, defaults filled
+// in), the build's file is the one a serving app (control plane included) finds for its first
+// routes, and a schema that changed since the build is compiled as before.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createAjv,
+  issuesFromAjv,
+  MessageEvent,
+  PRECOMPILED_EVENTS,
+  precompiledValidator,
+  schemaHash,
+  sharingCompiler,
+  usePrecompiledFile,
+} from '../../src/events/index.js';
+import { writePrecompiledValidators } from '../../src/server/precompile.js';
+import { COERCING, routeSchemas } from '../../src/server/validation.js';
+import { FIRST_ROUTES } from '../../src/server/warm-up.js';
+import { startServer, type TestServer, tempDir } from '../support/server.js';
+
+let server: TestServer;
+const lookupOf = (app: TestServer['app']) => {
+  const shared = app.getSchemas() as Record<string, object>;
+  return (id: string) => shared[id];
+};
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  usePrecompiledFile();
+  await server.close({ remove: true });
+});
+
+const text = (t: string) => [{ type: 'text', text: t }];
+const llm = { model: 'openai/m', api_key: 'sk-x', base_url: 'http://127.0.0.1:9/v1' };
+// Bodies of each first route, good and bad: every kind of answer a validator gives.
+const SAMPLES: Record<string, unknown[]> = {
+  'POST /api/conversations': [
+    { workspace: { working_dir: '/tmp/w' } },
+    {
+      agent: { llm, tools: [{ name: 'terminal' }], kind: 'Agent' },
+      workspace: { working_dir: '/tmp/w' },
+      initial_message: { role: 'user', content: text('hi'), run: true },
+      confirmation_policy: { kind: 'AlwaysConfirm' },
+      max_iterations: 5,
+      tags: { a: 'b' },
+    },
+    { agent: { llm: { ...llm, temperature: 'hot' } }, workspace: { working_dir: '/tmp/w' } },
+    { workspace: {}, surprise: true },
+    { workspace: { working_dir: '/tmp/w' }, initial_message: { role: 'robot', content: 'x' } },
+    { workspace: { working_dir: 7 }, max_iterations: -1, confirmation_policy: { kind: 'Nope' } },
+    [],
+    null,
+  ],
+  'POST /api/conversations/:conversation_id/events': [
+    { role: 'user', content: text('hello') },
+    { role: 'user', content: text('hello'), run: true, extended_content: text('more') },
+    { role: 'user', content: [{ type: 'image', image_urls: ['data:image/png;base64,AA=='] }] },
+    { role: 'user', content: [{ type: 'text' }] },
+    { content: text('no role') },
+    { role: 'user', content: text('x'), extra: 1 },
+    'hello',
+  ],
+};
+const PARAMS = [{ conversation_id: randomUUID() }, { conversation_id: 'not-an-id' }, {}];
+const EVENTS = [
+  {
+    kind: 'MessageEvent',
+    id: randomUUID(),
+    timestamp: '2026-01-01T00:00:00',
+    source: 'user',
+    llm_message: { role: 'user', content: text('hi') },
+  },
+  { kind: 'MessageEvent', source: 'robot', llm_message: { role: 'user' } },
+];
+
+/** What a validator answers for a copy of `data`: its result, its issues, and the data after it. */
+function answer(validate: ReturnType<ReturnType<typeof sharingCompiler>>, data: unknown) {
+  const copy = structuredClone(data);
+  const ok = validate(copy);
+  return { ok, issues: issuesFromAjv(validate.errors), data: copy };
+}
+
+describe('validators built with agentd', () => {
+  it('answer as the compiled ones do, for the first routes and the user message', async () => {
+    const file = join(tempDir('agentd-precompiled-'), 'validators.cjs');
+    await writePrecompiledValidators(file);
+    usePrecompiledFile(file);
+    const lookup = lookupOf(server.app);
+    const strict = sharingCompiler(createAjv(), lookup);
+    const coercing = sharingCompiler(createAjv(COERCING), lookup);
+    let compared = 0;
+    for (const route of FIRST_ROUTES) {
+      for (const { part, schema } of routeSchemas(server.app, route)) {
+        const built = precompiledValidator(`${route} ${part}`, () => schemaHash(schema, lookup));
+        expect(built, `${route} ${part}`).not.toBeNull();
+        const compiled = (part === 'body' ? strict : coercing)(schema);
+        for (const data of part === 'body' ? (SAMPLES[route] ?? []) : PARAMS) {
+          expect(answer(built!, data), `${route} ${part} ${JSON.stringify(data)}`).toEqual(
+            answer(compiled, data),
+          );
+          compared++;
+        }
+      }
+    }
+    const message = precompiledValidator(PRECOMPILED_EVENTS.get(MessageEvent)!, () =>
+      schemaHash(MessageEvent),
+    );
+    expect(message).not.toBeNull();
+    const compiledMessage = sharingCompiler(createAjv())(MessageEvent);
+    for (const event of EVENTS) expect(answer(message!, event)).toEqual(answer(compiledMessage, event));
+    // Both kinds of answer were seen: some samples pass, some fail.
+    expect(compared).toBeGreaterThan(15);
+    const outcomes = SAMPLES['POST /api/conversations']!.map(
+      (data) =>
+        answer(
+          strict(routeSchemas(server.app, 'POST /api/conversations').find((p) => p.part === 'body')!.schema),
+          data,
+        ).ok,
+    );
+    expect(new Set(outcomes)).toEqual(new Set([true, false]));
+  });
+
+  it('are the build’s own for a serving app, and not for a schema changed since', () => {
+    usePrecompiledFile(fileURLToPath(new URL('../../dist/validators.cjs', import.meta.url)));
+    const lookup = lookupOf(server.app);
+    for (const route of FIRST_ROUTES) {
+      for (const { part, schema } of routeSchemas(server.app, route)) {
+        expect(
+          precompiledValidator(`${route} ${part}`, () => schemaHash(schema, lookup)),
+          `${route} ${part}`,
+        ).not.toBeNull();
+        const changed = { ...schema, description: 'changed since the build' };
+        expect(precompiledValidator(`${route} ${part}`, () => schemaHash(changed, lookup))).toBeNull();
+      }
+    }
+    // A shared schema it names that changed is a change too.
+    const [route] = FIRST_ROUTES;
+    const body = routeSchemas(server.app, route!).find((p) => p.part === 'body')!.schema as { $ref: string };
+    const changedShared = (id: string) =>
+      id === body.$ref ? { ...lookup(id), title: 'changed' } : lookup(id);
+    expect(precompiledValidator(`${route} body`, () => schemaHash(body, changedShared))).toBeNull();
+  });
+});
