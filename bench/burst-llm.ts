@@ -1,8 +1,8 @@
 // The scripted LLM of a burst in its own thread (own event loop): in the bench's thread, answering
-// the conversations already started would delay reading the answers of the starts still coming,
-// and the bench would time its own loop (on a 16-core host the two were apart; on 2 cores the threads
-// still share the CPU). Scripts `keys` API keys burst-0 … burst-(keys-1) with the echo task of
-// `steps` steps, posts { url } once listening, and stops on any message.
+// the conversations already started delayed reading the answers of the starts still coming, and the
+// bench timed that wait as the server's (on the 2-core machine the threads still share the CPU).
+// Scripts `keys` API keys burst-0 … burst-(keys-1) with the echo task of `steps` steps, posts
+// { url } once listening, and stops on any message.
 import { parentPort, workerData } from 'node:worker_threads';
 import { ScriptedLLM } from '../src/llm/index.js';
 import { echoScript } from './echo-script.js';
