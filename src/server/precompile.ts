@@ -3,7 +3,7 @@
 // events/precompiled.ts to load. The route schemas are taken from a real app, built as a server
 // builds it (in a temporary data folder, never listening), so each is the schema the server's
 // validator compiler is handed, and its hash the one the server computes.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -52,7 +52,9 @@ export async function writePrecompiledValidators(file: string): Promise<void> {
         { ajv: createAjv({ code: { source: true } }), lookup, entries: strict },
         { ajv: createAjv({ ...COERCING, code: { source: true } }), lookup, entries: coerced },
       ]);
-      writeFileSync(file, code);
+      // Whole or not at all: a server starting meanwhile reads the old file or the new one.
+      writeFileSync(`${file}.tmp`, code);
+      renameSync(`${file}.tmp`, file);
     } finally {
       await agentd.close();
     }

@@ -3,6 +3,7 @@
 // in), the build's file is the one a serving app (control plane included) finds for its first
 // routes, and a schema that changed since the build is compiled as before.
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,5 +145,14 @@ describe('validators built with agentd', () => {
     const changedShared = (id: string) =>
       id === body.$ref ? { ...lookup(id), title: 'changed' } : lookup(id);
     expect(precompiledValidator(`${route} body`, () => schemaHash(body, changedShared))).toBeNull();
+  });
+
+  it('are none when the file does not load (a build that failed half-way): the server compiles', () => {
+    const file = join(tempDir('agentd-precompiled-'), 'validators.cjs');
+    writeFileSync(file, 'module.exports = (require) => { const validators = {');
+    usePrecompiledFile(file);
+    const [route] = FIRST_ROUTES;
+    const body = routeSchemas(server.app, route!).find((p) => p.part === 'body')!.schema;
+    expect(precompiledValidator(`${route} body`, () => schemaHash(body, lookupOf(server.app)))).toBeNull();
   });
 });
