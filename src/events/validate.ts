@@ -66,7 +66,11 @@ export function issuesFromAjv(
 
 // Made on the first compile, not when the bundle loads (an Ajv instance with its formats is ~5 ms):
 // the validators a fresh server needs first were built with agentd (precompiled.ts).
-let compile: ReturnType<typeof sharingCompiler> | null = null;
+let compiler: ReturnType<typeof sharingCompiler> | null = null;
+const compile = (schema: TSchema) => {
+  compiler ??= sharingCompiler(createAjv());
+  return compiler(schema);
+};
 const compiled = new WeakMap<object, ValidateFunction>();
 
 /** The event schemas built with agentd (precompiled.ts), by the name they are stored under. */
@@ -78,9 +82,7 @@ function validatorFor(schema: TSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
     const name = PRECOMPILED_EVENTS.get(schema);
-    validate =
-      (name && precompiledValidator(name, () => schemaHash(schema))) ||
-      (compile ??= sharingCompiler(createAjv()))(schema);
+    validate = (name && precompiledValidator(name, () => schemaHash(schema))) || compile(schema);
     compiled.set(schema, validate);
   }
   return validate;
