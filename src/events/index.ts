@@ -6,9 +6,7 @@ export { dashedUuid, newEventId, normalizeTimestamp, nowTimestamp } from './ids.
 export { EVENT_KIND_PATHS, resolveEventKind } from './kinds.js';
 export * from './observations.js';
 export {
-  PRECOMPILED_FILE,
   type PrecompileEntry,
-  type PrecompileGroup,
   precompiledValidator,
   schemaHash,
   standaloneValidators,

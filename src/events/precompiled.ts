@@ -16,9 +16,6 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { sharingCompiler } from './shared-subschemas.js';
 
-/** The file's name, beside the bundle's chunks. */
-export const PRECOMPILED_FILE = 'validators.cjs';
-
 // A CommonJS module whose exports are the function (as with ajv-formats in validate.ts).
 const standaloneCode = standaloneModule as unknown as typeof standaloneModule.default;
 
@@ -28,7 +25,7 @@ interface PrecompiledModule {
 }
 
 /** The file beside this module: in dist/, beside the bundle's chunks; from source, none. */
-const BESIDE = fileURLToPath(new URL(`./${PRECOMPILED_FILE}`, import.meta.url));
+const BESIDE = fileURLToPath(new URL('./validators.cjs', import.meta.url));
 /** What precompiledValidator reads. */
 let source = BESIDE;
 let loaded: PrecompiledModule | null | undefined;

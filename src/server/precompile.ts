@@ -14,7 +14,7 @@ import {
   standaloneValidators,
 } from '../events/index.js';
 import { startAgentd } from './start.js';
-import { COERCING, routeSchemas } from './validation.js';
+import { AJV_OPTIONS, optionsKind, routeSchemas, validatorName } from './validation.js';
 import { FIRST_ROUTES } from './warm-up.js';
 
 /** Builds the precompiled validators' module and writes it to `file`. */
@@ -32,26 +32,27 @@ export async function writePrecompiledValidators(file: string): Promise<void> {
       await agentd.app.ready(); // routes hand their schemas to the validator compiler on ready
       const shared = agentd.app.getSchemas() as Record<string, object>;
       const lookup = (id: string) => shared[id];
-      // Bodies strict, query strings and path parameters coerced, as validation.ts compiles them;
-      // events strict.
-      const strict: PrecompileEntry[] = [];
-      const coerced: PrecompileEntry[] = [];
+      // Each part compiled with the options the server compiles it with (validation.ts); events strict.
+      const entries: Record<keyof typeof AJV_OPTIONS, PrecompileEntry[]> = { strict: [], coercing: [] };
       for (const route of FIRST_ROUTES) {
         const parts = routeSchemas(agentd.app, route);
         if (!parts.some(({ part }) => part === 'body')) throw new Error(`precompile: ${route} has no body`);
         for (const { part, schema } of parts)
-          (part === 'body' ? strict : coerced).push({
-            name: `${route} ${part}`,
+          entries[optionsKind(part)].push({
+            name: validatorName(route, part),
             schema,
             hash: schemaHash(schema, lookup),
           });
       }
       for (const [schema, name] of PRECOMPILED_EVENTS)
-        strict.push({ name, schema, hash: schemaHash(schema) });
-      const code = standaloneValidators([
-        { ajv: createAjv({ code: { source: true } }), lookup, entries: strict },
-        { ajv: createAjv({ ...COERCING, code: { source: true } }), lookup, entries: coerced },
-      ]);
+        entries.strict.push({ name, schema, hash: schemaHash(schema) });
+      const code = standaloneValidators(
+        (['strict', 'coercing'] as const).map((kind) => ({
+          ajv: createAjv({ ...AJV_OPTIONS[kind], code: { source: true } }),
+          lookup,
+          entries: entries[kind],
+        })),
+      );
       // Whole or not at all: a server starting meanwhile reads the old file or the new one.
       writeFileSync(`${file}.tmp`, code);
       renameSync(`${file}.tmp`, file);

@@ -70,8 +70,18 @@ export interface Compilers {
 
 type Compile = ReturnType<typeof sharingCompiler>;
 
-/** Ajv's options for query strings and path parameters (bodies take createAjv's defaults). */
-export const COERCING = { coerceTypes: 'array' } as const;
+/** Ajv's options by kind of request part: bodies strict, query strings and path parameters coerced from text. */
+export const AJV_OPTIONS = { strict: {}, coercing: { coerceTypes: 'array' } } as const;
+
+/** Which of AJV_OPTIONS a part of the request is validated with. */
+export function optionsKind(part: string | undefined): keyof typeof AJV_OPTIONS {
+  return part === 'body' ? 'strict' : 'coercing';
+}
+
+/** The name a route part's validator is built under (precompile.ts) and looked up by. */
+export function validatorName(route: string, part: string | undefined): string {
+  return `${route} ${part}`;
+}
 
 /**
  * Two Ajv instances: bodies strict, query strings and path parameters coerced. A `$ref` names a
@@ -91,12 +101,12 @@ export function createCompilers(): Compilers {
   // A validator built with agentd (events/precompiled.ts), if it was built from this schema and
   // the shared schemas it names.
   const precompiledFor = (route: string, part: string | undefined, schema: object) =>
-    precompiledValidator(`${route} ${part}`, () => schemaHash(schema, lookup));
+    precompiledValidator(validatorName(route, part), () => schemaHash(schema, lookup));
   const compilersNow = () => {
     if (sharing) return sharing;
     sharing = {
-      strict: sharingCompiler(createAjv(), lookup),
-      coercing: sharingCompiler(createAjv(COERCING), lookup),
+      strict: sharingCompiler(createAjv(AJV_OPTIONS.strict), lookup),
+      coercing: sharingCompiler(createAjv(AJV_OPTIONS.coercing), lookup),
     };
     return sharing;
   };
@@ -108,7 +118,7 @@ export function createCompilers(): Compilers {
       if (compiled) return compiled;
       compiled =
         precompiledFor(key, httpPart, schema as object) ??
-        compilersNow()[httpPart === 'body' ? 'strict' : 'coercing'](schema as object);
+        compilersNow()[optionsKind(httpPart)](schema as object);
       return compiled;
     };
     const validate = (data: unknown) => {
@@ -163,8 +173,11 @@ export function compileRouteValidators(app: FastifyInstance, route: string): voi
 }
 
 /** A route's validated parts and their schemas as its validators got them (what the build precompiles). */
-export function routeSchemas(app: FastifyInstance, route: string): { part: string; schema: object }[] {
-  return (compilers.get(app)?.get(route) ?? []).map(({ part, schema }) => ({ part: part ?? '', schema }));
+export function routeSchemas(
+  app: FastifyInstance,
+  route: string,
+): { part: string | undefined; schema: object }[] {
+  return (compilers.get(app)?.get(route) ?? []).map(({ part, schema }) => ({ part, schema }));
 }
 
 function isFastifyValidation(error: unknown): error is FastifyError & { validation: unknown[] } {
