@@ -19,10 +19,9 @@ const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*(?:\u0007|\u001b\\)|
  * of a longer output is dropped as it arrives, with a line saying how much. Without the bound a command
  * that prints without end (`yes`, a runaway log) grew the server's memory until the string passed
  * V8's limit (~512 MB), and the RangeError in the data handler took the whole server down; 100 MB of
- * output already cost ~570 MB of RSS.
+ * output already cost ~570 MB of RSS. KEEP_CHARS: the characters kept at each end.
  */
-export const KEEP_HEAD_CHARS = 2 ** 20;
-export const KEEP_TAIL_CHARS = 2 ** 20;
+export const KEEP_CHARS = 2 ** 20;
 
 export interface PromptInfo {
   exit_code: number;
@@ -117,7 +116,7 @@ export class TerminalSession {
   private closed = false;
   /** The output since the last cut; once it overflows, only its end (the head is kept apart). */
   private buffer = '';
-  /** The output's first KEEP_HEAD_CHARS, set once the output outgrows what is kept. */
+  /** The output's first KEEP_CHARS, set once the output outgrows what is kept. */
   private head: string | null = null;
   /** Characters of output dropped between the head and the buffer. */
   private dropped = 0;
@@ -187,8 +186,7 @@ export class TerminalSession {
       const arrived = window.includes(END);
       this.tail = window.slice(1 - END.length);
       this.buffer += data;
-      if (this.buffer.length > (this.head === null ? KEEP_HEAD_CHARS : 0) + 2 * KEEP_TAIL_CHARS)
-        this.dropMiddle();
+      if (this.buffer.length > (this.head === null ? KEEP_CHARS : 0) + 2 * KEEP_CHARS) this.dropMiddle();
       if (arrived && !this.promptIn) this.promptIn = PROMPT.test(this.buffer);
       for (const listener of this.listeners) listener();
     });
@@ -202,29 +200,29 @@ export class TerminalSession {
   }
 
   /**
-   * Keeps the head (once) and the buffer's last KEEP_TAIL_CHARS. It runs when the buffer has grown by
-   * KEEP_TAIL_CHARS since, so copying stays linear in the output. A prompt is a few hundred
+   * Keeps the head (once) and the buffer's last KEEP_CHARS. It runs when the buffer has grown by
+   * KEEP_CHARS since, so copying stays linear in the output. A prompt is a few hundred
    * characters printed at once: it is never cut.
    */
   private dropMiddle(): void {
     let rest = this.buffer;
     if (this.head === null) {
-      this.head = rest.slice(0, KEEP_HEAD_CHARS);
-      rest = rest.slice(KEEP_HEAD_CHARS);
+      this.head = rest.slice(0, KEEP_CHARS);
+      rest = rest.slice(KEEP_CHARS);
     }
-    this.dropped += rest.length - KEEP_TAIL_CHARS;
-    this.buffer = rest.slice(-KEEP_TAIL_CHARS);
+    this.dropped += rest.length - KEEP_CHARS;
+    this.buffer = rest.slice(-KEEP_CHARS);
   }
 
   /** The output taken: the buffer's first `end` characters, after the head and the dropped count. */
   private taken(end: number): string {
     let last = this.buffer.slice(0, end);
     if (this.head === null) return last;
-    if (last.length > KEEP_TAIL_CHARS) {
-      this.dropped += last.length - KEEP_TAIL_CHARS;
-      last = last.slice(-KEEP_TAIL_CHARS);
+    if (last.length > KEEP_CHARS) {
+      this.dropped += last.length - KEEP_CHARS;
+      last = last.slice(-KEEP_CHARS);
     }
-    return `${this.head}\n[${this.dropped} characters of this output were not kept: only its first and last ${KEEP_TAIL_CHARS / 2 ** 20} MiB are]\n${last}`;
+    return `${this.head}\n[${this.dropped} characters of this output were not kept: only its first and last ${KEEP_CHARS / 2 ** 20} MiB are]\n${last}`;
   }
 
   /** Replaces the buffer with what follows what was taken from it. */
