@@ -38,17 +38,20 @@ export function toolDefinition(meta: ToolMeta): Static<typeof ToolDefinition> {
  */
 export function llmParameters(actionSchema: TObject, readOnly: boolean): Record<string, unknown> {
   // Every runtime asks this of the same few schemas; the answer is only read (sent to the LLM).
-  const known = parametersOf.get(actionSchema)?.[readOnly ? 1 : 0];
-  if (known) return known;
-  const made = makeParameters(actionSchema, readOnly);
-  const pair = parametersOf.get(actionSchema) ?? [undefined, undefined];
-  pair[readOnly ? 1 : 0] = made;
-  parametersOf.set(actionSchema, pair);
-  return made;
+  const made = parametersOf[readOnly ? 1 : 0];
+  let parameters = made.get(actionSchema);
+  if (!parameters) {
+    parameters = makeParameters(actionSchema, readOnly);
+    made.set(actionSchema, parameters);
+  }
+  return parameters;
 }
 
-/** llmParameters' answers by schema: [changing tool, read-only tool]. */
-const parametersOf = new WeakMap<TObject, [Record<string, unknown>?, Record<string, unknown>?]>();
+/** llmParameters' answers by schema: for tools that change things, and for read-only ones. */
+const parametersOf: readonly [
+  WeakMap<TObject, Record<string, unknown>>,
+  WeakMap<TObject, Record<string, unknown>>,
+] = [new WeakMap(), new WeakMap()];
 
 function makeParameters(actionSchema: TObject, readOnly: boolean): Record<string, unknown> {
   const { kind: _kind, ...members } = actionSchema.properties as Record<string, unknown>;
