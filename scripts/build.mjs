@@ -1,18 +1,26 @@
-// Bundles src/cli/main.ts into dist/cli.js, then runs dist/precompile.js to write dist/validators.cjs
-// (below). Type checking is separate (`npm run check`); this stays fast so `npm start` can rebuild
-// every time.
+// Builds dist/: the `agentd` binary (dist/cli.js, from src/cli/boot.ts) runs every command's code,
+// bundled from src/cli/main.ts into dist/agentd.cjs, with V8's code cache (src/cli/code-cache.ts),
+// which this build writes by starting a server once; then dist/validators.cjs (dist/precompile.js,
+// below) and the web UI. Type checking is separate (`npm run check`); this stays fast so `npm start`
+// can rebuild whenever a source changed.
+//
+// Why CommonJS: vm.Script is the one way to hand V8 a code cache on Node 20 (it has no compile cache
+// for modules), and a vm script cannot import() (not without --experimental-vm-modules), so the
+// bundle loads what it loads later through require: esbuild turns each import() into one.
 //
 // Pure-JS dependencies are bundled in: loading one file is much faster than resolving hundreds of
 // small ESM modules (typebox alone costs ~220 ms unbundled), which keeps cold start short. External
-// stay the native modules and packages that read their own files at run time. The LLM SDKs are
-// bundled too, but into chunks of their own (splitting) that load on first use: importing the
-// bundled openai chunk takes ~40 ms against ~180 ms for the package's own files. pino is bundled
-// (Fastify loads it at start-up; its dozen files from node_modules cost ~30 ms): only its transports
-// read files of their own (worker threads), and agentd starts none; thread-stream, which they run,
-// loads from node_modules on first use (below).
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// stay the native modules and packages that read their own files at run time. The LLM SDKs and the
+// database and Redis clients are bundled too, but into files of their own (dist/lazy-*.cjs) that load
+// on first use: importing the bundled openai takes ~40 ms against ~180 ms for the package's own files.
+// pino is bundled (Fastify loads it at start-up; its dozen files from node_modules cost ~30 ms): only
+// its transports read files of their own (worker threads), and agentd starts none; thread-stream,
+// which they run, loads from node_modules on first use (below).
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 import { buildWeb } from './build-web.mjs';
 
@@ -68,33 +76,83 @@ const loadOnFirstUse = {
   },
 };
 
-await build({
-  // precompile: the build step below (src/server/precompile.ts), never loaded by cli.js.
-  entryPoints: { cli: 'src/cli/main.ts', precompile: 'src/server/precompile-main.ts' },
+// Loaded on first use, each from a bundle of its own (dist/lazy-<name>.cjs): a server that never
+// calls Claude, PostgreSQL or Redis does not parse them. The import() of one becomes a require of its
+// file, whose module.exports is the package's namespace: callers take named exports (the default
+// would be the whole namespace).
+const lazy = { openai: 'openai', anthropic: '@anthropic-ai/sdk', pg: 'pg', ioredis: 'ioredis' };
+
+const loadLazily = {
+  name: 'load-lazily',
+  setup(b) {
+    for (const [name, pkg] of Object.entries(lazy)) {
+      const filter = new RegExp(`^${pkg.replace('/', '\\/')}$`);
+      b.onResolve({ filter }, () => ({ path: `./lazy-${name}.cjs`, external: true }));
+    }
+  },
+};
+
+const common = {
   outdir: 'dist',
   bundle: true,
   platform: 'node',
-  format: 'esm',
-  splitting: true,
   target: 'node20',
-  external,
-  plugins: [loadOnFirstUse],
   sourcemap: true,
-  // V8 parses every byte of a module it loads: without comments and spaces the chunk a serve loads is
-  // 1.7 MB instead of 2.5 MB (main-thread CPU to /ready ~30 ms less, median of 11 on the 2-core
-  // machine). Names are kept, so stack traces and logs still read as the source does.
+  // V8 parses every byte of a script it compiles without a cache: without comments and spaces the
+  // bundle is 1.7 MB instead of 2.5 MB. Names are kept, so stack traces and logs read as the source does.
   minifyWhitespace: true,
   minifySyntax: true,
-  // Bundled CommonJS code calls require(); give the ESM bundle one.
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
-  },
   logLevel: 'warning',
+};
+const commonJs = {
+  ...common,
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  supported: { 'dynamic-import': false }, // import() → require (see above)
+  // The sources are ESM and read import.meta.url (files beside the bundle): the bundle's own URL.
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
+// Earlier builds' files this one does not write (the chunks of the ESM layout before agentd.cjs).
+for (const name of readdirSync('dist', { withFileTypes: true })) {
+  if (name.isFile() && /\.js(\.map)?$/.test(name.name)) rmSync(join('dist', name.name));
+}
+
+await build({
+  ...commonJs,
+  entryPoints: { agentd: 'src/cli/main.ts' },
+  external,
+  plugins: [loadOnFirstUse, loadLazily],
+});
+await build({
+  ...commonJs,
+  entryPoints: Object.fromEntries(Object.entries(lazy).map(([name, pkg]) => [`lazy-${name}`, pkg])),
+  external,
+});
+// The binary: the V8 flags (heap.ts), then the bundle.
+await build({
+  ...common,
+  entryPoints: { cli: 'src/cli/boot.ts' },
+  format: 'esm',
+  banner: { js: '#!/usr/bin/env node' },
+});
+// The build step below (src/server/precompile.ts), never loaded by the binary.
+await build({
+  ...common,
+  entryPoints: { precompile: 'src/server/precompile-main.ts' },
+  format: 'esm',
+  external: [...external, ...Object.values(lazy)],
+  plugins: [loadOnFirstUse],
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+  },
 });
 asciiOnly('dist');
 // The validators a fresh server would compile on its first requests (~130 ms of blocked loop on the
 // 2-core machine), built now from the bundle just made: src/server/precompile.ts, events/precompiled.ts.
 execFileSync(process.execPath, ['dist/precompile.js', 'dist/validators.cjs'], { stdio: 'inherit' });
+await writeCodeCache();
 
 await buildWeb();
 
@@ -107,10 +165,35 @@ await buildWeb();
  */
 function asciiOnly(dir) {
   for (const name of readdirSync(dir)) {
-    if (!name.endsWith('.js')) continue;
+    if (!/\.c?js$/.test(name)) continue;
     const file = `${dir}/${name}`;
     const text = readFileSync(file, 'utf8');
     const ascii = text.replace(/[\u0080-\uffff]/g, '?');
     if (ascii !== text) writeFileSync(file, ascii);
+  }
+}
+
+/**
+ * Writes dist/agentd.cjs's code cache (src/cli/code-cache.ts) as a serving process leaves it: a server
+ * started on a folder of its own and stopped once it listens, so the cache holds what a start compiles.
+ * A start that fails leaves no cache: the first server to stop writes it then.
+ */
+async function writeCodeCache() {
+  rmSync('dist/agentd.cjs.v8cache', { force: true });
+  const data = mkdtempSync(join(tmpdir(), 'agentd-build-'));
+  try {
+    const args = ['dist/cli.js', 'serve', '--port', '0', '--data-dir', data, '--sandbox-provider', 'process'];
+    const server = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    let out = '';
+    server.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('listening on')) server.kill('SIGINT');
+    });
+    const timer = setTimeout(() => server.kill('SIGKILL'), 20_000);
+    await exited;
+    clearTimeout(timer);
+  } finally {
+    rmSync(data, { recursive: true, force: true });
   }
 }

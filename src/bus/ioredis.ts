@@ -1,4 +1,4 @@
 // The Redis client, imported (`await import`) by whatever connects to Redis, so a server without
-// Redis never loads it (it is its own chunk in dist/). A static re-export: a CommonJS package's named
-// exports survive bundling only this way (the chunk of a bare `import('ioredis')` has a default only).
+// Redis never loads it (in dist/ it is a bundle of its own, lazy-ioredis.cjs). A static re-export of
+// the named export: the same from the sources (Node's ESM view of a CommonJS package) and the bundle.
 export { Redis } from 'ioredis';

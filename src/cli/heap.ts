@@ -1,5 +1,5 @@
-// V8 settings the agentd process sets for itself, on import (main.ts imports this module first, so
-// they apply before the rest of the bundle loads): `node dist/cli.js serve` (and a sandbox's
+// V8 settings the agentd process sets for itself, on import (boot.ts imports it before it runs the
+// bundle, so they apply before the bundle loads): `node dist/cli.js serve` (and a sandbox's
 // `agentd agent`) run without command-line flags. Only flags V8 reads each time it uses them are set
 // here: one read once at heap set-up (--max-semi-space-size) would do nothing this late, and some
 // (--single-threaded-gc) crash V8 when changed on a running heap.
@@ -36,7 +36,8 @@ v8.setFlagsFromString('--liftoff-only');
 // size in RSS; a small one, scavenges: ~22 in a 50-step task at 1 MB (measured: ~5% more server CPU
 // per step), ~5 at 4 MB, ~1.5 at 16 MB. A turn that keeps megabytes alive may grow it a doubling or
 // two past the cap before the report comes; never past V8's own limit.
-if (!operatorSet(/semi[-_]space/)) {
+const managesYoungGeneration = !operatorSet(/semi[-_]space/);
+if (managesYoungGeneration) {
   growth(1);
   setImmediate(() => {
     growth(2);
@@ -54,3 +55,11 @@ if (!operatorSet(/semi[-_]space/)) {
 // dead LLM requests and events of finished steps, which would otherwise pile up (measured after 49
 // tasks of 50 steps: peak RSS 215 → 144 MB; server CPU per step the same within noise).
 if (!operatorSet(/heap[-_]growing/)) v8.setFlagsFromString('--heap-growing-percent=50');
+
+/**
+ * Puts back the flags as they were when this module ran, the only ones V8 compiled the bundle under:
+ * V8 refuses a code cache made under other flags (code-cache.ts, just before it makes one at exit).
+ */
+export function restoreLoadTimeFlags(): void {
+  if (managesYoungGeneration) growth(1);
+}

@@ -1,10 +1,7 @@
 // The `agentd` command. A mistake in how it was called (an unknown command or option, a bad value,
 // a port in use) is one line on stderr and exit code 2; only an unexpected failure prints a stack.
-// Each command's code loads when it runs (its own chunks in dist/): `serve` does not parse the
-// client commands, nor they the server.
-// First: the process's V8 settings, before the rest of the bundle loads and allocates.
-import './heap.js';
-import nodeModule from 'node:module';
+// Each command's code is imported when it runs: in the one bundle (dist/agentd.cjs) a module's
+// top-level code runs on its import, so `serve` does not set up the client commands, nor they the server.
 import { Command, CommanderError } from 'commander';
 import { bwrapUnavailable } from '../sandbox/choose.js';
 import type { AgentOptions } from './agent.js';
@@ -12,11 +9,6 @@ import type { ServerOptions } from './config.js';
 import { ConfigError } from './config-error.js';
 import { serverOptions } from './lifecycle.js';
 import { registerClientCommands } from './run/index.js';
-
-// Node 22.1+ keeps V8's compiled code of the chunks loaded below on disk (tmpdir, or
-// NODE_COMPILE_CACHE), so a later start skips most of their compilation; it never throws. Node 20
-// has no such API: nothing happens there.
-(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const program = new Command();
 program

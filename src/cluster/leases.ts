@@ -18,8 +18,8 @@ export class PgLeases {
   ) {}
 
   static async open(url: string, seconds: number): Promise<PgLeases> {
-    const { default: pg } = await import('pg');
-    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    const { Pool } = await import('pg'); // named: see llm/clients.ts
+    const pool = new Pool({ connectionString: url, max: 4 });
     // An idle client's error (the server restarted) must not crash the process; the next query retries.
     pool.on('error', () => undefined);
     // The lease table is one of the store's migrations; already applied when the store opened first.

@@ -24,7 +24,7 @@ interface PrecompiledModule {
   validators: Record<string, ValidateFunction>;
 }
 
-/** The file beside this module: in dist/, beside the bundle's chunks; from source, none. */
+/** The file beside this module: in dist/, beside the bundle; from source, none. */
 const BESIDE = fileURLToPath(new URL('./validators.cjs', import.meta.url));
 /** What precompiledValidator reads. */
 let source = BESIDE;

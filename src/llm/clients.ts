@@ -1,5 +1,6 @@
 // The provider SDKs, loaded on first use: importing them costs ~350 ms and ~20 MB, which a server
-// that never calls an LLM (or not yet) should not pay at start-up.
+// that never calls an LLM (or not yet) should not pay at start-up. Named exports, not the default: in
+// dist/ each is a CommonJS bundle of its own (scripts/build.mjs), whose default is its whole namespace.
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import type { LLMConfig } from './types.js';
@@ -12,12 +13,12 @@ const options = (config: LLMConfig) => ({
 });
 
 export async function openaiClient(config: LLMConfig): Promise<OpenAI> {
-  const { default: OpenAIClient } = await import('openai');
+  const { OpenAI: OpenAIClient } = await import('openai');
   return new OpenAIClient(options(config));
 }
 
 export async function anthropicClient(config: LLMConfig): Promise<Anthropic> {
-  const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
+  const { Anthropic: AnthropicClient } = await import('@anthropic-ai/sdk');
   return new AnthropicClient(options(config));
 }
 

@@ -370,8 +370,8 @@ export interface PostgresStoreOptions {
 /** Connects, applies the pending migrations (once across replicas), and returns the store. */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   // Loaded here, not at start-up: a server on SQLite never pays for the driver (~20 ms, see scripts/build.mjs).
-  const { default: pg } = await import('pg');
-  const pool = new pg.Pool({
+  const { Pool } = await import('pg'); // named: see llm/clients.ts
+  const pool = new Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 10_000,
@@ -382,7 +382,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   pool.on('error', () => {});
   // Lock holders wait on connections of their own: were they the queries' connections, holders
   // waiting for a lock could take every one and leave the holder of the lock none for its work.
-  const lockPool = new pg.Pool({
+  const lockPool = new Pool({
     connectionString: options.url,
     max: 4,
     connectionTimeoutMillis: 10_000,

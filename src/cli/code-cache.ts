@@ -1,0 +1,77 @@
+// Runs a CommonJS bundle (dist/agentd.cjs, every command's code) with V8's code cache: what V8
+// compiled in an earlier run is read back instead of parsing and compiling the bundle again. Node 20
+// keeps no such cache for modules (Node 22's module.enableCompileCache does, but not for vm scripts),
+// hence CommonJS through vm.Script, the API that takes V8's cached data.
+//
+// The cache file (`<bundle>.v8cache`) starts with a SHA-1 of the bundle it was made from: V8 itself
+// checks only the source's length (besides its own version and flags), and bytecode made from another
+// bundle of the same length would run. A cache that is missing, made from another bundle, or refused by
+// V8 (another Node, other V8 flags) is written anew when the process exits, from everything it
+// compiled by then; the build writes the first by starting a server (scripts/build.mjs). A folder it
+// cannot write (a read-only install, a sandbox's mount) is left as it is.
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { Script } from 'node:vm';
+
+const HASH_BYTES = 20; // SHA-1
+
+/** What became of the bundle's cache in this run. */
+export type CodeCacheOutcome = 'used' | 'missing' | 'other-bundle' | 'refused';
+
+export interface BundleRun {
+  outcome: CodeCacheOutcome;
+  /** Writes the cache from what this process compiled so far (the exit hook calls it when it is not `used`). */
+  writeCache(): void;
+}
+
+/** `file`'s cache file. */
+export function cacheFileOf(file: string): string {
+  return `${file}.v8cache`;
+}
+
+/**
+ * Runs `file` as a CommonJS module of its own folder. `beforeWrite` runs just before the cache is
+ * made: it must put back any V8 flag the process changed since `file` was compiled, since V8 refuses a
+ * cache made under other flags.
+ */
+export function runBundle(file: string, beforeWrite: () => void = () => {}): BundleRun {
+  const source = readFileSync(file, 'utf8');
+  const hash = createHash('sha1').update(source).digest();
+  const cacheFile = cacheFileOf(file);
+  let stored: Buffer | undefined;
+  try {
+    stored = readFileSync(cacheFile);
+  } catch {
+    // none yet, or unreadable: compiled from source, written at exit
+  }
+  const cachedData = stored?.subarray(0, HASH_BYTES).equals(hash) ? stored.subarray(HASH_BYTES) : undefined;
+  // Node's own wrapper (one line), so line numbers in stack traces are the bundle's.
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  const script = new Script(wrapped, { filename: file, cachedData });
+  const outcome: CodeCacheOutcome = !stored
+    ? 'missing'
+    : !cachedData
+      ? 'other-bundle'
+      : script.cachedDataRejected
+        ? 'refused'
+        : 'used';
+
+  const writeCache = () => {
+    const temp = `${cacheFile}.${process.pid}.tmp`;
+    try {
+      beforeWrite();
+      writeFileSync(temp, Buffer.concat([hash, script.createCachedData()]));
+      renameSync(temp, cacheFile); // whole or not at all: another process may be reading it
+    } catch {
+      rmSync(temp, { force: true });
+    }
+  };
+  if (outcome !== 'used') process.once('exit', writeCache);
+
+  const module = { exports: {} };
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  return { outcome, writeCache };
+}

@@ -1,0 +1,82 @@
+// The bundle run with V8's code cache (src/cli/code-cache.ts): in real child Node processes, as
+// dist/cli.js runs dist/agentd.cjs; and the real binary leaving the build's cache as it found it.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { transformSync } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { tempDir } from '../support/server.js';
+
+// code-cache.ts as plain JavaScript, so the child runs only it and the bundle.
+let loader = '';
+beforeAll(() => {
+  const source = readFileSync(fileURLToPath(new URL('../../src/cli/code-cache.ts', import.meta.url)), 'utf8');
+  loader = join(tempDir('agentd-code-cache-'), 'code-cache.mjs');
+  writeFileSync(loader, transformSync(source, { loader: 'ts', format: 'esm' }).code);
+});
+
+/** A bundle that prints what it was given (require, __dirname, module) and a word of its own. */
+const bundle = (word: string) =>
+  `process.stdout.write([require('node:path').basename(__dirname), typeof module.exports, ${JSON.stringify(word)}].join(' '));
+function unused() { return [1, 2, 3].map((n) => n * 2); }
+`;
+
+/** Runs `file` through runBundle in a child Node; its output, then the outcome. */
+function run(file: string): { printed: string; outcome: string } {
+  const script = `
+    const { runBundle } = await import(${JSON.stringify(loader)});
+    const { outcome } = runBundle(${JSON.stringify(file)});
+    process.stdout.write('|' + outcome);
+  `;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`child failed (${child.status}): ${child.stderr}`);
+  const [printed = '', outcome = ''] = child.stdout.split('|');
+  return { printed, outcome };
+}
+
+describe('a bundle run with the code cache', () => {
+  it('writes the cache when it has none and uses it on the next run', () => {
+    const dir = tempDir('agentd-bundle-');
+    const file = join(dir, 'bundle.cjs');
+    writeFileSync(file, bundle('first'));
+    const folder = dir.split('/').pop();
+    expect(run(file)).toEqual({ printed: `${folder} object first`, outcome: 'missing' });
+    expect(statSync(`${file}.v8cache`).size).toBeGreaterThan(20);
+    expect(run(file)).toEqual({ printed: `${folder} object first`, outcome: 'used' });
+  });
+
+  it('never runs the cache of another bundle of the same length (V8 checks only the length)', () => {
+    const file = join(tempDir('agentd-bundle-'), 'bundle.cjs');
+    writeFileSync(file, bundle('first'));
+    run(file);
+    writeFileSync(file, bundle('other'));
+    expect(run(file)).toMatchObject({ printed: expect.stringMatching(/ other$/), outcome: 'other-bundle' });
+    expect(run(file)).toMatchObject({ printed: expect.stringMatching(/ other$/), outcome: 'used' });
+  });
+
+  it('replaces a cache V8 refuses', () => {
+    const file = join(tempDir('agentd-bundle-'), 'bundle.cjs');
+    writeFileSync(file, bundle('first'));
+    run(file);
+    const cache = readFileSync(`${file}.v8cache`);
+    writeFileSync(`${file}.v8cache`, Buffer.concat([cache.subarray(0, 20), Buffer.alloc(cache.length - 20, 7)]));
+    expect(run(file)).toMatchObject({ printed: expect.stringMatching(/ first$/), outcome: 'refused' });
+    expect(run(file).outcome).toBe('used');
+  });
+});
+
+describe('the agentd binary', () => {
+  // The build wrote the cache from a server it started and stopped; a server started now must find it
+  // good (same bundle, same V8 flags: heap.ts changes one while the server runs and puts it back before
+  // the cache is made), or it would write it anew when it stops.
+  it("takes the build's cache as it is", async () => {
+    const cacheFile = fileURLToPath(new URL('../../dist/agentd.cjs.v8cache', import.meta.url));
+    const before = statSync(cacheFile).mtimeMs;
+    const cli = await runCli(['--port', '0', '--data-dir', tempDir(), '--sandbox-provider', 'process']);
+    expect((await fetch(`${cli.url}/alive`)).status).toBe(200);
+    expect(await cli.stop()).toBe(0);
+    expect(statSync(cacheFile).mtimeMs).toBe(before);
+  });
+});
