@@ -61,7 +61,10 @@ describe('a bundle run with the code cache', () => {
     writeFileSync(file, bundle('first'));
     run(file);
     const cache = readFileSync(`${file}.v8cache`);
-    writeFileSync(`${file}.v8cache`, Buffer.concat([cache.subarray(0, 20), Buffer.alloc(cache.length - 20, 7)]));
+    writeFileSync(
+      `${file}.v8cache`,
+      Buffer.concat([cache.subarray(0, 20), Buffer.alloc(cache.length - 20, 7)]),
+    );
     expect(run(file)).toMatchObject({ printed: expect.stringMatching(/ first$/), outcome: 'refused' });
     expect(run(file).outcome).toBe('used');
   });
