@@ -9,6 +9,7 @@
 // V8 (another Node, other V8 flags) is written anew when the process exits, from everything it
 // compiled by then; the build writes the first by starting a server (scripts/build.mjs). A folder it
 // cannot write (a read-only install, a sandbox's mount) is left as it is.
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -37,8 +38,11 @@ export function cacheFileOf(file: string): string {
  * cache made under other flags.
  */
 export function runBundle(file: string, beforeWrite: () => void = () => {}): BundleRun {
-  const source = readFileSync(file, 'utf8');
-  const hash = createHash('sha1').update(source).digest();
+  const bytes = readFileSync(file);
+  const hash = createHash('sha1').update(bytes).digest();
+  // The build writes an ASCII-only bundle (scripts/build.mjs): Latin-1 decodes it as UTF-8 would,
+  // without UTF-8's checks (~3 ms of 2 MB).
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const cacheFile = cacheFileOf(file);
   let stored: Buffer | undefined;
   try {
