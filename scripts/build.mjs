@@ -40,7 +40,9 @@ const notAtStartUp = ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-com
 
 const external = [
   ...notAtStartUp,
-  'better-sqlite3',
+  // better-sqlite3's JavaScript is bundled (its dozen files through Node's loader were ~6 ms of every
+  // start); its addon is named by the store (store/sqlite/store.ts), so bindings' search is never called.
+  'bindings',
   '@lydell/node-pty',
   '@fastify/swagger-ui',
   'playwright-core',
