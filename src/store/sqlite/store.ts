@@ -165,7 +165,9 @@ export type SqliteStoreOptions = { path: string } | { memory: true };
  * (scripts/build.mjs), whose own search for the addon starts from its caller's file, the bundle.
  * Named, it also skips that search (~1.5 ms of the first open).
  */
-const SQLITE_ADDON = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+const SQLITE_ADDON = createRequire(import.meta.url).resolve(
+  'better-sqlite3/build/Release/better_sqlite3.node',
+);
 
 export function openSqliteStore(options: SqliteStoreOptions): Store {
   const db = new Database('path' in options ? options.path : ':memory:', { nativeBinding: SQLITE_ADDON });
