@@ -21,29 +21,18 @@ const HASH_BYTES = 20; // SHA-1
 /** What became of the bundle's cache in this run. */
 export type CodeCacheOutcome = 'used' | 'missing' | 'other-bundle' | 'refused';
 
-export interface BundleRun {
-  outcome: CodeCacheOutcome;
-  /** Writes the cache from what this process compiled so far (the exit hook calls it when it is not `used`). */
-  writeCache(): void;
-}
-
-/** `file`'s cache file. */
-export function cacheFileOf(file: string): string {
-  return `${file}.v8cache`;
-}
-
 /**
  * Runs `file` as a CommonJS module of its own folder. `beforeWrite` runs just before the cache is
  * made: it must put back any V8 flag the process changed since `file` was compiled, since V8 refuses a
  * cache made under other flags.
  */
-export function runBundle(file: string, beforeWrite: () => void = () => {}): BundleRun {
+export function runBundle(file: string, beforeWrite: () => void = () => {}): CodeCacheOutcome {
   const bytes = readFileSync(file);
   const hash = createHash('sha1').update(bytes).digest();
   // The build writes an ASCII-only bundle (scripts/build.mjs): Latin-1 decodes it as UTF-8 would,
   // without UTF-8's checks (~3 ms of 2 MB).
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
-  const cacheFile = cacheFileOf(file);
+  const cacheFile = `${file}.v8cache`;
   let stored: Buffer | undefined;
   try {
     stored = readFileSync(cacheFile);
@@ -77,5 +66,5 @@ export function runBundle(file: string, beforeWrite: () => void = () => {}): Bun
   const module = { exports: {} };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
-  return { outcome, writeCache };
+  return outcome;
 }

@@ -27,7 +27,7 @@ function unused() { return [1, 2, 3].map((n) => n * 2); }
 function run(file: string): { printed: string; outcome: string } {
   const script = `
     const { runBundle } = await import(${JSON.stringify(loader)});
-    const { outcome } = runBundle(${JSON.stringify(file)});
+    const outcome = runBundle(${JSON.stringify(file)});
     process.stdout.write('|' + outcome);
   `;
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
