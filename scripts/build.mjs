@@ -50,12 +50,13 @@ const external = [
 ];
 
 // Modules that bundled code requires when it loads but calls only on a path agentd rarely or never
-// takes: yaml (@fastify/swagger's YAML document, for /docs); json-schema-resolver with debug (its
-// $ref resolver, called when the OpenAPI document is first made; ~5 ms to load); duplexify with its readable-stream
-// (@fastify/websocket's injectWS, for tests); thread-stream (pino's transports, which agentd starts
-// none of; it reads its own worker file, so it is never bundled); Node's http2 (Fastify's HTTP/2
-// servers, which agentd never makes; ~5 ms to load). Each becomes a stand-in that loads the real
-// module (from node_modules) on first use, so a start does not parse them (~340 KB).
+// takes: yaml (@fastify/swagger's YAML document, for /docs); json-schema-resolver with debug
+// (@fastify/swagger's $ref resolver, called when the OpenAPI document is first made; debug's set-up
+// showed as ~5 ms in a start's profile); duplexify with its readable-stream (@fastify/websocket's
+// injectWS, for tests); thread-stream (pino's transports, which agentd starts none of; it reads its
+// own worker file, so it is never bundled); Node's http2 (Fastify's HTTP/2 servers, which agentd
+// never makes; ~5 ms to load). Each becomes a stand-in that loads the real module (from
+// node_modules) on first use, so a start does not load them.
 const onFirstUse = ['yaml', 'json-schema-resolver', 'duplexify', 'thread-stream', 'node:http2'];
 // Installed (as dependencies of what is bundled), or the build fails here rather than a call later.
 for (const name of [...notAtStartUp, ...onFirstUse]) createRequire(import.meta.url).resolve(name);
