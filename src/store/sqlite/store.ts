@@ -163,14 +163,14 @@ export type SqliteStoreOptions = { path: string } | { memory: true };
 /**
  * better-sqlite3's compiled addon, named rather than found: dist/ bundles the package's JavaScript
  * (scripts/build.mjs), whose own search for the addon starts from its caller's file, the bundle.
- * Named, it also skips that search (~1.5 ms of the first open).
+ * Named, it also skips that search (~1.5 ms of the first open). Resolved on the first open, so a
+ * server on PostgreSQL never needs the addon.
  */
-const SQLITE_ADDON = createRequire(import.meta.url).resolve(
-  'better-sqlite3/build/Release/better_sqlite3.node',
-);
+const sqliteAddon = () =>
+  createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
 
 export function openSqliteStore(options: SqliteStoreOptions): Store {
-  const db = new Database('path' in options ? options.path : ':memory:', { nativeBinding: SQLITE_ADDON });
+  const db = new Database('path' in options ? options.path : ':memory:', { nativeBinding: sqliteAddon() });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
