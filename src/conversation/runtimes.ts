@@ -22,7 +22,7 @@ import {
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import { type HookConfig, HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.js';
 import { createLLM, type LLM, type Logger, type PriceTable } from '../llm/index.js';
-import type { SecretBox, SettingsService } from '../settings/index.js';
+import type { EffectiveSettings, SecretBox, SettingsService } from '../settings/index.js';
 import type { ConversationRecord, Store } from '../store/index.js';
 import { createTools, type McpPool } from '../tools/index.js';
 import { ConversationInSandboxError, ConversationNotFoundError } from './errors.js';
@@ -65,6 +65,12 @@ export interface ConversationServiceOptions {
 }
 
 const SILENT: Logger = { warn() {}, error() {} };
+
+/** A conversation a start is creating: its record, not stored yet, and the owner's settings it read. */
+export interface CreatedConversation {
+  record: ConversationRecord;
+  settings: EffectiveSettings | null;
+}
 
 export abstract class ConversationRuntimes {
   protected readonly runtimes: LiveRuntimes;
@@ -165,14 +171,14 @@ export abstract class ConversationRuntimes {
   /**
    * The runtime of a conversation, built on first use (one build even under concurrent calls). A
    * runtime is built only by the lease holder: OwnedElsewhereError when another replica holds it.
-   * `created`: the record a start is creating, not stored yet (the first append stores it).
+   * `created`: what a start is creating (its record is not stored yet: the first append stores it).
    */
   protected async runtime(
     userId: string,
     id: string,
-    created?: ConversationRecord,
+    created?: CreatedConversation,
   ): Promise<ConversationRuntime> {
-    let record = created ?? (await this.local(userId, id));
+    let record = created?.record ?? (await this.local(userId, id));
     if (!this.runtimes.get(id)) {
       await this.runtimes.settled(id);
       if (!this.runtimes.get(id)) {
@@ -183,7 +189,7 @@ export abstract class ConversationRuntimes {
       }
     }
     return this.runtimes.use(id, async () => {
-      const runtime = await this.buildRuntime(record);
+      const runtime = await this.buildRuntime(record, created?.settings);
       if (created) runtime.startsEmpty();
       return runtime;
     });
@@ -277,7 +283,11 @@ export abstract class ConversationRuntimes {
     };
   }
 
-  private async buildRuntime(record: ConversationRecord): Promise<ConversationRuntime> {
+  /** `settings`: the owner's, when the caller has just read them (a start); else read here. */
+  private async buildRuntime(
+    record: ConversationRecord,
+    settings?: EffectiveSettings | null,
+  ): Promise<ConversationRuntime> {
     const state = stateOf(record);
     // The agent's, the condenser's and the critic's LLMs mostly share one sealed key: opened once.
     const opened = new Map<string, string>();
@@ -296,10 +306,11 @@ export abstract class ConversationRuntimes {
       this.options.toolOptions ?? {},
       state.persistence_dir,
     );
-    const settings = await this.options.settings.getEffective(record.ownerId);
+    const effective =
+      settings !== undefined ? settings : await this.options.settings.getEffective(record.ownerId);
     const mcp = await this.options.mcp.acquire(
       record.ownerId,
-      settings?.mcp_config,
+      effective?.mcp_config,
       new Set(builtIn.map((t) => t.name)),
     );
     const tools = [...builtIn, ...mcp.tools];

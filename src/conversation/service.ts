@@ -1,13 +1,12 @@
-// Conversation lifecycle: start, message, run, pause, interrupt, confirm, delete, and the reads.
+// Conversation lifecycle: run, pause, interrupt, confirm, update, fork, condense, ask, delete, and the
+// reads; start and message come in through the class below it (intake.ts).
 // Every event goes through the EventLog; every state change is a ConversationStateUpdateEvent
 // persisted together with the record. Runs happen in the background (runtimes.ts); `full_state`
 // snapshots are published after each run ends and after pause and interrupt (OpenHands clients wait
 // for them).
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { rejectPending } from '../agent/index.js';
-import { type AnyEvent, dashedUuid, newEventId, nowTimestamp } from '../events/index.js';
-import { loopTurns } from '../loop/index.js';
+import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { ConversationRecord, ConversationSearch } from '../store/index.js';
 import {
   CondenserUnavailableError,
@@ -16,9 +15,8 @@ import {
   InvalidConversationRequestError,
 } from './errors.js';
 import { type ForkRequest, forkConversation } from './fork.js';
-import { messageAppend } from './message-append.js';
+import { ConversationIntake } from './intake.js';
 import type { ConversationRuntime } from './runtime.js';
-import { ConversationRuntimes } from './runtimes.js';
 import type {
   ConfirmationPolicy,
   ConversationInfo,
@@ -26,23 +24,11 @@ import type {
   StartConversationRequest,
 } from './schemas.js';
 import { sealSecrets } from './secrets.js';
-import {
-  initialState,
-  makeConversationFolder,
-  makeWorkspace,
-  NO_SKILLS,
-  userMessage,
-} from './start-request.js';
 import { conversationInfo, finalResponseOf, stateOf } from './state.js';
 
 export type { ConversationServiceOptions } from './runtimes.js';
 
-export class ConversationService extends ConversationRuntimes {
-  /** Starts in progress by conversation id: a second start of one id waits for the first. */
-  private readonly starting = new Map<string, Promise<unknown>>();
-  /** Runtimes whose log is known to hold the SystemPromptEvent (asked once per runtime). */
-  private readonly prompted = new WeakSet<ConversationRuntime>();
-
+export class ConversationService extends ConversationIntake {
   // ---- reads -------------------------------------------------------------------------------------
 
   async info(userId: string, id: string): Promise<ConversationInfo> {
@@ -82,136 +68,6 @@ export class ConversationService extends ConversationRuntimes {
   }
 
   // ---- lifecycle ---------------------------------------------------------------------------------
-
-  /**
-   * Starts a conversation. Atomic: everything that can be checked is checked before anything is
-   * stored (the LLM configuration, the initial message, tools, hooks, secrets); if a later step still
-   * fails (building the runtime, MCP), the record, its events and its folders are removed again, so a
-   * failed start leaves nothing and a client may simply retry.
-   */
-  async start(
-    userId: string,
-    request: StartConversationRequest,
-  ): Promise<{ info: ConversationInfo; created: boolean }> {
-    // A start is a few milliseconds of synchronous work (store, folders, runtime, first events); a
-    // burst of them read in one poll would run back to back. One per turn of the loop, ahead of agent steps.
-    await loopTurns.turn('request');
-    const id = request.conversation_id ? dashedUuid(request.conversation_id) : crypto.randomUUID();
-    // One start per id at a time (a client retrying with its conversation_id): the second sees the
-    // first's record, and undoing a failed start never touches another start's conversation.
-    for (let pending = this.starting.get(id); pending; pending = this.starting.get(id))
-      await pending.catch(() => undefined);
-    const work = this.startOnce(userId, id, request);
-    this.starting.set(id, work);
-    try {
-      return await work;
-    } finally {
-      if (this.starting.get(id) === work) this.starting.delete(id);
-    }
-  }
-
-  private async startOnce(
-    userId: string,
-    id: string,
-    request: StartConversationRequest,
-  ): Promise<{ info: ConversationInfo; created: boolean }> {
-    // Only a client's conversation_id can be taken; one made here is a random UUID, new.
-    const existing = request.conversation_id ? await this.store.conversations.get(id) : null;
-    if (existing) {
-      if (existing.ownerId !== userId)
-        throw new InvalidConversationRequestError(
-          ['body', 'conversation_id'],
-          'Conversation id already in use',
-        );
-      return { info: conversationInfo(existing), created: false };
-    }
-    if (request.initial_message) userMessage(request.initial_message, NO_SKILLS, ['body', 'initial_message']);
-    // Read once: the agent (when the request has none) and the defaults both come from it.
-    const effective = await this.options.settings.getEffective(userId);
-    const workingDir = request.workspace.working_dir;
-    const persistenceDir = join(this.options.dataDir, 'conversations', id.replaceAll('-', ''));
-    const state = initialState(this.options, effective, request, persistenceDir);
-    const now = new Date().toISOString();
-    // From here on things are created; a failure undoes them.
-    const createdWorkspace = makeWorkspace(workingDir);
-    const record: ConversationRecord = {
-      id,
-      ownerId: userId,
-      title: null,
-      tags: request.tags ?? {},
-      executionStatus: 'idle',
-      state: state as unknown as Record<string, unknown>,
-      createdAt: now,
-      updatedAt: now,
-    };
-    try {
-      makeConversationFolder(persistenceDir);
-      if (!request.initial_message) await this.store.conversations.create(record);
-      else {
-        // Checked above. The record goes into the store with the first events, in one transaction.
-        await this.deliverAsOwner(userId, id, { ...request.initial_message, run: true }, record);
-      }
-    } catch (error) {
-      await this.undoStart(id, persistenceDir, createdWorkspace);
-      throw error;
-    }
-    // The live runtime's record is the current one (what info() would read); else from the store.
-    const live = this.runtimes.get(id);
-    return { info: live ? conversationInfo(live.record) : await this.info(userId, id), created: true };
-  }
-
-  /** Removes what a failed start created: its runtime, record (events cascade) and folders. */
-  private async undoStart(id: string, persistenceDir: string, createdWorkspace: string | null) {
-    await this.runtimes.settled(id);
-    const runtime = this.runtimes.get(id);
-    if (runtime) {
-      this.runtimes.delete(id);
-      runtime.interrupt();
-      await runtime.running?.catch(() => undefined);
-      await runtime.close();
-    }
-    await this.store.conversations.delete(id);
-    rmSync(persistenceDir, { recursive: true, force: true });
-    // Only a workspace this start created (and so holds nothing of the user's) is removed.
-    if (createdWorkspace) rmSync(createdWorkspace, { recursive: true, force: true });
-  }
-
-  async sendMessage(userId: string, id: string, request: SendMessageRequest): Promise<void> {
-    userMessage(request, NO_SKILLS); // a bad message is refused before the runtime is built
-    return this.deliverAsOwner(userId, id, request);
-  }
-
-  /**
-   * Delivers a message where the conversation is owned, as one append (see messageAppend).
-   * `created`: the record a start is creating; its runtime is built from it, and the record is
-   * stored with the message's events.
-   */
-  private deliverAsOwner(
-    userId: string,
-    id: string,
-    request: SendMessageRequest,
-    created?: ConversationRecord,
-  ): Promise<void> {
-    return this.onOwner('sendMessage', userId, id, [request], async () => {
-      const runtime = await this.runtime(userId, id, created);
-      await this.runtimes.hold(runtime, async () => {
-        const prompt = !this.prompted.has(runtime) && !(await this.hasSystemPrompt(runtime));
-        const { events, patch } = messageAppend(runtime, request, prompt);
-        if (created) await runtime.create(events, patch);
-        else await runtime.emit(events, patch);
-        this.prompted.add(runtime); // events are never removed: once there, it stays there
-        // Asked again: a run may have started or ended while the append was written.
-        if (request.run && !runtime.running) this.startRun(runtime);
-      });
-    });
-  }
-
-  /** Asked of the store unless the history is loaded: a message alone does not make it resident. */
-  private async hasSystemPrompt(runtime: ConversationRuntime): Promise<boolean> {
-    const loaded = runtime.loadedEvents();
-    if (loaded) return loaded.some((e) => e.kind === 'SystemPromptEvent');
-    return this.store.events.exists(runtime.conversationId, { kind: 'SystemPromptEvent' });
-  }
 
   async run(userId: string, id: string): Promise<void> {
     return this.onOwner('run', userId, id, [], async () => {

@@ -1,0 +1,162 @@
+// How a client's words come into a conversation: a start (with its first message, if any) and a
+// message. Both end in one append (message-append.ts); a start is atomic (see start).
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { dashedUuid } from '../events/index.js';
+import { loopTurns } from '../loop/index.js';
+import type { ConversationRecord } from '../store/index.js';
+import { InvalidConversationRequestError } from './errors.js';
+import { messageAppend } from './message-append.js';
+import type { ConversationRuntime } from './runtime.js';
+import { ConversationRuntimes, type CreatedConversation } from './runtimes.js';
+import type { ConversationInfo, SendMessageRequest, StartConversationRequest } from './schemas.js';
+import {
+  initialState,
+  makeConversationFolder,
+  makeWorkspace,
+  NO_SKILLS,
+  userMessage,
+} from './start-request.js';
+import { conversationInfo } from './state.js';
+
+export class ConversationIntake extends ConversationRuntimes {
+  /** Starts in progress by conversation id: a second start of one id waits for the first. */
+  private readonly starting = new Map<string, Promise<unknown>>();
+  /** Runtimes whose log is known to hold the SystemPromptEvent (asked once per runtime). */
+  private readonly prompted = new WeakSet<ConversationRuntime>();
+
+  /**
+   * Starts a conversation. Atomic: everything that can be checked is checked before anything is
+   * stored (the LLM configuration, the initial message, tools, hooks, secrets); if a later step still
+   * fails (building the runtime, MCP), the record, its events and its folders are removed again, so a
+   * failed start leaves nothing and a client may simply retry.
+   */
+  async start(
+    userId: string,
+    request: StartConversationRequest,
+  ): Promise<{ info: ConversationInfo; created: boolean }> {
+    // A start is a few milliseconds of synchronous work (store, folders, runtime, first events); a
+    // burst of them read in one poll would run back to back. One per turn of the loop, ahead of agent steps.
+    await loopTurns.turn('request');
+    const id = request.conversation_id ? dashedUuid(request.conversation_id) : crypto.randomUUID();
+    // One start per id at a time (a client retrying with its conversation_id): the second sees the
+    // first's record, and undoing a failed start never touches another start's conversation.
+    for (let pending = this.starting.get(id); pending; pending = this.starting.get(id))
+      await pending.catch(() => undefined);
+    const work = this.startOnce(userId, id, request);
+    this.starting.set(id, work);
+    try {
+      return await work;
+    } finally {
+      if (this.starting.get(id) === work) this.starting.delete(id);
+    }
+  }
+
+  private async startOnce(
+    userId: string,
+    id: string,
+    request: StartConversationRequest,
+  ): Promise<{ info: ConversationInfo; created: boolean }> {
+    // Only a client's conversation_id can be taken; one made here is a random UUID, new.
+    const existing = request.conversation_id ? await this.store.conversations.get(id) : null;
+    if (existing) {
+      if (existing.ownerId !== userId)
+        throw new InvalidConversationRequestError(
+          ['body', 'conversation_id'],
+          'Conversation id already in use',
+        );
+      return { info: conversationInfo(existing), created: false };
+    }
+    if (request.initial_message) userMessage(request.initial_message, NO_SKILLS, ['body', 'initial_message']);
+    // Read once: the agent (when the request has none), the defaults and the runtime (its MCP
+    // servers) all come from it.
+    const effective = await this.options.settings.getEffective(userId);
+    const workingDir = request.workspace.working_dir;
+    const persistenceDir = join(this.options.dataDir, 'conversations', id.replaceAll('-', ''));
+    const state = initialState(this.options, effective, request, persistenceDir);
+    const now = new Date().toISOString();
+    // From here on things are created; a failure undoes them.
+    const createdWorkspace = makeWorkspace(workingDir);
+    const record: ConversationRecord = {
+      id,
+      ownerId: userId,
+      title: null,
+      tags: request.tags ?? {},
+      executionStatus: 'idle',
+      state: state as unknown as Record<string, unknown>,
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      makeConversationFolder(persistenceDir);
+      if (!request.initial_message) await this.store.conversations.create(record);
+      else {
+        // Checked above. The record goes into the store with the first events, in one transaction.
+        const message = { ...request.initial_message, run: true };
+        await this.deliverAsOwner(userId, id, message, { record, settings: effective });
+      }
+    } catch (error) {
+      await this.undoStart(id, persistenceDir, createdWorkspace);
+      throw error;
+    }
+    // The live runtime's record is the current one (what info() would read); else from the store.
+    const live = this.runtimes.get(id);
+    return {
+      info: conversationInfo(live?.record ?? (await this.get(userId, id))),
+      created: true,
+    };
+  }
+
+  /** Removes what a failed start created: its runtime, record (events cascade) and folders. */
+  private async undoStart(id: string, persistenceDir: string, createdWorkspace: string | null) {
+    await this.runtimes.settled(id);
+    const runtime = this.runtimes.get(id);
+    if (runtime) {
+      this.runtimes.delete(id);
+      runtime.interrupt();
+      await runtime.running?.catch(() => undefined);
+      await runtime.close();
+    }
+    await this.store.conversations.delete(id);
+    rmSync(persistenceDir, { recursive: true, force: true });
+    // Only a workspace this start created (and so holds nothing of the user's) is removed.
+    if (createdWorkspace) rmSync(createdWorkspace, { recursive: true, force: true });
+  }
+
+  async sendMessage(userId: string, id: string, request: SendMessageRequest): Promise<void> {
+    userMessage(request, NO_SKILLS); // a bad message is refused before the runtime is built
+    return this.deliverAsOwner(userId, id, request);
+  }
+
+  /**
+   * Delivers a message where the conversation is owned, as one append (see messageAppend).
+   * `created`: what a start is creating; its runtime is built from it (with the settings the start
+   * read), and the record is stored with the message's events.
+   */
+  private deliverAsOwner(
+    userId: string,
+    id: string,
+    request: SendMessageRequest,
+    created?: CreatedConversation,
+  ): Promise<void> {
+    return this.onOwner('sendMessage', userId, id, [request], async () => {
+      const runtime = await this.runtime(userId, id, created);
+      await this.runtimes.hold(runtime, async () => {
+        const prompt = !this.prompted.has(runtime) && !(await this.hasSystemPrompt(runtime));
+        const { events, patch } = messageAppend(runtime, request, prompt);
+        if (created) await runtime.create(events, patch);
+        else await runtime.emit(events, patch);
+        this.prompted.add(runtime); // events are never removed: once there, it stays there
+        // Asked again: a run may have started or ended while the append was written.
+        if (request.run && !runtime.running) this.startRun(runtime);
+      });
+    });
+  }
+
+  /** Asked of the store unless the history is loaded: a message alone does not make it resident. */
+  private async hasSystemPrompt(runtime: ConversationRuntime): Promise<boolean> {
+    const loaded = runtime.loadedEvents();
+    if (loaded) return loaded.some((e) => e.kind === 'SystemPromptEvent');
+    return this.store.events.exists(runtime.conversationId, { kind: 'SystemPromptEvent' });
+  }
+}
