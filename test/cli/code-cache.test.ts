@@ -4,17 +4,15 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { transformSync } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { plainModule } from '../support/plain-module.js';
 import { tempDir } from '../support/server.js';
 
 // code-cache.ts as plain JavaScript, so the child runs only it and the bundle.
 let loader = '';
 beforeAll(() => {
-  const source = readFileSync(fileURLToPath(new URL('../../src/cli/code-cache.ts', import.meta.url)), 'utf8');
-  loader = join(tempDir('agentd-code-cache-'), 'code-cache.mjs');
-  writeFileSync(loader, transformSync(source, { loader: 'ts', format: 'esm' }).code);
+  loader = plainModule('cli/code-cache.ts');
 });
 
 /** A bundle that prints what it was given (require, __dirname, module) and a word of its own. */

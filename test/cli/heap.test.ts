@@ -5,17 +5,14 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { transformSync } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../support/server.js';
+import { plainModule } from '../support/plain-module.js';
 
 // heap.ts as plain JavaScript: a child importing it through a TypeScript loader would have grown its
 // young generation already, loading the loader.
 let heapModule = '';
 beforeAll(() => {
-  const source = readFileSync(fileURLToPath(new URL('../../src/cli/heap.ts', import.meta.url)), 'utf8');
-  heapModule = join(tempDir('agentd-heap-'), 'heap.mjs');
-  writeFileSync(heapModule, transformSync(source, { loader: 'ts', format: 'esm' }).code);
+  heapModule = plainModule('cli/heap.ts');
 });
 
 /** Runs `body` (an async function body; `v8` in scope) in a child Node, after importing heap.ts if asked. */
@@ -123,7 +120,7 @@ describe('the process heap settings', () => {
   });
 
   // V8 keeps each script's source for the process's life, one byte a character only if all of it is
-  // Latin-1 (scripts/build.mjs): the 4.3 MB bundle would otherwise take 8.6 MB.
+  // Latin-1 (scripts/build.mjs): the 1.9 MB bundle would otherwise take 3.8 MB.
   it('load a bundle that is ASCII only', () => {
     const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
     const scripts = readdirSync(dist).filter((name) => /\.c?js$/.test(name));
