@@ -11,7 +11,6 @@ import { type AnyEvent, dashedUuid, newEventId } from '../events/index.js';
 import type { ConversationRecord, Store } from '../store/index.js';
 import { ConversationIdInUseError, UnknownForkEventError } from './errors.js';
 import type { EventLog } from './event-log.js';
-import { makeConversationFolder } from './start-request.js';
 import type { ConversationState } from './state.js';
 
 /** OpenHands' ForkConversationRequest. */
@@ -71,7 +70,6 @@ export async function forkConversation(
   };
   if (existsSync(sourceState.persistence_dir))
     cpSync(sourceState.persistence_dir, persistenceDir, { recursive: true, filter: plain });
-  makeConversationFolder(persistenceDir);
   try {
     await deps.store.conversations.create({
       id,

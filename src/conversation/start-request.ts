@@ -1,7 +1,7 @@
 // What a start request becomes before anything is stored: its agent (the request's, its keys sealed,
 // or one from the user's settings; its LLMs checked), its sealed secrets, the initial message, the
 // working directory, and the defaults taken from the settings. Each refusal is a 422 at its member.
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { type AnyEvent, newEventId, nowTimestamp, parseMessageEvent } from '../events/index.js';
 import { type HookConfig, HookConfigError, isEmptyHookConfig, normalizeHookConfig } from '../hooks/index.js';
 import type { EffectiveSettings } from '../settings/index.js';
@@ -184,20 +184,4 @@ export function initialState(
     hook_config: hookConfigOf(request.hook_config),
     max_budget_per_task: budgetOf(request.max_budget_per_task, effective?.max_budget_per_task),
   };
-}
-
-/**
- * Makes a conversation's own folder (an existing one is kept). Its parent, <data>/conversations,
- * exists after the first: a plain mkdir is ~0.06 ms of the loop, a recursive one ~0.17 ms (Node 20;
- * a sixth of a start's own work in a burst).
- */
-export function makeConversationFolder(dir: string): void {
-  try {
-    mkdirSync(dir);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' && statSync(dir).isDirectory()) return;
-    if (code !== 'ENOENT') throw error;
-    mkdirSync(dir, { recursive: true });
-  }
 }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForStatus } from '../support/conversation.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
@@ -184,25 +185,45 @@ describe('other refused starts', () => {
     expect(res.status).toBe(201);
   });
 
-  it('a failure while creating its folders leaves nothing', async () => {
-    // The conversation's folder cannot be made: a file stands where it goes.
-    const id = randomUUID();
-    const conversations = join(server.dataDir, 'conversations');
-    mkdirSync(conversations, { recursive: true });
-    writeFileSync(join(conversations, id.replaceAll('-', '')), 'in the way');
-    const workingDir = join(folder(), 'new-workspace');
-    const before = (await (await api(server, '/api/conversations/count')).json()) as number;
+  it('a failure while storing it leaves nothing: the record, its events, the workspace it made', async () => {
+    // The real database refuses the start's message (a trigger, standing in for a full disk), after
+    // the start made its working directory.
+    const db = new Database(join(server.dataDir, 'agentd.db'));
+    db.exec(
+      "CREATE TRIGGER refuse_start BEFORE INSERT ON events WHEN instr(NEW.json, 'refuse me') > 0 " +
+        "BEGIN SELECT RAISE(ABORT, 'the disk is full'); END",
+    );
+    try {
+      const id = randomUUID();
+      const workingDir = join(folder(), 'new-workspace');
+      const before = await traces(id);
+      const res = await api(server, '/api/conversations', {
+        method: 'POST',
+        body: JSON.stringify({
+          conversation_id: id,
+          ...agent(goodLlm()),
+          workspace: { working_dir: workingDir },
+          initial_message: { role: 'user', content: [{ type: 'text', text: 'refuse me' }] },
+        }),
+      });
+      expect(res.status).toBe(500);
+      expect(await traces(id)).toEqual(before);
+      expect(existsSync(workingDir)).toBe(false);
+    } finally {
+      db.exec('DROP TRIGGER refuse_start');
+      db.close();
+    }
+  });
+
+  it("a start does not make the conversation's own folder (the first tool that writes there does)", async () => {
     const res = await api(server, '/api/conversations', {
       method: 'POST',
-      body: JSON.stringify({
-        conversation_id: id,
-        ...agent(goodLlm()),
-        workspace: { working_dir: workingDir },
-      }),
+      body: JSON.stringify({ ...agent(goodLlm()), workspace: { working_dir: folder() } }),
     });
-    expect(res.status).toBe(500);
-    expect((await (await api(server, '/api/conversations/count')).json()) as number).toBe(before);
-    expect(existsSync(workingDir)).toBe(false);
+    expect(res.status).toBe(201);
+    const { persistence_dir } = (await res.json()) as { persistence_dir: string };
+    expect(persistence_dir.startsWith(join(server.dataDir, 'conversations'))).toBe(true);
+    expect(existsSync(persistence_dir)).toBe(false);
   });
 });
 

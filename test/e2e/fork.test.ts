@@ -2,7 +2,7 @@
 // {reset_metrics, id?, title?, tags?, from_event_id?}, then the fork is read back by its `id` (GET
 // the conversation, search its events) and run on its own.
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -154,6 +154,7 @@ describe('fork', () => {
 
     // The agent's files (the task list) are copied; a link left there is not.
     const sourceDir = sourceInfo.persistence_dir as string;
+    mkdirSync(sourceDir, { recursive: true }); // as the task tracker makes it when it first writes
     writeFileSync(join(sourceDir, 'TASKS.json'), '[]');
     symlinkSync('/etc/hostname', join(sourceDir, 'link'));
     const bare = await fork(source.id);

@@ -3,8 +3,7 @@
 // {detail} shape (400, 414, 431), 64 KB strings in settings (422), and an unknown conversation is
 // 404 on every conversation route, each of these statuses documented in /openapi.json.
 import { randomUUID } from 'node:crypto';
-import { readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendRaw } from '../support/fuzz/raw-http.js';
 import { api, tempDir as makeTempDir, startServer, type TestServer } from '../support/server.js';
@@ -29,8 +28,8 @@ const headers = () => ({ 'x-session-api-key': server.key, 'content-type': 'appli
 const post = (path: string, body: Buffer | string, chunked = false) =>
   sendRaw(server.url, { method: 'POST', path, headers: headers(), body: Buffer.from(body), chunked });
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
-const conversationFolders = () =>
-  readdirSync(join(server.dataDir, 'conversations'), { withFileTypes: true }).length;
+const conversationCount = async () =>
+  (await (await api(server, '/api/conversations/count')).json()) as number;
 
 describe('JSON depth limit (100)', () => {
   const startBody = (extra: string) =>
@@ -42,14 +41,13 @@ describe('JSON depth limit (100)', () => {
     ['/api/conversations', startBody],
     ['/api/v1/app-conversations', (d: string) => `{"processors":[{"x":${d}}]}`],
   ])('%s: 10,000 levels is a 422 json_too_deep, and nothing is created', async (path, body) => {
-    await api(server, '/api/conversations', { method: 'POST', body: startBody('1') }); // the folder exists
-    const before = conversationFolders();
+    const before = await conversationCount();
     const res = await post(path, body(nested(10_000)));
     expect(res.status).toBe(422);
     expect(JSON.parse(res.text)).toEqual({
       detail: [{ loc: ['body'], msg: expect.stringContaining('100 levels'), type: 'json_too_deep' }],
     });
-    expect(conversationFolders()).toBe(before);
+    expect(await conversationCount()).toBe(before);
   });
 
   it('accepts exactly 100 levels, and brackets inside strings do not count', async () => {
