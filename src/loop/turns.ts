@@ -11,7 +11,7 @@ import { setImmediate } from 'node:timers';
 export type TurnPriority = 'request' | 'background';
 
 export class LoopTurns {
-  private readonly waiting: Record<TurnPriority, (() => void)[]> = { request: [], background: [] };
+  private readonly queues: Record<TurnPriority, (() => void)[]> = { request: [], background: [] };
   private scheduled = false;
 
   /**
@@ -21,14 +21,19 @@ export class LoopTurns {
    */
   turn(priority: TurnPriority = 'background'): Promise<void> {
     return new Promise((resolve) => {
-      this.waiting[priority].push(resolve);
+      this.queues[priority].push(resolve);
       this.schedule();
     });
   }
 
   /** How many callers wait for a turn. */
   get pending(): number {
-    return this.waiting.request.length + this.waiting.background.length;
+    return this.queues.request.length + this.queues.background.length;
+  }
+
+  /** How many callers of one priority wait for a turn. */
+  waiting(priority: TurnPriority): number {
+    return this.queues[priority].length;
   }
 
   private schedule(): void {
@@ -40,7 +45,7 @@ export class LoopTurns {
 
   private readonly release = (): void => {
     this.scheduled = false;
-    const next = this.waiting.request.shift() ?? this.waiting.background.shift();
+    const next = this.queues.request.shift() ?? this.queues.background.shift();
     if (this.pending > 0) this.schedule();
     next?.();
   };

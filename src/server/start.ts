@@ -10,6 +10,7 @@ import { EventQueries, OwnerEventQueries } from '../conversation/event-queries.j
 import { ConversationService } from '../conversation/service.js';
 import type { HookConfig } from '../hooks/index.js';
 import type { Logger, PriceTable } from '../llm/index.js';
+import { loopTurns } from '../loop/index.js';
 import {
   type BwrapProviderOptions,
   bwrapUnavailable,
@@ -114,7 +115,11 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
   const bus: EventBus = options.redisUrl ? await RedisBus.connect(options.redisUrl) : new MemoryBus();
   const store = options.databaseUrl
     ? await openPostgresStore({ url: options.databaseUrl })
-    : openSqliteStore({ path: join(options.dataDir, 'agentd.db') });
+    : openSqliteStore({
+        path: join(options.dataDir, 'agentd.db'),
+        // Starts waiting for their turn append soon: their commits may share one.
+        holdWritesOpen: () => loopTurns.waiting('request') > 0,
+      });
   const secretBox = loadSecretBox({ dataDir: options.dataDir, env: options.env ?? process.env });
   const settings = new SettingsService(store.settings, secretBox);
   const log = new EventLog(store, bus);

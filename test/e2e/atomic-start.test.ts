@@ -189,7 +189,8 @@ describe('other refused starts', () => {
     // The real database refuses the start's message (a trigger, standing in for a full disk), after
     // the start made its working directory.
     const db = new Database(join(server.dataDir, 'agentd.db'));
-    db.exec(
+    await exec(
+      db,
       "CREATE TRIGGER refuse_start BEFORE INSERT ON events WHEN instr(NEW.json, 'refuse me') > 0 " +
         "BEGIN SELECT RAISE(ABORT, 'the disk is full'); END",
     );
@@ -210,7 +211,7 @@ describe('other refused starts', () => {
       expect(await traces(id)).toEqual(before);
       expect(existsSync(workingDir)).toBe(false);
     } finally {
-      db.exec('DROP TRIGGER refuse_start');
+      await exec(db, 'DROP TRIGGER refuse_start');
       db.close();
     }
   });
@@ -226,6 +227,24 @@ describe('other refused starts', () => {
     expect(existsSync(persistence_dir)).toBe(false);
   });
 });
+
+/**
+ * Runs `sql` through a second connection to the server's database. Not while the server's store has
+ * appends open (their group holds the write lock): a wait on the lock here would hold the very
+ * event loop that commits them.
+ */
+async function exec(db: Database.Database, sql: string): Promise<void> {
+  db.pragma('busy_timeout = 0');
+  for (;;) {
+    try {
+      db.exec(sql);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+}
 
 describe('retries of one start', () => {
   it('concurrent starts with one conversation_id make one conversation', async () => {

@@ -25,6 +25,7 @@ import {
   UnknownCursorError,
 } from '../types.js';
 import { SQLITE, type StatementCache } from './sql.js';
+import type { WriteGroup } from './write-group.js';
 
 /** An event row read raw: seq, id, json. */
 type EventRow = [number, string, string];
@@ -57,6 +58,8 @@ export class SqliteEvents implements EventStore {
     patchConversation: (id: string, patch: ConversationPatch) => void,
     /** Inserts a conversation's row and answers its key. */
     insertConversation: (record: ConversationRecord) => number,
+    /** Where appends and creates are committed (see write-group.ts). */
+    private readonly group: WriteGroup,
   ) {
     this.lastSeqOf = db.prepare('SELECT max(seq) FROM events WHERE conversation_key = ?').pluck();
     this.insert = db.prepare(
@@ -139,22 +142,33 @@ export class SqliteEvents implements EventStore {
     this.keys.delete(conversationId);
   }
 
-  async append(
+  append(
     conversationId: string,
     events: readonly StorableEvent[],
     update?: ConversationPatch,
   ): Promise<StoredEvent[]> {
-    const stored = this.appendTx(conversationId, events, update);
-    // Only a committed batch moves the cached sequence number.
-    const last = stored[stored.length - 1];
-    if (last) this.lastSeqs.set(conversationId, last.seq);
-    return stored;
+    return this.group.add(
+      () => {
+        const stored = this.appendTx(conversationId, events, update);
+        const last = stored[stored.length - 1];
+        if (last) this.lastSeqs.set(conversationId, last.seq);
+        return stored;
+      },
+      // A group that fails takes the batch with it: the sequence number is read again next time.
+      () => this.lastSeqs.delete(conversationId),
+    );
   }
 
   async create(record: ConversationRecord, events: readonly StorableEvent[]): Promise<StoredEvent[]> {
-    const { key, stored } = this.createTx(record, events);
-    this.keys.set(record.id, key);
-    this.lastSeqs.set(record.id, stored.length);
+    const { stored } = await this.group.add(
+      () => {
+        const created = this.createTx(record, events);
+        this.keys.set(record.id, created.key);
+        this.lastSeqs.set(record.id, created.stored.length);
+        return created;
+      },
+      () => this.forget(record.id),
+    );
     return stored;
   }
 

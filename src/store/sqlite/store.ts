@@ -23,6 +23,7 @@ import {
   type Document,
   type DocumentKind,
   type DocumentStore,
+  type EventStore,
   type SettingsStore,
   type Store,
   UnknownConversationError,
@@ -32,6 +33,31 @@ import { DocumentTable } from './documents.js';
 import { SqliteEvents } from './events.js';
 import { migrate } from './migrations.js';
 import { SQLITE, StatementCache } from './sql.js';
+import { WriteGroup } from './write-group.js';
+
+/**
+ * How each call of a port meets the open write group (write-group.ts): it is one of the grouped
+ * appends; it commits the group first (it reads or writes the tables the group writes, events and
+ * conversations, or writes at all: a write run inside the group would be answered before it is
+ * committed); or it only reads tables the group never writes, where the group changes nothing.
+ */
+type Calls<P> = { [K in keyof P]: 'grouped' | 'commits the group first' | 'reads no grouped table' };
+
+/** The port `P` of `impl`, each call as `calls` says (every call of the port must be named). */
+function port<P extends object>(impl: P, group: WriteGroup, calls: Calls<P>): P {
+  const out: Record<string, unknown> = {};
+  for (const [name, how] of Object.entries(calls)) {
+    const method = (impl as Record<string, (...args: unknown[]) => unknown>)[name]!.bind(impl);
+    out[name] =
+      how !== 'commits the group first'
+        ? method
+        : (...args: unknown[]) => {
+            group.commit();
+            return method(...args);
+          };
+  }
+  return out as P;
+}
 
 class SqliteConversations implements ConversationStore {
   /** Called after a delete, so the events side drops what it cached about the conversation. */
@@ -158,7 +184,10 @@ class SqliteSettings implements SettingsStore {
   }
 }
 
-export type SqliteStoreOptions = { path: string } | { memory: true };
+export type SqliteStoreOptions = ({ path: string } | { memory: true }) & {
+  /** Whether more appends are about to come: their group may stay open for them (write-group.ts). */
+  holdWritesOpen?: () => boolean;
+};
 
 /**
  * better-sqlite3's compiled addon, named rather than found: dist/ bundles the package's JavaScript
@@ -183,32 +212,68 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   db.pragma('wal_autocheckpoint = 10000');
   migrate(db);
   const statements = new StatementCache(db);
+  const group = new WriteGroup(db, options.holdWritesOpen);
   const conversations = new SqliteConversations(db, statements);
   const events = new SqliteEvents(
     db,
     statements,
     (id, patch) => conversations.patch(id, patch),
     (record) => conversations.insertRow(record),
+    group,
   );
   conversations.onDelete = (id) => events.forget(id);
   // The file has one writer process, so turns within the process are turns everywhere.
   const locks = new LocalLocks();
   const settings = new SqliteSettings(db, locks);
-  const documents = new Map<DocumentKind, DocumentTable<Document>>();
+  const documents = new Map<DocumentKind, DocumentStore<Document>>();
+  // No one reads what is not committed, nor writes past it (see Calls).
+  const first = 'commits the group first';
+  const apart = 'reads no grouped table';
   return {
-    conversations,
-    events,
-    settings,
+    conversations: port<ConversationStore>(conversations, group, {
+      create: first,
+      get: first,
+      getMany: first,
+      owner: first,
+      update: first,
+      delete: first,
+      search: first,
+      count: first,
+    }),
+    events: port<EventStore>(events, group, {
+      append: 'grouped',
+      create: 'grouped',
+      getManyJson: first,
+      get: first,
+      search: first,
+      count: first,
+      exists: first,
+      after: first,
+      lastSeq: first,
+      getManyOfOwner: first,
+      searchOfOwner: first,
+      countOfOwner: first,
+    }),
+    // A start reads its owner's settings: were that a commit, no two starts would share one.
+    settings: port<SettingsStore>(settings, group, { get: apart, put: first, exclusive: apart }),
     documents<T extends Document>(kind: DocumentKind): DocumentStore<T> {
       let table = documents.get(kind);
       if (!table) {
-        table = new DocumentTable(db, statements, kind);
+        table = port<DocumentStore<Document>>(new DocumentTable(db, statements, kind), group, {
+          put: first,
+          get: apart,
+          getMany: apart,
+          delete: first,
+          search: apart,
+          count: apart,
+        });
         documents.set(kind, table);
       }
       return table as unknown as DocumentStore<T>;
     },
     exclusive: (name, work) => locks.run(name, work),
     async close() {
+      group.commit();
       if (db.open) db.close();
     },
   };
