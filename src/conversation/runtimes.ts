@@ -66,10 +66,12 @@ export interface ConversationServiceOptions {
 
 const SILENT: Logger = { warn() {}, error() {} };
 
-/** A conversation a start is creating: its record, not stored yet, and the owner's settings it read. */
+/** A conversation a start is creating: its record, not stored yet, the owner's settings it read. */
 export interface CreatedConversation {
   record: ConversationRecord;
   settings: EffectiveSettings | null;
+  /** The keys the start sealed into the record, by sealed value: its runtime need not open them. */
+  sealed: ReadonlyMap<string, string>;
 }
 
 export abstract class ConversationRuntimes {
@@ -189,7 +191,7 @@ export abstract class ConversationRuntimes {
       }
     }
     return this.runtimes.use(id, async () => {
-      const runtime = await this.buildRuntime(record, created?.settings);
+      const runtime = await this.buildRuntime(record, created);
       if (created) runtime.startsEmpty();
       return runtime;
     });
@@ -283,14 +285,14 @@ export abstract class ConversationRuntimes {
     };
   }
 
-  /** `settings`: the owner's, when the caller has just read them (a start); else read here. */
+  /** `created`: what a start has just read (the owner's settings) and sealed; else read and opened here. */
   private async buildRuntime(
     record: ConversationRecord,
-    settings?: EffectiveSettings | null,
+    created?: CreatedConversation,
   ): Promise<ConversationRuntime> {
     const state = stateOf(record);
     // The agent's, the condenser's and the critic's LLMs mostly share one sealed key: opened once.
-    const opened = new Map<string, string>();
+    const opened = new Map(created?.sealed);
     const open = (sealed: string) => {
       let key = opened.get(sealed);
       if (key === undefined) {
@@ -306,8 +308,7 @@ export abstract class ConversationRuntimes {
       this.options.toolOptions ?? {},
       state.persistence_dir,
     );
-    const effective =
-      settings !== undefined ? settings : await this.options.settings.getEffective(record.ownerId);
+    const effective = created ? created.settings : await this.options.settings.getEffective(record.ownerId);
     const mcp = await this.options.mcp.acquire(
       record.ownerId,
       effective?.mcp_config,

@@ -59,7 +59,7 @@ function checkLookup(
 
 /** The request's secrets, sealed for the record; a 422 names a secret that is neither kind. */
 export function sealSecrets(
-  secretBox: SecretBox,
+  secretBox: Pick<SecretBox, 'encrypt'>,
   secrets: Record<string, unknown>,
 ): Record<string, StoredSecret> {
   const sealed: Record<string, StoredSecret> = {};

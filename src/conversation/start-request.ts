@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { type AnyEvent, newEventId, nowTimestamp, parseMessageEvent } from '../events/index.js';
 import { type HookConfig, HookConfigError, isEmptyHookConfig, normalizeHookConfig } from '../hooks/index.js';
-import type { EffectiveSettings } from '../settings/index.js';
+import type { EffectiveSettings, SecretBox } from '../settings/index.js';
 import { registeredToolNames } from '../tools/index.js';
 import { resolveCondenser } from './condenser.js';
 import { InvalidConversationRequestError } from './errors.js';
@@ -22,11 +22,14 @@ import type { ConversationState } from './state.js';
 import { toolNamesOf } from './tools.js';
 
 export const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
+
+/** What seals the keys and secrets a start stores. */
+type SealingDeps = { secretBox: Pick<SecretBox, 'encrypt'> };
 export const DEFAULT_MAX_ITERATIONS = 500;
 
 /** The request's agent (its key sealed), or one built from the user's stored settings (in clear). */
 export function resolveAgent(
-  deps: Pick<ConversationServiceOptions, 'secretBox'>,
+  deps: SealingDeps,
   settings: EffectiveSettings | null,
   requested: AgentSpec | undefined,
   /** agentd's `llm_model`: with no agent given, the settings' LLM (key, base URL) with this model. */
@@ -151,7 +154,7 @@ export function defaultPolicy(confirmationMode: boolean | null | undefined): Con
  * condenser resolved), and every default the request leaves to the settings or to agentd.
  */
 export function initialState(
-  deps: Pick<ConversationServiceOptions, 'secretBox'>,
+  deps: SealingDeps,
   effective: EffectiveSettings | null,
   request: StartConversationRequest,
   persistenceDir: string,

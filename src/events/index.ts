@@ -2,7 +2,7 @@
 export * from './actions.js';
 export * from './content.js';
 export * from './events.js';
-export { dashedUuid, newEventId, normalizeTimestamp, nowTimestamp } from './ids.js';
+export { dashedUuid, newEventId, normalizeTimestamp, nowTimestamp, randomInto } from './ids.js';
 export { EVENT_KIND_PATHS, resolveEventKind } from './kinds.js';
 export * from './observations.js';
 export {

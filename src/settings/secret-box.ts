@@ -5,6 +5,7 @@
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomInto } from '../events/index.js';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
@@ -37,7 +38,8 @@ export class SecretBox {
   }
 
   encrypt(plaintext: string, context?: string): string {
-    const iv = randomBytes(IV_BYTES);
+    const iv = Buffer.allocUnsafe(IV_BYTES);
+    randomInto(iv, 0, IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv, { authTagLength: TAG_BYTES });
     if (context !== undefined) cipher.setAAD(Buffer.from(context, 'utf8'));
     const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
