@@ -195,21 +195,9 @@ describe('other refused starts', () => {
         "BEGIN SELECT RAISE(ABORT, 'the disk is full'); END",
     );
     try {
-      const id = randomUUID();
-      const workingDir = join(folder(), 'new-workspace');
-      const before = await traces(id);
-      const res = await api(server, '/api/conversations', {
-        method: 'POST',
-        body: JSON.stringify({
-          conversation_id: id,
-          ...agent(goodLlm()),
-          workspace: { working_dir: workingDir },
-          initial_message: { role: 'user', content: [{ type: 'text', text: 'refuse me' }] },
-        }),
-      });
-      expect(res.status).toBe(500);
-      expect(await traces(id)).toEqual(before);
-      expect(existsSync(workingDir)).toBe(false);
+      const message = { role: 'user', content: [{ type: 'text', text: 'refuse me' }] };
+      const { status } = await refusedStart({ ...agent(goodLlm()), initial_message: message });
+      expect(status).toBe(500);
     } finally {
       await exec(db, 'DROP TRIGGER refuse_start');
       db.close();
