@@ -22,10 +22,10 @@ import type { ConversationState } from './state.js';
 import { toolNamesOf } from './tools.js';
 
 export const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
+export const DEFAULT_MAX_ITERATIONS = 500;
 
 /** What seals the keys and secrets a start stores. */
 type SealingDeps = { secretBox: Pick<SecretBox, 'encrypt'> };
-export const DEFAULT_MAX_ITERATIONS = 500;
 
 /** The request's agent (its key sealed), or one built from the user's stored settings (in clear). */
 export function resolveAgent(
