@@ -1,17 +1,9 @@
 // The runtimes of the conversations in use: looked up (a live runtime's record is the current one),
-// built on first use (the agent, its LLMs with the conversation's logger, its tools, MCP and hooks),
+// built on first use (runtime-builder.ts: the agent, its LLMs, tools, MCP and hooks),
 // run in the background with a `full_state` snapshot after each run, and closed after a period
 // without use or past the live cap (LiveRuntimes, live-runtimes.ts). ConversationService (service.ts)
 // adds the lifecycle and the operations on top.
-import {
-  Agent,
-  AgentContext,
-  type Critic,
-  LLMCritic,
-  PassCritic,
-  run,
-  SummarizingCondenser,
-} from '../agent/index.js';
+import { run } from '../agent/index.js';
 import {
   type ForwardReply,
   type ForwardRequest,
@@ -20,21 +12,19 @@ import {
   type Ownership,
 } from '../cluster/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
-import { type HookConfig, HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.js';
-import { createLLM, type LLM, type Logger, type PriceTable } from '../llm/index.js';
-import type { EffectiveSettings, SecretBox, SettingsService } from '../settings/index.js';
+import type { HookConfig } from '../hooks/index.js';
+import type { Logger, PriceTable } from '../llm/index.js';
+import type { SecretBox, SettingsService } from '../settings/index.js';
 import type { ConversationRecord, Store } from '../store/index.js';
-import { createTools, type McpPool } from '../tools/index.js';
+import type { McpPool } from '../tools/index.js';
 import { ConversationInSandboxError, ConversationNotFoundError } from './errors.js';
 import type { EventLog } from './event-log.js';
 import { OWNED_OPS, type OwnedOp, replyOf, unwrap } from './forwarding.js';
 import { LiveRuntimes } from './live-runtimes.js';
 import { recoverInterrupted, recoverOne } from './recovery.js';
-import { ConversationRuntime } from './runtime.js';
-import type { LLMSpec } from './schemas.js';
-import { ConversationSecrets } from './secrets.js';
-import { type ConversationState, fullState, stateOf } from './state.js';
-import { toolNamesOf } from './tools.js';
+import type { ConversationRuntime } from './runtime.js';
+import { buildRuntime, type CreatedConversation } from './runtime-builder.js';
+import { fullState } from './state.js';
 
 export interface ConversationServiceOptions {
   store: Store;
@@ -65,14 +55,6 @@ export interface ConversationServiceOptions {
 }
 
 const SILENT: Logger = { warn() {}, error() {} };
-
-/** A conversation a start is creating: its record, not stored yet, the owner's settings it read. */
-export interface CreatedConversation {
-  record: ConversationRecord;
-  settings: EffectiveSettings | null;
-  /** The keys the start sealed into the record, by sealed value: its runtime need not open them. */
-  sealed: ReadonlyMap<string, string>;
-}
 
 export abstract class ConversationRuntimes {
   protected readonly runtimes: LiveRuntimes;
@@ -191,7 +173,12 @@ export abstract class ConversationRuntimes {
       }
     }
     return this.runtimes.use(id, async () => {
-      const runtime = await this.buildRuntime(record, created);
+      const sources = {
+        options: this.options,
+        logger: this.logFor(id),
+        readEvents: () => this.readEvents(id),
+      };
+      const runtime = await buildRuntime(sources, record, created);
       if (created) runtime.startsEmpty();
       return runtime;
     });
@@ -285,76 +272,6 @@ export abstract class ConversationRuntimes {
     };
   }
 
-  /** `created`: what a start has just read (the owner's settings) and sealed; else read and opened here. */
-  private async buildRuntime(
-    record: ConversationRecord,
-    created?: CreatedConversation,
-  ): Promise<ConversationRuntime> {
-    const state = stateOf(record);
-    // The agent's, the condenser's and the critic's LLMs mostly share one sealed key: opened once.
-    const opened = new Map(created?.sealed);
-    const open = (sealed: string) => {
-      let key = opened.get(sealed);
-      if (key === undefined) {
-        key = this.options.secretBox.decrypt(sealed);
-        opened.set(sealed, key);
-      }
-      return key;
-    };
-    const llmFor = (spec: LLMSpec) => this.llmFor(spec, state, record.id, open);
-    const llm = llmFor(state.agent.llm);
-    const builtIn = createTools(
-      toolNamesOf(state.agent),
-      this.options.toolOptions ?? {},
-      state.persistence_dir,
-    );
-    const effective = created ? created.settings : await this.options.settings.getEffective(record.ownerId);
-    const mcp = await this.options.mcp.acquire(
-      record.ownerId,
-      effective?.mcp_config,
-      new Set(builtIn.map((t) => t.name)),
-    );
-    const tools = [...builtIn, ...mcp.tools];
-    const hooks = mergeHookConfigs(this.options.hooks, state.hook_config);
-    const condenser = state.agent.condenser;
-    const agent = new Agent({
-      llm,
-      tools,
-      toolConcurrencyLimit: state.agent.tool_concurrency_limit ?? 1,
-      notes: mcp.warnings,
-      securityAnalyzer: state.security_analyzer?.kind === 'LLMSecurityAnalyzer',
-      critic: this.criticFor(state, llmFor),
-      context: AgentContext.load(state.workspace.working_dir, state.agent.agent_context),
-      hooks: isEmptyHookConfig(hooks)
-        ? null
-        : new HookRunner(hooks, { workingDir: state.workspace.working_dir, sessionId: record.id }),
-      // Conversations from before condensers existed have no `condenser` member: none.
-      condenser: condenser
-        ? new SummarizingCondenser({
-            llm: llmFor(condenser.llm ?? { ...state.agent.llm, usage_id: 'condenser' }),
-            maxSize: condenser.max_size!,
-            keepFirst: condenser.keep_first!,
-            maxTokens: condenser.max_tokens ?? null,
-          })
-        : null,
-    });
-    const secrets = new ConversationSecrets(
-      () => stateOf(runtime.record).secrets,
-      this.options.secretBox,
-      this.logFor(record.id),
-    );
-    const runtime: ConversationRuntime = new ConversationRuntime(
-      record,
-      () => this.readEvents(record.id),
-      agent,
-      tools,
-      this.options.log,
-      secrets,
-      mcp.release,
-    );
-    return runtime;
-  }
-
   /** The service's logger with the conversation's id on every line. */
   protected logFor(conversationId: string): Logger {
     const logger = this.options.logger;
@@ -379,31 +296,5 @@ export abstract class ConversationRuntimes {
       if (page.length > 0) after = page[page.length - 1]!.seq;
       if (page.length < 1000) return { events, seq: after };
     }
-  }
-
-  private criticFor(state: ConversationState, llmFor: (spec: LLMSpec) => LLM): Critic | null {
-    const spec = state.agent.critic;
-    if (!spec) return null;
-    if (spec.kind === 'PassCritic') return new PassCritic(spec.mode);
-    // Without an LLM of its own the critic uses the agent's model, under its own usage id.
-    return new LLMCritic(llmFor(spec.llm ?? { ...state.agent.llm, usage_id: 'critic' }), spec.mode);
-  }
-
-  /** An LLM of the conversation, its metrics continuing from the stored stats; `open` unseals its key. */
-  private llmFor(
-    spec: LLMSpec,
-    state: ConversationState,
-    conversationId: string,
-    open: (sealed: string) => string,
-  ): LLM {
-    const key = spec.api_key ? open(spec.api_key) : null;
-    const llm = createLLM(
-      { ...spec, api_key: key },
-      { prices: this.options.prices, logger: this.logFor(conversationId) },
-    );
-    const stored = (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
-    llm.metrics.restore(stored[llm.metrics.usageId]);
-    llm.metrics.maxBudgetPerTask = state.max_budget_per_task ?? null;
-    return llm;
   }
 }

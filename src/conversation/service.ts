@@ -16,13 +16,7 @@ import {
 } from './errors.js';
 import { type ForkRequest, forkConversation } from './fork.js';
 import { ConversationIntake } from './intake.js';
-import type { ConversationRuntime } from './runtime.js';
-import type {
-  ConfirmationPolicy,
-  ConversationInfo,
-  SendMessageRequest,
-  StartConversationRequest,
-} from './schemas.js';
+import type { ConfirmationPolicy, ConversationInfo } from './schemas.js';
 import { sealSecrets } from './secrets.js';
 import { conversationInfo, finalResponseOf, stateOf } from './state.js';
 

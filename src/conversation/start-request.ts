@@ -9,7 +9,6 @@ import { registeredToolNames } from '../tools/index.js';
 import { resolveCondenser } from './condenser.js';
 import { InvalidConversationRequestError } from './errors.js';
 import { checkRequestedLLMs, checkSettingsLLM } from './llm-checks.js';
-import type { ConversationServiceOptions } from './runtimes.js';
 import type {
   AgentSpec,
   ConfirmationPolicy,

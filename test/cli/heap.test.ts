@@ -2,8 +2,7 @@
 // processes: each either imports the module (as dist/cli.js does first) or not, then runs a workload
 // that would make V8 grow the young generation, or tier WebAssembly up to its optimizing compiler.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { plainModule } from '../support/plain-module.js';

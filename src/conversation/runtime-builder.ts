@@ -1,0 +1,127 @@
+// How a conversation's runtime is put together from its record: its LLMs (each key opened once, the
+// metrics going on from the stored stats), its tools and the owner's MCP servers, the agent context
+// (the workspace's skills), hooks, condenser and critic, and its secrets. ConversationRuntimes
+// (runtimes.ts) builds one on a conversation's first use.
+import {
+  Agent,
+  AgentContext,
+  type Critic,
+  LLMCritic,
+  PassCritic,
+  SummarizingCondenser,
+} from '../agent/index.js';
+import type { AnyEvent } from '../events/index.js';
+import { HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.js';
+import { createLLM, type LLM, type Logger } from '../llm/index.js';
+import type { EffectiveSettings } from '../settings/index.js';
+import type { ConversationRecord } from '../store/index.js';
+import { createTools } from '../tools/index.js';
+import { ConversationRuntime } from './runtime.js';
+import type { ConversationServiceOptions } from './runtimes.js';
+import type { LLMSpec } from './schemas.js';
+import { ConversationSecrets } from './secrets.js';
+import { type ConversationState, stateOf } from './state.js';
+import { toolNamesOf } from './tools.js';
+
+/** A conversation a start is creating: its record, not stored yet, the owner's settings it read. */
+export interface CreatedConversation {
+  record: ConversationRecord;
+  settings: EffectiveSettings | null;
+  /** The keys the start sealed into the record, by sealed value: its runtime need not open them. */
+  sealed: ReadonlyMap<string, string>;
+}
+
+export interface RuntimeSources {
+  options: ConversationServiceOptions;
+  /** The conversation's logger (its id on every line). */
+  logger: Logger;
+  /** Every event of the conversation, with the last sequence number: the runtime's history. */
+  readEvents: () => Promise<{ events: AnyEvent[]; seq: number }>;
+}
+
+/** `created`: what a start has just read (the owner's settings) and sealed; else read and opened here. */
+export async function buildRuntime(
+  { options, logger, readEvents }: RuntimeSources,
+  record: ConversationRecord,
+  created?: CreatedConversation,
+): Promise<ConversationRuntime> {
+  const state = stateOf(record);
+  // The agent's, the condenser's and the critic's LLMs mostly share one sealed key: opened once.
+  const opened = new Map(created?.sealed);
+  const open = (sealed: string) => {
+    let key = opened.get(sealed);
+    if (key === undefined) {
+      key = options.secretBox.decrypt(sealed);
+      opened.set(sealed, key);
+    }
+    return key;
+  };
+  const llmFor = (spec: LLMSpec) => conversationLLM(options, logger, spec, state, open);
+  const llm = llmFor(state.agent.llm);
+  const builtIn = createTools(toolNamesOf(state.agent), options.toolOptions ?? {}, state.persistence_dir);
+  const effective = created ? created.settings : await options.settings.getEffective(record.ownerId);
+  const mcp = await options.mcp.acquire(
+    record.ownerId,
+    effective?.mcp_config,
+    new Set(builtIn.map((t) => t.name)),
+  );
+  const tools = [...builtIn, ...mcp.tools];
+  const hooks = mergeHookConfigs(options.hooks, state.hook_config);
+  const condenser = state.agent.condenser;
+  const agent = new Agent({
+    llm,
+    tools,
+    toolConcurrencyLimit: state.agent.tool_concurrency_limit ?? 1,
+    notes: mcp.warnings,
+    securityAnalyzer: state.security_analyzer?.kind === 'LLMSecurityAnalyzer',
+    critic: criticFor(state, llmFor),
+    context: AgentContext.load(state.workspace.working_dir, state.agent.agent_context),
+    hooks: isEmptyHookConfig(hooks)
+      ? null
+      : new HookRunner(hooks, { workingDir: state.workspace.working_dir, sessionId: record.id }),
+    // Conversations from before condensers existed have no `condenser` member: none.
+    condenser: condenser
+      ? new SummarizingCondenser({
+          llm: llmFor(condenser.llm ?? { ...state.agent.llm, usage_id: 'condenser' }),
+          maxSize: condenser.max_size!,
+          keepFirst: condenser.keep_first!,
+          maxTokens: condenser.max_tokens ?? null,
+        })
+      : null,
+  });
+  const secrets = new ConversationSecrets(() => stateOf(runtime.record).secrets, options.secretBox, logger);
+  const runtime: ConversationRuntime = new ConversationRuntime(
+    record,
+    readEvents,
+    agent,
+    tools,
+    options.log,
+    secrets,
+    mcp.release,
+  );
+  return runtime;
+}
+
+function criticFor(state: ConversationState, llmFor: (spec: LLMSpec) => LLM): Critic | null {
+  const spec = state.agent.critic;
+  if (!spec) return null;
+  if (spec.kind === 'PassCritic') return new PassCritic(spec.mode);
+  // Without an LLM of its own the critic uses the agent's model, under its own usage id.
+  return new LLMCritic(llmFor(spec.llm ?? { ...state.agent.llm, usage_id: 'critic' }), spec.mode);
+}
+
+/** An LLM of the conversation, its metrics continuing from the stored stats; `open` unseals its key. */
+function conversationLLM(
+  options: ConversationServiceOptions,
+  logger: Logger,
+  spec: LLMSpec,
+  state: ConversationState,
+  open: (sealed: string) => string,
+): LLM {
+  const key = spec.api_key ? open(spec.api_key) : null;
+  const llm = createLLM({ ...spec, api_key: key }, { prices: options.prices, logger });
+  const stored = (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
+  llm.metrics.restore(stored[llm.metrics.usageId]);
+  llm.metrics.maxBudgetPerTask = state.max_budget_per_task ?? null;
+  return llm;
+}
