@@ -2,9 +2,9 @@
 // burst would otherwise each pay on the event loop (2-core machine, CPU): the user message's event
 // validator and the first routes' validators, which the build made (dist/validators.cjs, loaded in
 // ~10 ms; compiling them here, as where the build's do not match, took ~45, ~65 and ~20 ms), the
-// OpenAI SDK ~8 ms (a bundle of its own), Node's fetch ~40 ms, node-pty for the first terminal. One piece per turn of
-// the loop, so requests arriving meanwhile are answered between pieces; a piece that a request
-// already did costs nothing.
+// OpenAI SDK ~8 ms (a bundle of its own), Node's fetch ~40 ms, node-pty for the first terminal. One
+// piece per turn of the loop, so requests arriving meanwhile are answered between pieces; a piece
+// that a request already did costs nothing.
 import type { FastifyInstance } from 'fastify';
 import { prepareMessageValidator } from '../events/index.js';
 import { preloadFetch, preloadOpenAI } from '../llm/index.js';

@@ -61,17 +61,14 @@ export class WriteGroup {
   /** Commits the open group, if any (every read and every other write of the store calls it first). */
   commit(): void {
     if (this.openedAt < 0) return;
-    const members = this.members;
-    this.members = [];
-    this.openedAt = -1;
     try {
       this.db.exec('COMMIT');
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      for (const m of members) m.failed(error);
+      this.fail(error);
       return;
     }
-    for (const m of members) m.committed();
+    for (const m of this.close()) m.committed();
   }
 
   private open(): void {
@@ -90,9 +87,14 @@ export class WriteGroup {
   };
 
   private fail(error: unknown): void {
+    for (const m of this.close()) m.failed(error);
+  }
+
+  /** Ends the group (committed or lost): its members, and none open. */
+  private close(): Member[] {
     const members = this.members;
     this.members = [];
     this.openedAt = -1;
-    for (const m of members) m.failed(error);
+    return members;
   }
 }
