@@ -72,8 +72,8 @@ describe('the process heap settings', () => {
   // got in the second half: before that, V8 sizes it by start-up heuristics that vary from run to run
   // (the largest over a shorter run read 86 MB with and without heap.ts in one CI run, 72-100 MB
   // otherwise), and V8 12 (Node 22) starts from a higher limit, so its first full collection comes
-  // later (~280 MB here); after, by the growing factor, the same on every run (Node 20: 207 vs 88 MB,
-  // idle or with both cores busy; Node 22: 632 vs 366 MB).
+  // later (~280 MB here); after, by the growing factor, the same on every run (Node 20: 207 vs 88 MB;
+  // Node 22: 632 vs 366 MB).
   const OLD_GARBAGE = `
     const old = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space').space_size;
     const ring = new Array(300_000);
