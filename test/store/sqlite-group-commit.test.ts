@@ -97,6 +97,20 @@ describe('sqlite group commit', () => {
     expect(committed()).toBe(1);
   });
 
+  it("rolls back a group's first append that fails half-way; the appends after it are committed", async () => {
+    const id = await conversation();
+    holdOpen = true;
+    // Two events of one id: the first is inserted, the second breaks the unique index.
+    const twice = event();
+    const bad = store.events.append(id, [twice, twice]);
+    const good = store.events.append(id, [event()]);
+    holdOpen = false;
+    await expect(bad).rejects.toThrow(/UNIQUE/);
+    expect((await good).map((e) => e.seq)).toEqual([1]);
+    expect(committed()).toBe(1);
+    expect(await store.events.get(id, twice.id)).toBeNull();
+  });
+
   it('fails every append of a group whose commit fails, and numbers the next appends from what is stored', async () => {
     const id = await conversation();
     await store.events.append(id, [event()]);

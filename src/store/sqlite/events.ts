@@ -1,5 +1,5 @@
-// Events of the embedded store: appends in one transaction each (gap-free seq per conversation),
-// reads by id, by page and after a seq, with the stored JSON text handed out as it is.
+// Events of the embedded store: appends and creates run in the write group (write-group.ts; gap-free seq
+// per conversation), reads by id, by page and after a seq, with the stored JSON text handed out as it is.
 import type Database from 'better-sqlite3';
 import { messageBody } from '../body.js';
 import {
@@ -41,13 +41,13 @@ export class SqliteEvents implements EventStore {
   private readonly byId: Database.Statement;
   private readonly seqOfId: Database.Statement;
   private readonly afterSeq: Database.Statement;
-  private readonly appendTx: (
+  private readonly appendRows: (
     conversationId: string,
     events: readonly StorableEvent[],
     update?: ConversationPatch,
   ) => StoredEvent[];
 
-  private readonly createTx: (
+  private readonly createRows: (
     record: ConversationRecord,
     events: readonly StorableEvent[],
   ) => { key: number; stored: StoredEvent[] };
@@ -83,19 +83,18 @@ export class SqliteEvents implements EventStore {
     this.afterSeq = db
       .prepare('SELECT seq, id, json FROM events WHERE conversation_key = ? AND seq > ? ORDER BY seq LIMIT ?')
       .raw();
-    this.appendTx = db.transaction(
-      (conversationId: string, events: readonly StorableEvent[], update?: ConversationPatch) => {
-        const last = this.currentSeq(conversationId);
-        const stored = this.insertEvents(this.key(conversationId)!, last, events);
-        if (update) patchConversation(conversationId, update);
-        return stored;
-      },
-    );
+    // Their statements only: the write group (write-group.ts) frames each in its transaction.
+    this.appendRows = (conversationId, events, update) => {
+      const last = this.currentSeq(conversationId);
+      const stored = this.insertEvents(this.key(conversationId)!, last, events);
+      if (update) patchConversation(conversationId, update);
+      return stored;
+    };
     // The row's key comes from its insert: nothing is read, and nothing is cached before the commit.
-    this.createTx = db.transaction((record: ConversationRecord, events: readonly StorableEvent[]) => {
+    this.createRows = (record, events) => {
       const key = insertConversation(record);
       return { key, stored: this.insertEvents(key, 0, events) };
-    });
+    };
   }
 
   private insertEvents(key: number, last: number, events: readonly StorableEvent[]): StoredEvent[] {
@@ -149,7 +148,7 @@ export class SqliteEvents implements EventStore {
   ): Promise<StoredEvent[]> {
     return this.group.add(
       () => {
-        const stored = this.appendTx(conversationId, events, update);
+        const stored = this.appendRows(conversationId, events, update);
         const last = stored[stored.length - 1];
         if (last) this.lastSeqs.set(conversationId, last.seq);
         return stored;
@@ -162,7 +161,7 @@ export class SqliteEvents implements EventStore {
   async create(record: ConversationRecord, events: readonly StorableEvent[]): Promise<StoredEvent[]> {
     const { stored } = await this.group.add(
       () => {
-        const created = this.createTx(record, events);
+        const created = this.createRows(record, events);
         this.keys.set(record.id, created.key);
         this.lastSeqs.set(record.id, created.stored.length);
         return created;

@@ -1,9 +1,12 @@
 // Group commit for the embedded store's appends. Each transaction of its own writes every page it
 // touched to the WAL (a start: ~14 pages, two write calls each), though most of them are the same
 // few pages of the tables' and indexes' ends: appends that come together share one transaction and
-// write those pages once. Each append is a savepoint of the group's transaction (one that fails is
-// rolled back alone) and is answered only once the group is committed, so nothing is told stored,
-// published or cached before it is; a failed commit fails every append of the group.
+// write those pages once. Each append after the group's first is a savepoint of its transaction (one
+// that fails is rolled back alone; the first needs none: failing, it leaves nothing else to keep) and
+// is answered only once the group is committed, so nothing is told stored, published or cached
+// before it is; a failed commit fails every append of the group. The statements that frame a group
+// are prepared once: a lone append (an agent's step) costs BEGIN and COMMIT, as a transaction of its
+// own did.
 //
 // Reads never see what is not committed: every other call of the store commits the open group
 // first (store.ts wraps them), so a reader that saw a row can rely on it. The group is committed once
@@ -24,26 +27,54 @@ interface Member {
 export class WriteGroup {
   private members: Member[] = [];
   private openedAt = -1;
+  private readonly statements: Record<
+    'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo',
+    Database.Statement
+  >;
 
   constructor(
     private readonly db: Database.Database,
     private readonly holdOpen: () => boolean = () => false,
-  ) {}
+  ) {
+    const sql = {
+      begin: 'BEGIN',
+      commit: 'COMMIT',
+      rollback: 'ROLLBACK',
+      savepoint: 'SAVEPOINT member',
+      release: 'RELEASE member',
+      rollbackTo: 'ROLLBACK TO member',
+    };
+    this.statements = Object.fromEntries(
+      Object.entries(sql).map(([name, text]) => [name, db.prepare(text)]),
+    ) as typeof this.statements;
+  }
 
   /**
-   * Runs `write` (a better-sqlite3 transaction function: inside the group's transaction it is a
-   * savepoint) in the open group; resolves with its value once the group is committed. When the
-   * group fails after `write` succeeded, `undo` forgets what `write` cached of its rows.
+   * Runs `write` (its statements, with no transaction of its own) in the open group; resolves with
+   * its value once the group is committed. When the group fails after `write` succeeded, `undo`
+   * forgets what `write` cached of its rows.
    */
   add<T>(write: () => T, undo: () => void = () => {}): Promise<T> {
-    if (this.openedAt < 0) this.open();
+    const { rollback, savepoint, release, rollbackTo } = this.statements;
+    const first = this.openedAt < 0;
+    if (first) this.open();
+    else savepoint.run();
     let value: T;
     try {
       value = write();
+      if (!first) release.run();
     } catch (error) {
-      // Some errors (a full disk, an I/O error) roll back the whole transaction, not the savepoint:
-      // the group's other appends are then lost too, and told so.
-      if (!this.db.inTransaction) this.fail(error);
+      if (!this.db.inTransaction) {
+        // Some errors (a full disk, an I/O error) roll back the whole transaction, not the savepoint:
+        // the group's other appends are then lost too, and told so.
+        this.fail(error);
+      } else if (first) {
+        rollback.run();
+        this.close();
+      } else {
+        rollbackTo.run();
+        release.run();
+      }
       return Promise.reject(error);
     }
     return new Promise<T>((resolve, reject) => {
@@ -62,9 +93,9 @@ export class WriteGroup {
   commit(): void {
     if (this.openedAt < 0) return;
     try {
-      this.db.exec('COMMIT');
+      this.statements.commit.run();
     } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      if (this.db.inTransaction) this.statements.rollback.run();
       this.fail(error);
       return;
     }
@@ -72,7 +103,7 @@ export class WriteGroup {
   }
 
   private open(): void {
-    this.db.exec('BEGIN');
+    this.statements.begin.run();
     this.openedAt = performance.now();
     // Checked once the work that opened it is done (with whatever else it appended meanwhile), not
     // a turn of the loop later: an agent's lone append would wait for the loop to come round.
