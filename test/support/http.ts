@@ -13,7 +13,14 @@ const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 /** Sends `method path` to the server at `base` with the path untouched. */
 export function rawRequest(
   base: string,
-  options: { method: string; path: string; headers?: Record<string, string>; body?: string },
+  options: {
+    method: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: string;
+    /** Connections of its own (a health checker's); default the shared pool of 16. */
+    agent?: Agent;
+  },
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(base);
   const { body } = options;
@@ -24,7 +31,7 @@ export function rawRequest(
         port,
         method: options.method,
         path: options.path,
-        agent,
+        agent: options.agent ?? agent,
         headers: {
           ...(body !== undefined
             ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
