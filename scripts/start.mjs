@@ -3,21 +3,31 @@
 // process (a prestart script would cost a second Node start and shell). Sources: everything under
 // src/ and web/ (where present), the build scripts, package.json and the lockfile (a dependency
 // change can change the bundle). npm runs it in the package folder, which the paths are relative to.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const OUTPUT = 'dist/cli.js';
 
+/** The newest modification time of `path` and, for a folder, of everything under it; 0 if absent. */
 function newestUnder(path) {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs; // a deleted file changes its folder's time
-  for (const entry of readdirSync(path, { withFileTypes: true })) {
+  const stat = statSync(path, { throwIfNoEntry: false }); // a link to nowhere counts as absent
+  if (!stat) return 0;
+  return stat.isDirectory() ? newestIn(path, stat.mtimeMs) : stat.mtimeMs;
+}
+
+/** One stat per file: a folder's listing says which entries are files (a deleted file changes its folder's time). */
+function newestIn(dir, dirTime) {
+  let newest = dirTime;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
-    newest = Math.max(newest, newestUnder(join(path, entry.name)));
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isFile() ? modified(path) : newestUnder(path));
   }
   return newest;
+}
+
+function modified(path) {
+  return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 }
 
 const sources = [
@@ -29,6 +39,6 @@ const sources = [
     .filter((name) => name.startsWith('build'))
     .map((name) => join('scripts', name)),
 ];
-const built = existsSync(OUTPUT) ? statSync(OUTPUT).mtimeMs : 0;
+const built = modified(OUTPUT);
 if (sources.some((source) => newestUnder(source) > built)) await import('./build.mjs');
 await import('../dist/cli.js');
