@@ -3,9 +3,9 @@
 // Events are created through the API (user messages); the 100k-event conversation is topped up
 // offline through the same store code (100k API calls would take minutes), then served by the binary.
 import { spawn } from 'node:child_process';
-import { Agent } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';

@@ -1,5 +1,6 @@
-// Events of the embedded store: appends and creates run in the write group (write-group.ts; gap-free seq
-// per conversation), reads by id, by page and after a seq, with the stored JSON text handed out as it is.
+// Events of the embedded store: appends and creates in the write group (write-group.ts), each with
+// gap-free sequence numbers per conversation; reads by id, by page and after a seq, with the stored
+// JSON text handed out as it is.
 import type Database from 'better-sqlite3';
 import { messageBody } from '../body.js';
 import {

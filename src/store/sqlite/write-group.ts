@@ -24,29 +24,29 @@ interface Member {
   failed(error: unknown): void;
 }
 
+/** The statements that frame a group and its members, prepared once. */
+function framing(db: Database.Database) {
+  const prepare = (sql: string) => db.prepare(sql);
+  return {
+    begin: prepare('BEGIN'),
+    commit: prepare('COMMIT'),
+    rollback: prepare('ROLLBACK'),
+    savepoint: prepare('SAVEPOINT member'),
+    release: prepare('RELEASE member'),
+    rollbackTo: prepare('ROLLBACK TO member'),
+  };
+}
+
 export class WriteGroup {
   private members: Member[] = [];
   private openedAt = -1;
-  private readonly statements: Record<
-    'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo',
-    Database.Statement
-  >;
+  private readonly statements: ReturnType<typeof framing>;
 
   constructor(
     private readonly db: Database.Database,
     private readonly holdOpen: () => boolean = () => false,
   ) {
-    const sql = {
-      begin: 'BEGIN',
-      commit: 'COMMIT',
-      rollback: 'ROLLBACK',
-      savepoint: 'SAVEPOINT member',
-      release: 'RELEASE member',
-      rollbackTo: 'ROLLBACK TO member',
-    };
-    this.statements = Object.fromEntries(
-      Object.entries(sql).map(([name, text]) => [name, db.prepare(text)]),
-    ) as typeof this.statements;
+    this.statements = framing(db);
   }
 
   /**
