@@ -22,12 +22,20 @@ export interface Binary {
 }
 
 /** Starts `node dist/cli.js serve` (or `npm start`) on a data folder and waits for /ready. */
-export async function startBinary(dataDir: string, viaNpm = false): Promise<Binary & { readyMs: number }> {
+export async function startBinary(
+  dataDir: string,
+  options: { viaNpm?: boolean; nodeOptions?: string; env?: Record<string, string> } = {},
+): Promise<Binary & { readyMs: number }> {
   const t = performance.now();
+  const { viaNpm = false } = options;
   const args = ['--port', '0', '--data-dir', dataDir];
   // BENCH_SERVER_NODE_OPTIONS reaches the server alone (a profiler's --import, say), not the bench.
-  const options = process.env.BENCH_SERVER_NODE_OPTIONS;
-  const env = { OH_SESSION_API_KEYS_0: KEY, ...(options ? { NODE_OPTIONS: options } : {}) };
+  const nodeOptions = [process.env.BENCH_SERVER_NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ');
+  const env = {
+    OH_SESSION_API_KEYS_0: KEY,
+    ...options.env,
+    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+  };
   const cli = viaNpm
     ? await runCli(args, { command: ['npm', 'start', '--silent', '--'], env, cwd: binDir() })
     : await runCli(['serve', ...args], { env, cwd: binDir() });

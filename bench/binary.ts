@@ -4,10 +4,11 @@
 // offline through the same store code (100k API calls would take minutes), then served by the binary.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ScriptedLLM } from '../src/llm/index.js';
 import { openSqliteStore } from '../src/store/index.js';
@@ -43,7 +44,7 @@ export async function benchStartup(): Promise<void> {
     await b.stop();
   }
   for (let i = 0; i < 3; i++) {
-    const b = await startBinary(dataDir('npm'), true);
+    const b = await startBinary(dataDir('npm'), { viaNpm: true });
     npm.push(b.readyMs);
     await b.stop();
   }
@@ -75,6 +76,37 @@ export async function benchStartup(): Promise<void> {
     goal: '< 250 ms',
     met: n < 250,
   });
+  record({
+    name: "binary: where a start goes, p50 of 5 (the server's clock, ms)",
+    value: await startupPhases(),
+  });
+}
+
+/**
+ * When a server started with the marks hook (startup-marks.mjs) reached each phase it marks, p50 of 5
+ * starts: separate ones, since the hook loads a module of its own first.
+ */
+async function startupPhases(): Promise<string> {
+  const hook = fileURLToPath(new URL('./startup-marks.mjs', import.meta.url));
+  const runs: Record<string, number>[] = [];
+  for (let i = 0; i < 5; i++) {
+    const file = join(dataDir('marks'), 'marks.json');
+    const b = await startBinary(dataDir('phases'), {
+      nodeOptions: `--import ${hook}`,
+      env: { BENCH_MARKS_FILE: file },
+    });
+    await b.stop();
+    runs.push(JSON.parse(readFileSync(file, 'utf8')));
+  }
+  let before = 0;
+  return Object.keys(runs[0]!)
+    .map((phase) => {
+      const at = percentile(sorted(runs.map((run) => run[phase]!)), 50);
+      const part = `${phase} ${before === 0 ? at.toFixed(0) : `+${(at - before).toFixed(0)}`}`;
+      before = at;
+      return part;
+    })
+    .join(' / ');
 }
 
 /** Task sent (POST with initial_message, run) → finished, on the given server. */

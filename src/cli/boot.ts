@@ -8,4 +8,6 @@ import { restoreLoadTimeFlags } from './heap.js';
 // Not Node 22's module.enableCompileCache as well: it does not see a vm script, and what it would
 // cache (the lazy bundles, ~8 ms for the OpenAI one) is loaded while the server is idle; it would
 // also leave its folder (node-compile-cache) in the temp folder.
+// Start-up phases are marked (performance.mark('agentd:…')) for whoever observes them (bench/README.md).
+performance.mark('agentd:boot');
 runBundle(fileURLToPath(new URL('./agentd.cjs', import.meta.url)), restoreLoadTimeFlags);

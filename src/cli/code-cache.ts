@@ -43,6 +43,7 @@ export function runBundle(file: string, beforeWrite: () => void = () => {}): Cod
   // Node's own wrapper (one line), so line numbers in stack traces are the bundle's.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new Script(wrapped, { filename: file, cachedData });
+  performance.mark('agentd:bundle compiled');
   const outcome: CodeCacheOutcome = !stored
     ? 'missing'
     : !cachedData

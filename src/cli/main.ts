@@ -51,6 +51,7 @@ serverOptions(
     // waits for its answer before it makes a sandbox or the server answers /ready.
     if ((opts.sandboxProvider ?? process.env.AGENTD_SANDBOX_PROVIDER) !== 'process') void bwrapUnavailable();
     const { serve } = await import('./serve.js');
+    performance.mark('agentd:server code loaded');
     await serve(opts);
   });
 

@@ -22,6 +22,7 @@ export async function serve(options: ServerOptions): Promise<void> {
     throw error;
   });
   const { port } = await listenUntilStopped(agentd, config.host, config.port);
+  performance.mark('agentd:listening');
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   claim.setUrl(`http://${loopbackOf(config.host)}:${port}`);
   const lines = [`agentd listening on http://${host}:${port}`, `  data folder: ${config.dataDir}`];

@@ -120,6 +120,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
         // Starts waiting for their turn append soon: their commits may share one.
         holdWritesOpen: () => loopTurns.waiting('request') > 0,
       });
+  performance.mark('agentd:store open');
   const secretBox = loadSecretBox({ dataDir: options.dataDir, env: options.env ?? process.env });
   const settings = new SettingsService(store.settings, secretBox);
   const log = new EventLog(store, bus);
@@ -189,6 +190,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     maxUploadBytes: options.maxUploadBytes,
     skillsHome: options.skillsHome,
   });
+  performance.mark('agentd:app built');
   await conversations.recover();
   conversations.serveReplicas();
   let closed = false;
