@@ -1,6 +1,6 @@
-// `node dist/precompile.js <file>`: run by scripts/build.mjs after the bundle is built (precompile.ts).
+// `node dist/precompile.mjs <file>`: run by scripts/build.mjs after the bundle is built (precompile.ts).
 import { writePrecompiledValidators } from './precompile.js';
 
 const file = process.argv[2];
-if (!file) throw new Error('usage: precompile.js <output file>');
+if (!file) throw new Error('usage: precompile.mjs <output file>');
 await writePrecompiledValidators(file);
