@@ -50,12 +50,15 @@ export async function benchStartup(): Promise<void> {
   }
   const d = percentile(sorted(direct), 50);
   const n = percentile(sorted(npm), 50);
-  // The floor under both rows on this machine: Node starting and exiting, npm loading itself.
+  // The floor under both rows on this machine: Node starting and exiting, npm loading itself, in the
+  // environment the servers above get (runCli's): one inherited from this shell may cost every Node
+  // start more (NODE_EXTRA_CA_CERTS naming Debian's bundle: ~37 ms here).
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
   const floor = async (command: string, args: string[]) => {
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
       const t = performance.now();
-      await new Promise((done) => spawn(command, args, { stdio: 'ignore' }).on('exit', done));
+      await new Promise((done) => spawn(command, args, { stdio: 'ignore', env }).on('exit', done));
       times.push(performance.now() - t);
     }
     return percentile(sorted(times), 50);
@@ -83,16 +86,16 @@ export async function benchStartup(): Promise<void> {
 }
 
 /**
- * When a server started with the marks hook (startup-marks.mjs) reached each phase it marks, p50 of 5
- * starts: separate ones, since the hook loads a module of its own first.
+ * When a server started with the marks hook (startup-marks.cjs) reached each phase it marks, p50 of 5
+ * starts: separate ones, since the hook is a module of its own to load first.
  */
 async function startupPhases(): Promise<string> {
-  const hook = fileURLToPath(new URL('./startup-marks.mjs', import.meta.url));
+  const hook = fileURLToPath(new URL('./startup-marks.cjs', import.meta.url));
   const runs: Record<string, number>[] = [];
   for (let i = 0; i < 5; i++) {
     const file = join(dataDir('marks'), 'marks.json');
     const b = await startBinary(dataDir('phases'), {
-      nodeOptions: `--import ${hook}`,
+      nodeOptions: `--require ${hook}`,
       env: { BENCH_MARKS_FILE: file },
     });
     await b.stop();

@@ -1,7 +1,8 @@
-// Imported into a server the bench starts (bin-start): when the process exits, writes to the file
+// Required into a server the bench starts (bin-start; CommonJS and --require, so that the ES module
+// loader the binary does without is not loaded for it): when the process exits, writes to the file
 // named by BENCH_MARKS_FILE when Node finished its own start (performance.nodeTiming) and when the
 // server reached each phase it marks (performance.mark('agentd:…')), in ms since the process began.
-import { writeFileSync } from 'node:fs';
+const { writeFileSync } = require('node:fs');
 
 process.on('exit', () => {
   const marks = { 'node started': performance.nodeTiming.bootstrapComplete };
