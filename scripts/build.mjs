@@ -88,6 +88,40 @@ const loadOnFirstUse = {
   },
 };
 
+// find-my-way (Fastify's router) makes a function from source text (new Function) for every static
+// path segment of 2 to 15 characters as routes are added, to match that segment at a lookup: ~180 of
+// them at a start, ~8 ms here, compiled anew by every process (V8's code cache does not hold code
+// made at run time). In the bundle such a segment is matched with String#startsWith, as the module
+// already matches longer ones with indexOf: the same answer (the generated code compares the
+// characters after the first; the first is the one its parent found the node by). The build fails
+// here if that function changes upstream, so the replacement is looked at again.
+const ROUTER_PREFIX_MATCH = {
+  file: /find-my-way[\\/]lib[\\/]node\.js$/,
+  from: `  const lines = []
+  for (let i = 1; i < prefix.length; i++) {
+    const charCode = prefix.charCodeAt(i)
+    lines.push(\`path.charCodeAt(i + \${i}) === \${charCode}\`)
+  }
+  return new Function('path', 'i', \`'use strict'\\nreturn \${lines.join(' && ')}\`) // eslint-disable-line
+`,
+  to: `  return function matchPrefix (path, i) {
+    return path.startsWith(prefix, i)
+  }
+`,
+};
+
+const routerWithoutCodegen = {
+  name: 'router-without-codegen',
+  setup(b) {
+    b.onLoad({ filter: ROUTER_PREFIX_MATCH.file }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes(ROUTER_PREFIX_MATCH.from))
+        throw new Error(`${args.path}: compilePrefixMatch changed; see ROUTER_PREFIX_MATCH in scripts/build.mjs`);
+      return { contents: text.replace(ROUTER_PREFIX_MATCH.from, ROUTER_PREFIX_MATCH.to), loader: 'js' };
+    });
+  },
+};
+
 // Loaded on first use, each from a bundle of its own (dist/lazy-<name>.cjs): a server that never
 // calls Claude, PostgreSQL or Redis does not parse them. The import() of one becomes a require of its
 // file, whose module.exports is the package's namespace: callers take named exports (the default
@@ -137,7 +171,7 @@ await build({
   ...commonJs,
   entryPoints: { agentd: 'src/cli/main.ts' },
   external,
-  plugins: [loadOnFirstUse, loadLazily],
+  plugins: [loadOnFirstUse, loadLazily, routerWithoutCodegen],
 });
 await build({
   ...commonJs,
