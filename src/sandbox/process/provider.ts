@@ -5,7 +5,7 @@
 // A `Confinement` decides how the sandbox's commands run: as they are (this provider's own), or
 // wrapped in namespaces (the bwrap provider reuses everything here with its own confinement).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,15 +96,26 @@ function inheritedEnv(): Record<string, string> {
   return env;
 }
 
-/** The folder holding this package's package.json (works from src/ and from the dist bundle). */
+/**
+ * The folder holding this package's package.json (works from src/ and from the dist bundle): the
+ * nearest one that names a package, past dist/package.json, which only says dist/*.js is CommonJS.
+ */
 export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
+  while (!namesPackage(join(dir, 'package.json'))) {
     const parent = dirname(dir);
     if (parent === dir) throw new Error('agentd: cannot find the package folder');
     dir = parent;
   }
   return dir;
+}
+
+function namesPackage(file: string): boolean {
+  try {
+    return typeof (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === 'string';
+  } catch {
+    return false; // absent or unreadable: not this package's
+  }
 }
 
 /** This Node running this package's CLI bundle. */
