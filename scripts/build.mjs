@@ -179,7 +179,7 @@ await build({
   external,
 });
 // The binary: the V8 flags (heap.ts), then the bundle. CommonJS too, as dist/package.json declares
-// for dist/*.js: an ES module entry costs Node its module loader first (~6 ms of every start here).
+// for dist/*.js: an ES module entry costs Node its module loader first (~4 ms of every start here).
 await build({
   ...commonJs,
   entryPoints: { cli: 'src/cli/boot.ts' },
