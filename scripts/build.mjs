@@ -116,7 +116,9 @@ const routerWithoutCodegen = {
     b.onLoad({ filter: ROUTER_PREFIX_MATCH.file }, (args) => {
       const text = readFileSync(args.path, 'utf8');
       if (!text.includes(ROUTER_PREFIX_MATCH.from))
-        throw new Error(`${args.path}: compilePrefixMatch changed; see ROUTER_PREFIX_MATCH in scripts/build.mjs`);
+        throw new Error(
+          `${args.path}: compilePrefixMatch changed; see ROUTER_PREFIX_MATCH in scripts/build.mjs`,
+        );
       return { contents: text.replace(ROUTER_PREFIX_MATCH.from, ROUTER_PREFIX_MATCH.to), loader: 'js' };
     });
   },
