@@ -7,8 +7,11 @@
 // checks only the source's length (besides its own version and flags), and bytecode made from another
 // bundle of the same length would run. A cache that is missing, made from another bundle, or refused by
 // V8 (another Node, other V8 flags) is written anew when the process exits, from everything it
-// compiled by then; the build writes the first by starting a server (scripts/build.mjs). A folder it
-// cannot write (a read-only install, a sandbox's mount) is left as it is.
+// compiled by then; the build writes the first by starting a server (scripts/build.mjs). After the
+// hash, one byte says whether a server wrote it (the process reached SERVED_MARK): a cache that
+// another command wrote (`agentd --version` after a Node upgrade) holds little of a server's start,
+// which then compiled the rest at every start (~40 ms more here), so the first server to use it
+// writes it anew. A folder it cannot write (a read-only install, a sandbox's mount) is left as it is.
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +20,11 @@ import { dirname } from 'node:path';
 import { Script } from 'node:vm';
 
 const HASH_BYTES = 20; // SHA-1
+const HEADER_BYTES = HASH_BYTES + 1; // the hash, then 1 when a server wrote the cache
+
+/** Marked by a server once it listens (serve.ts): its cache is the one a start should find. */
+export const SERVED_MARK = 'agentd:listening';
+const served = () => performance.getEntriesByName(SERVED_MARK, 'mark').length > 0;
 
 /** What became of the bundle's cache in this run. */
 export type CodeCacheOutcome = 'used' | 'missing' | 'other-bundle' | 'refused';
@@ -39,7 +47,8 @@ export function runBundle(file: string, beforeWrite: () => void = () => {}): Cod
   } catch {
     // none yet, or unreadable: compiled from source, written at exit
   }
-  const cachedData = stored?.subarray(0, HASH_BYTES).equals(hash) ? stored.subarray(HASH_BYTES) : undefined;
+  const cachedData = stored?.subarray(0, HASH_BYTES).equals(hash) ? stored.subarray(HEADER_BYTES) : undefined;
+  const writtenByServer = stored?.[HASH_BYTES] === 1;
   // Node's own wrapper (one line), so line numbers in stack traces are the bundle's.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new Script(wrapped, { filename: file, cachedData });
@@ -52,17 +61,20 @@ export function runBundle(file: string, beforeWrite: () => void = () => {}): Cod
         ? 'refused'
         : 'used';
 
-  const writeCache = () => {
+  const writeCache = (byServer: boolean) => {
     const temp = `${cacheFile}.${process.pid}.tmp`;
     try {
       beforeWrite();
-      writeFileSync(temp, Buffer.concat([hash, script.createCachedData()]));
+      writeFileSync(temp, Buffer.concat([hash, Buffer.of(byServer ? 1 : 0), script.createCachedData()]));
       renameSync(temp, cacheFile); // whole or not at all: another process may be reading it
     } catch {
       rmSync(temp, { force: true });
     }
   };
-  if (outcome !== 'used') process.once('exit', writeCache);
+  process.once('exit', () => {
+    const byServer = served();
+    if (outcome !== 'used' || (byServer && !writtenByServer)) writeCache(byServer);
+  });
 
   const module = { exports: {} };
   const run = script.runInThisContext() as (...args: unknown[]) => void;

@@ -5,6 +5,7 @@ import { originsOf } from '../server/cors.js';
 import { type AgentdOptions, startAgentd } from '../server/start.js';
 import { warmUpWhenIdle } from '../server/warm-up.js';
 import { DatabaseUnavailableError, redactUrl } from '../store/index.js';
+import { SERVED_MARK } from './code-cache.js';
 import { checkSandboxProvider, resolveConfig, type ServerConfig, type ServerOptions } from './config.js';
 import { ConfigError } from './config-error.js';
 import { claimDataDir } from './data-owner.js';
@@ -22,7 +23,7 @@ export async function serve(options: ServerOptions): Promise<void> {
     throw error;
   });
   const { port } = await listenUntilStopped(agentd, config.host, config.port);
-  performance.mark('agentd:listening');
+  performance.mark(SERVED_MARK);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   claim.setUrl(`http://${loopbackOf(config.host)}:${port}`);
   const lines = [`agentd listening on http://${host}:${port}`, `  data folder: ${config.dataDir}`];

@@ -15,20 +15,27 @@ beforeAll(() => {
   loader = plainModule('cli/code-cache.ts');
 });
 
-/** A bundle that prints what it was given (require, __dirname, module) and a word of its own. */
+/**
+ * A bundle that prints what it was given (require, __dirname, module) and a word of its own; run with
+ * SERVE set, it marks what a server marks once it listens.
+ */
 const bundle = (word: string) =>
   `process.stdout.write([require('node:path').basename(__dirname), typeof module.exports, ${JSON.stringify(word)}].join(' '));
+if (process.env.SERVE) performance.mark('agentd:listening');
 function unused() { return [1, 2, 3].map((n) => n * 2); }
 `;
 
 /** Runs `file` through runBundle in a child Node; its output, then the outcome. */
-function run(file: string): { printed: string; outcome: string } {
+function run(file: string, env: Record<string, string> = {}): { printed: string; outcome: string } {
   const script = `
     const { runBundle } = await import(${JSON.stringify(loader)});
     const outcome = runBundle(${JSON.stringify(file)});
     process.stdout.write('|' + outcome);
   `;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
   if (child.status !== 0) throw new Error(`child failed (${child.status}): ${child.stderr}`);
   const [printed = '', outcome = ''] = child.stdout.split('|');
   return { printed, outcome };
@@ -54,6 +61,22 @@ describe('a bundle run with the code cache', () => {
     expect(run(file)).toMatchObject({ printed: expect.stringMatching(/ other$/), outcome: 'used' });
   });
 
+  it('is written anew by the first server to use a cache that another command wrote, and then kept', () => {
+    const file = join(tempDir('agentd-bundle-'), 'bundle.cjs');
+    writeFileSync(file, bundle('first'));
+    const cache = () => readFileSync(`${file}.v8cache`);
+    expect(run(file).outcome).toBe('missing');
+    expect(cache()[20]).toBe(0); // after the hash: no server wrote it
+    const byCommand = cache();
+    expect(run(file, { SERVE: '1' }).outcome).toBe('used');
+    expect(cache()[20]).toBe(1);
+    expect(cache().equals(byCommand)).toBe(false);
+    const byServer = cache();
+    expect(run(file).outcome).toBe('used');
+    expect(run(file, { SERVE: '1' }).outcome).toBe('used');
+    expect(cache().equals(byServer)).toBe(true);
+  });
+
   it('replaces a cache V8 refuses', () => {
     const file = join(tempDir('agentd-bundle-'), 'bundle.cjs');
     writeFileSync(file, bundle('first'));
@@ -61,7 +84,7 @@ describe('a bundle run with the code cache', () => {
     const cache = readFileSync(`${file}.v8cache`);
     writeFileSync(
       `${file}.v8cache`,
-      Buffer.concat([cache.subarray(0, 20), Buffer.alloc(cache.length - 20, 7)]),
+      Buffer.concat([cache.subarray(0, 21), Buffer.alloc(cache.length - 21, 7)]),
     );
     expect(run(file)).toMatchObject({ printed: expect.stringMatching(/ first$/), outcome: 'refused' });
     expect(run(file).outcome).toBe('used');
