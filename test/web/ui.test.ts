@@ -36,8 +36,8 @@ async function api(path: string, init: { method?: string; body?: unknown } = {})
   });
 }
 
-/** The LLM of the settings is the scripted one, with a fresh key whose script is `steps`. */
-async function scriptNext(steps: ScriptStep[]): Promise<void> {
+/** The LLM of the settings is the scripted one, with a fresh key (answered) whose script is `steps`. */
+async function scriptNext(steps: ScriptStep[]): Promise<string> {
   const key = `sk-${randomUUID()}`;
   llm.script(key, steps);
   const res = await api('/api/settings', {
@@ -45,6 +45,7 @@ async function scriptNext(steps: ScriptStep[]): Promise<void> {
     body: { llm_model: 'openai/scripted-model', llm_base_url: llm.openaiBaseUrl, llm_api_key: key },
   });
   expect(res.status).toBe(200);
+  return key;
 }
 
 async function storedEvents(id: string): Promise<Ev[]> {
@@ -280,7 +281,7 @@ describe('the web UI in Chromium', () => {
   });
 
   it('resumes after a server restart mid-conversation with no event missing or shown twice', async () => {
-    await scriptNext([
+    const key = await scriptNext([
       terminalStep('echo before-restart'),
       // The server stops while the LLM takes its time over this answer.
       { delayMs: 60_000, text: 'too late' },
@@ -291,6 +292,9 @@ describe('the web UI in Chromium', () => {
     const id = await startFromPage(page, 'Work across a restart');
     await page.locator('pre.terminal', { hasText: 'before-restart' }).waitFor();
     await page.locator('.badge.status-running').first().waitFor();
+    // The slow answer's request has reached the LLM: stopped before it was sent, the server would
+    // make it again after the restart, and wait the 60 s (the page shows the output first).
+    await expect.poll(() => llm.requestsFor(key).length).toBe(2);
     await cli.stop();
     await page.locator('.link-reconnecting').waitFor();
 
