@@ -42,23 +42,13 @@ export class SqliteEvents implements EventStore {
   private readonly byId: Database.Statement;
   private readonly seqOfId: Database.Statement;
   private readonly afterSeq: Database.Statement;
-  private readonly appendRows: (
-    conversationId: string,
-    events: readonly StorableEvent[],
-    update?: ConversationPatch,
-  ) => StoredEvent[];
-
-  private readonly createRows: (
-    record: ConversationRecord,
-    events: readonly StorableEvent[],
-  ) => { key: number; stored: StoredEvent[] };
 
   constructor(
     db: Database.Database,
     private readonly statements: StatementCache,
-    patchConversation: (id: string, patch: ConversationPatch) => void,
+    private readonly patchConversation: (id: string, patch: ConversationPatch) => void,
     /** Inserts a conversation's row and answers its key. */
-    insertConversation: (record: ConversationRecord) => number,
+    private readonly insertConversation: (record: ConversationRecord) => number,
     /** Where appends and creates are committed (see write-group.ts). */
     private readonly group: WriteGroup,
   ) {
@@ -84,18 +74,6 @@ export class SqliteEvents implements EventStore {
     this.afterSeq = db
       .prepare('SELECT seq, id, json FROM events WHERE conversation_key = ? AND seq > ? ORDER BY seq LIMIT ?')
       .raw();
-    // Their statements only: the write group (write-group.ts) frames each in its transaction.
-    this.appendRows = (conversationId, events, update) => {
-      const last = this.currentSeq(conversationId);
-      const stored = this.insertEvents(this.key(conversationId)!, last, events);
-      if (update) patchConversation(conversationId, update);
-      return stored;
-    };
-    // The row's key comes from its insert: nothing is read, and nothing is cached before the commit.
-    this.createRows = (record, events) => {
-      const key = insertConversation(record);
-      return { key, stored: this.insertEvents(key, 0, events) };
-    };
   }
 
   private insertEvents(key: number, last: number, events: readonly StorableEvent[]): StoredEvent[] {
@@ -147,11 +125,14 @@ export class SqliteEvents implements EventStore {
     events: readonly StorableEvent[],
     update?: ConversationPatch,
   ): Promise<StoredEvent[]> {
+    // Its statements only: the write group (write-group.ts) frames them in its transaction.
     return this.group.add(
       () => {
-        const stored = this.appendRows(conversationId, events, update);
-        const last = stored[stored.length - 1];
-        if (last) this.lastSeqs.set(conversationId, last.seq);
+        const last = this.currentSeq(conversationId);
+        const stored = this.insertEvents(this.key(conversationId)!, last, events);
+        if (update) this.patchConversation(conversationId, update);
+        const lastStored = stored[stored.length - 1];
+        if (lastStored) this.lastSeqs.set(conversationId, lastStored.seq);
         return stored;
       },
       // A group that fails takes the batch with it: the sequence number is read again next time.
@@ -159,17 +140,18 @@ export class SqliteEvents implements EventStore {
     );
   }
 
-  async create(record: ConversationRecord, events: readonly StorableEvent[]): Promise<StoredEvent[]> {
-    const { stored } = await this.group.add(
+  create(record: ConversationRecord, events: readonly StorableEvent[]): Promise<StoredEvent[]> {
+    // The row's key comes from its insert (nothing is read); what is cached of it goes if the group fails.
+    return this.group.add(
       () => {
-        const created = this.createRows(record, events);
-        this.keys.set(record.id, created.key);
-        this.lastSeqs.set(record.id, created.stored.length);
-        return created;
+        const key = this.insertConversation(record);
+        const stored = this.insertEvents(key, 0, events);
+        this.keys.set(record.id, key);
+        this.lastSeqs.set(record.id, stored.length);
+        return stored;
       },
       () => this.forget(record.id),
     );
-    return stored;
   }
 
   async getManyJson(conversationId: string, ids: readonly string[]): Promise<Buffer> {
