@@ -93,8 +93,9 @@ async function startupPhases(): Promise<string> {
   const hook = fileURLToPath(new URL('./startup-marks.cjs', import.meta.url));
   const runs: Record<string, number>[] = [];
   for (let i = 0; i < 5; i++) {
-    const file = join(dataDir('marks'), 'marks.json');
-    const b = await startBinary(dataDir('phases'), {
+    const dir = dataDir('phases');
+    const file = join(dir, 'marks.json');
+    const b = await startBinary(dir, {
       nodeOptions: `--require ${hook}`,
       env: { BENCH_MARKS_FILE: file },
     });
