@@ -18,6 +18,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
+import { markPhase } from '../runtime/heap.js';
 
 const HASH_BYTES = 20; // SHA-1
 const HEADER_BYTES = HASH_BYTES + 1; // the hash, then 1 when a server wrote the cache
@@ -52,7 +53,7 @@ export function runBundle(file: string, beforeWrite: () => void = () => {}): Cod
   // Node's own wrapper (one line), so line numbers in stack traces are the bundle's.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new Script(wrapped, { filename: file, cachedData });
-  performance.mark('agentd:bundle compiled');
+  markPhase('agentd:bundle compiled');
   const outcome: CodeCacheOutcome = !stored
     ? 'missing'
     : !cachedData

@@ -3,6 +3,7 @@
 // Each command's code is imported when it runs: in the one bundle (dist/agentd.cjs) a module's
 // top-level code runs on its import, so `serve` does not set up the client commands, nor they the server.
 import { Command, CommanderError } from 'commander';
+import { markPhase } from '../runtime/heap.js';
 import { bwrapUnavailable } from '../sandbox/choose.js';
 import type { AgentOptions } from './agent.js';
 import type { ServerOptions } from './config.js';
@@ -51,7 +52,7 @@ serverOptions(
     // waits for its answer before it makes a sandbox or the server answers /ready.
     if ((opts.sandboxProvider ?? process.env.AGENTD_SANDBOX_PROVIDER) !== 'process') void bwrapUnavailable();
     const { serve } = await import('./serve.js');
-    performance.mark('agentd:server code loaded');
+    markPhase('agentd:server code loaded');
     await serve(opts);
   });
 

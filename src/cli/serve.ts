@@ -1,6 +1,7 @@
 // `agentd serve`: the embedded default — one process, SQLite in the data folder, local sandboxes —
 // or, with --database-url, one replica of several on a shared PostgreSQL.
 import { RedisBusError } from '../bus/index.js';
+import { markPhase } from '../runtime/heap.js';
 import { originsOf } from '../server/cors.js';
 import { type AgentdOptions, startAgentd } from '../server/start.js';
 import { warmUpWhenIdle } from '../server/warm-up.js';
@@ -23,7 +24,7 @@ export async function serve(options: ServerOptions): Promise<void> {
     throw error;
   });
   const { port } = await listenUntilStopped(agentd, config.host, config.port);
-  performance.mark(SERVED_MARK);
+  markPhase(SERVED_MARK);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   claim.setUrl(`http://${loopbackOf(config.host)}:${port}`);
   const lines = [`agentd listening on http://${host}:${port}`, `  data folder: ${config.dataDir}`];

@@ -11,6 +11,7 @@ import { ConversationService } from '../conversation/service.js';
 import type { HookConfig } from '../hooks/index.js';
 import type { Logger, PriceTable } from '../llm/index.js';
 import { loopTurns } from '../loop/index.js';
+import { markPhase } from '../runtime/heap.js';
 import {
   type BwrapProviderOptions,
   bwrapUnavailable,
@@ -120,7 +121,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
         // Starts waiting for their turn append soon: their commits may share one.
         holdWritesOpen: () => loopTurns.waiting('request') > 0,
       });
-  performance.mark('agentd:store open');
+  markPhase('agentd:store open');
   const secretBox = loadSecretBox({ dataDir: options.dataDir, env: options.env ?? process.env });
   const settings = new SettingsService(store.settings, secretBox);
   const log = new EventLog(store, bus);
@@ -190,7 +191,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     maxUploadBytes: options.maxUploadBytes,
     skillsHome: options.skillsHome,
   });
-  performance.mark('agentd:app built');
+  markPhase('agentd:app built');
   await conversations.recover();
   conversations.serveReplicas();
   let closed = false;

@@ -1,0 +1,92 @@
+// V8 settings the agentd process sets for itself: `node dist/cli.js serve` (and a sandbox's
+// `agentd agent`) run without command-line flags, so the binary sets them as it boots
+// (`configureHeap`, called by cli/boot.ts before the bundle loads) and start-up's phases hold the
+// young generation at its cap (`markPhase`). Only flags V8 reads each time it uses them are set: one
+// read once at heap set-up (--max-semi-space-size) would do nothing this late, and some
+// (--single-threaded-gc) crash V8 when changed on a running heap. Any V8 flag may be set on the
+// command line instead (a V8 flag there also costs each start its use of Node's own start-up snapshot,
+// ~8 ms here).
+//
+// Measured on the N=50 echo task of `npm run bench -- bin-first` (Node 20): peak RSS 153–160 MB, of it
+// ~30 MB the young generation grown to its 16 MB semi-spaces (by start-up's allocations, then kept),
+// and ~25 MB a transient peak while V8 recompiled undici's HTTP parser (WebAssembly, used by fetch,
+// so by the LLM SDKs) with its optimizing tier on background threads; over many tasks, dead data
+// piling up in the old generation between V8's infrequent full collections.
+import { PerformanceObserver } from 'node:perf_hooks';
+import v8 from 'node:v8';
+
+/** The young generation's semi-spaces grow to this at most (V8's own limit on 64-bit: 16 MB). */
+const SEMI_SPACE_CAP = 4 * 2 ** 20;
+/** V8's own growth factor of the young generation: in effect while the bundle loads. */
+const V8_GROWTH = 2;
+
+const growth = (factor: number) => v8.setFlagsFromString(`--semi-space-growth-factor=${factor}`);
+/** Both semi-spaces. */
+const newSpaceSize = () =>
+  v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+
+/** Whether the operator set a flag matching `pattern` (execArgv, NODE_OPTIONS): theirs wins. */
+function operatorSet(pattern: RegExp): boolean {
+  return pattern.test([...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '));
+}
+
+const managesYoungGeneration = () => !operatorSet(/semi[-_]space/);
+
+/** Stops the young generation growing once it is at the cap; whether it is. */
+function holdAtCap(): boolean {
+  if (newSpaceSize() < 2 * SEMI_SPACE_CAP) return false;
+  growth(1);
+  return true;
+}
+
+/**
+ * Marks a phase of start-up (a performance mark, read by the bench and by cli/code-cache.ts) and holds
+ * the young generation if it reached its cap meanwhile. Stateless, so the binary's entry and the
+ * bundle (each with its own copy of this module) may both call it.
+ */
+export function markPhase(mark: `agentd:${string}`): void {
+  performance.mark(mark);
+  if (managesYoungGeneration()) holdAtCap();
+}
+
+/** Sets the process's V8 flags; the binary calls it first, before it loads the bundle. */
+export function configureHeap(): void {
+  // No recompiling of WebAssembly with the optimizing tier: what it costs (~25 MB of compiler memory
+  // at once, mid-task) buys nothing for an HTTP parser reading LLM answers.
+  v8.setFlagsFromString('--liftoff-only');
+
+  // The young generation: V8 grows it (doubling its semi-spaces after a scavenge that kept much) up to
+  // 16 MB semi-spaces, 32 MB resident for the process's life once grown. It may grow to 4 MB: an
+  // empty young generation costs its size in RSS; a small one, scavenges (~22 in a 50-step task at
+  // 1 MB, measured ~5% more server CPU per step; ~5 at 4 MB, ~1.5 at 16 MB). Loading the bundle is one
+  // long synchronous burst of allocation, most of it kept, where no callback runs: the phases that
+  // start-up marks hold it at the cap (`markPhase`). Held at its initial 1 MB instead while the bundle
+  // loaded, it took 13 scavenges and a full collection before `/ready` against 8 and none, 13 ms of a
+  // start (medians of 25, alternated), for the same RSS. From the first turn of the event loop (an
+  // immediate, not unref'd: unref'd, it would wait for the first I/O) a collection's report (a turn or
+  // two later) holds it once it is at the cap. A turn that keeps megabytes alive may grow it a
+  // doubling past the cap before the report comes; never past V8's own limit.
+  if (managesYoungGeneration()) {
+    setImmediate(() => {
+      if (holdAtCap()) return;
+      const watch = new PerformanceObserver(() => {
+        if (holdAtCap()) watch.disconnect();
+      });
+      watch.observe({ entryTypes: ['gc'] });
+    });
+  }
+
+  // After each full collection the old generation may grow by half of what survived before the next
+  // one, not by V8's own factor (up to 4× on a machine this size): a server's old generation is mostly
+  // dead LLM requests and events of finished steps, which would otherwise pile up (measured after 49
+  // tasks of 50 steps: peak RSS 215 → 144 MB; server CPU per step the same within noise).
+  if (!operatorSet(/heap[-_]growing/)) v8.setFlagsFromString('--heap-growing-percent=50');
+}
+
+/**
+ * Puts back the flags as they were when the bundle was compiled, the only ones V8 takes its code
+ * cache under (cli/code-cache.ts calls it just before it makes one at exit): the growth factor.
+ */
+export function restoreLoadTimeFlags(): void {
+  if (managesYoungGeneration()) growth(V8_GROWTH);
+}
