@@ -180,7 +180,7 @@ await build({
   entryPoints: Object.fromEntries(Object.entries(lazy).map(([name, pkg]) => [`lazy-${name}`, pkg])),
   external,
 });
-// The binary: the V8 flags (heap.ts), then the bundle. CommonJS too, as dist/package.json declares
+// The binary: the V8 flags (src/runtime/heap.ts), then the bundle. CommonJS too, as dist/package.json declares
 // for dist/*.js: an ES module entry costs Node its module loader first (~4 ms of every start here).
 await build({
   ...commonJs,
