@@ -55,7 +55,7 @@ function serverPid(root: number): number {
   let pid = root;
   for (let depth = 0; depth < 4; depth++) {
     const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    if (cmd.includes('dist/cli.js') || cmd.includes('scripts/start.mjs')) return pid;
+    if (cmd.includes('dist/cli.js') || cmd.includes('scripts/start.cjs')) return pid;
     pid = children(pid)[0] ?? pid;
   }
   return pid;

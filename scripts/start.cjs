@@ -3,8 +3,10 @@
 // process (a prestart script would cost a second Node start and shell). Sources: everything under
 // src/ and web/ (where present), the build scripts, package.json and the lockfile (a dependency
 // change can change the bundle). npm runs it in the package folder, which the paths are relative to.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// CommonJS, as dist/cli.js is: an ES module here would load Node's module loader before the first
+// line, and again to import the binary (~6 ms and ~10 ms of every start here).
+const { readdirSync, statSync } = require('node:fs');
+const { join } = require('node:path');
 
 const OUTPUT = 'dist/cli.js';
 
@@ -40,5 +42,6 @@ const sources = [
     .map((name) => join('scripts', name)),
 ];
 const built = modified(OUTPUT);
-if (sources.some((source) => newestUnder(source) > built)) await import('./build.mjs');
-await import('../dist/cli.js');
+const run = () => require('../dist/cli.js');
+if (sources.some((source) => newestUnder(source) > built)) import('./build.mjs').then(run);
+else run();
