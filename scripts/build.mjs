@@ -55,9 +55,16 @@ const external = [
 // showed as ~5 ms in a start's profile); duplexify with its readable-stream (@fastify/websocket's
 // injectWS, for tests); thread-stream (pino's transports, which agentd starts none of; it reads its
 // own worker file, so it is never bundled); Node's http2 (Fastify's HTTP/2 servers, which agentd
-// never makes; ~5 ms to load). Each becomes a stand-in that loads the real module (from
-// node_modules) on first use, so a start does not load them.
-const onFirstUse = ['yaml', 'json-schema-resolver', 'duplexify', 'thread-stream', 'node:http2'];
+// never makes; ~5 ms to load); Node's tls, https and zlib (ws's client, for wss:// URLs and
+// compressed messages, and Fastify's HTTPS servers: a server's start calls none of them; ~3 ms to
+// load). Each becomes a stand-in that loads the real module (from node_modules, or Node's own) on
+// first use, so a start does not load them. A module that takes names out of one as it loads
+// (@fastify/multipart's `const { unlink } = require('node:fs/promises')`) loads it at once: no use
+// listing it here.
+const onFirstUse = [
+  ...['yaml', 'json-schema-resolver', 'duplexify', 'thread-stream'],
+  ...['node:http2', 'tls', 'https', 'node:https', 'zlib'],
+];
 // Installed (as dependencies of what is bundled), or the build fails here rather than a call later.
 for (const name of [...notAtStartUp, ...onFirstUse]) createRequire(import.meta.url).resolve(name);
 
