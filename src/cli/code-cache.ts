@@ -1,7 +1,9 @@
 // Runs a CommonJS bundle (dist/agentd.cjs, every command's code) with V8's code cache: what V8
 // compiled in an earlier run is read back instead of parsing and compiling the bundle again. Node 20
 // keeps no such cache for modules (Node 22's module.enableCompileCache does, but not for vm scripts),
-// hence CommonJS through vm.Script, the API that takes V8's cached data.
+// hence CommonJS through vm.Script, the API that takes V8's cached data. The file holds the module in
+// Node's module wrapper, `(function (exports, require, module, __filename, __dirname) {…})`, as the
+// build writes it: a script's value is then the module's function.
 //
 // The cache file (`<bundle>.v8cache`) starts with a SHA-1 of the bundle it was made from: V8 itself
 // checks only the source's length (besides its own version and flags), and bytecode made from another
@@ -31,9 +33,9 @@ const served = () => performance.getEntriesByName(SERVED_MARK, 'mark').length > 
 export type CodeCacheOutcome = 'used' | 'missing' | 'other-bundle' | 'refused';
 
 /**
- * Runs `file` as a CommonJS module of its own folder. `beforeWrite` runs just before the cache is
- * made: it must put back any V8 flag the process changed since `file` was compiled, since V8 refuses a
- * cache made under other flags.
+ * Runs `file` (a CommonJS module in Node's module wrapper) as a module of its own folder.
+ * `beforeWrite` runs just before the cache is made: it must put back any V8 flag the process changed
+ * since `file` was compiled, since V8 refuses a cache made under other flags.
  */
 export function runBundle(file: string, beforeWrite: () => void = () => {}): CodeCacheOutcome {
   const bytes = readFileSync(file);
@@ -50,9 +52,9 @@ export function runBundle(file: string, beforeWrite: () => void = () => {}): Cod
   }
   const cachedData = stored?.subarray(0, HASH_BYTES).equals(hash) ? stored.subarray(HEADER_BYTES) : undefined;
   const writtenByServer = stored?.[HASH_BYTES] === 1;
-  // Node's own wrapper (one line), so line numbers in stack traces are the bundle's.
-  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-  const script = new Script(wrapped, { filename: file, cachedData });
+  // The file is a function expression, Node's module wrapper around the module (scripts/build.mjs):
+  // V8 keeps a script's source for the process's life, and the file's own text is the one copy.
+  const script = new Script(source, { filename: file, cachedData });
   markPhase('agentd:bundle compiled');
   const outcome: CodeCacheOutcome = !stored
     ? 'missing'

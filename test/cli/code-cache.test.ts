@@ -17,13 +17,15 @@ beforeAll(() => {
 
 /**
  * A bundle that prints what it was given (require, __dirname, module) and a word of its own; run with
- * SERVE set, it marks what a server marks once it listens.
+ * SERVE set, it marks what a server marks once it listens. In Node's module wrapper, as the build
+ * writes dist/agentd.cjs.
  */
 const bundle = (word: string) =>
-  `process.stdout.write([require('node:path').basename(__dirname), typeof module.exports, ${JSON.stringify(word)}].join(' '));
+  `(function (exports, require, module, __filename, __dirname) {
+process.stdout.write([require('node:path').basename(__dirname), typeof module.exports, ${JSON.stringify(word)}].join(' '));
 if (process.env.SERVE) performance.mark('agentd:listening');
 function unused() { return [1, 2, 3].map((n) => n * 2); }
-`;
+})`;
 
 /** Runs `file` through runBundle in a child Node; its output, then the outcome. */
 function run(file: string, env: Record<string, string> = {}): { printed: string; outcome: string } {
