@@ -39,6 +39,7 @@ import { v1EventRoutes } from './routes/v1/events.js';
 import { sandboxRoutes } from './routes/v1/sandboxes.js';
 import { vscodeRoutes } from './routes/vscode.js';
 import { webRoutes } from './routes/web.js';
+import { schemaBucket } from './schema-bucket.js';
 import { createCompilers, installErrorHandler } from './validation.js';
 
 declare module 'fastify' {
@@ -96,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Errors from before a route runs, in the {detail} shape like the rest.
     frameworkErrors,
     clientErrorHandler,
-    schemaController: { compilersFactory: compilers.compilersFactory },
+    schemaController: { compilersFactory: compilers.compilersFactory, bucket: schemaBucket },
   });
   compilers.install(app);
   installErrorHandler(app);
