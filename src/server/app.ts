@@ -20,6 +20,7 @@ import {
   frameworkErrors,
   MAX_PARAM_LENGTH,
 } from './framework-errors.js';
+import { answerHeadWithGet } from './head.js';
 import { loggerOptions, RequestLogController } from './logging.js';
 import { installOpenApi } from './openapi.js';
 import { bashRoutes } from './routes/bash.js';
@@ -94,11 +95,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new RequestLogController(),
     bodyLimit: BODY_LIMIT,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    exposeHeadRoutes: false, // answered by the GET routes (head.ts)
     // Errors from before a route runs, in the {detail} shape like the rest.
     frameworkErrors,
     clientErrorHandler,
     schemaController: { compilersFactory: compilers.compilersFactory, bucket: schemaBucket },
   });
+  answerHeadWithGet(app.server);
   compilers.install(app);
   installErrorHandler(app);
   documentFrameworkResponses(app);

@@ -16,7 +16,7 @@ export async function installDocsUi(app: FastifyInstance): Promise<void> {
       ui = null;
       throw error;
     });
-    // Always a GET inside: for a HEAD, Fastify's HEAD route sets the length from the GET's body.
+    // Always a GET inside: a HEAD request comes routed as a GET (head.ts), and Node drops the body.
     const res = await (await ui).inject({
       method: 'GET',
       url: request.url,

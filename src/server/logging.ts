@@ -10,6 +10,7 @@ import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogC
 import { type DestinationStream, type Level, destination as pinoDestination } from 'pino';
 
 import type { PrettyOptions } from 'pino-pretty';
+import { sentMethod } from './head.js';
 
 export const LOG_LEVELS: readonly (Level | 'silent')[] = [
   'fatal',
@@ -55,8 +56,8 @@ export function loggerOptions(
     level: option === true ? 'info' : option.level,
     redact: { paths: REDACT, censor: '[redacted]' },
     serializers: {
-      req: (req: { method?: string; url?: string; ip?: string }) => ({
-        method: req.method,
+      req: (req: FastifyRequest) => ({
+        method: sentMethod(req.raw),
         url: urlWithoutQuery(req.url),
         remoteAddress: req.ip,
       }),
@@ -113,7 +114,10 @@ function prettyStream(destination: NodeJS.WritableStream | undefined): NodeJS.Wr
 export class RequestLogController extends LogController {
   override incomingRequest(request: FastifyRequest): void {
     if (request.headers.upgrade === undefined || this.isLogDisabled(request)) return;
-    request.log.info({ req: request }, `${request.method} ${urlWithoutQuery(request.url)} (upgrade)`);
+    request.log.info(
+      { req: request },
+      `${sentMethod(request.raw)} ${urlWithoutQuery(request.url)} (upgrade)`,
+    );
   }
 
   override requestCompleted(
@@ -124,7 +128,7 @@ export class RequestLogController extends LogController {
     if (this.isLogDisabled(request)) return;
     const ms = reply.elapsedTime;
     const fields = { req: request, res: reply, responseTime: ms };
-    const line = `${request.method} ${urlWithoutQuery(request.url)} ${reply.statusCode} ${Math.round(ms)}ms`;
+    const line = `${sentMethod(request.raw)} ${urlWithoutQuery(request.url)} ${reply.statusCode} ${Math.round(ms)}ms`;
     if (error) reply.log.error({ ...fields, err: error }, `${line} (${error.message})`);
     else reply.log.info(fields, line);
   }
