@@ -9,6 +9,7 @@ import {
   ownerPageSql,
   type Where,
 } from '../filters.js';
+import { pageOf } from '../pages.js';
 import { CONVERSATION_COLUMNS, EVENT_COLUMNS, inIdOrder, patchAssignments, toRow } from '../rows.js';
 import {
   type ConversationPatch,
@@ -150,8 +151,7 @@ export class PgEvents implements EventStore {
       ...params,
       q.limit + 1,
     ]);
-    const next = rows.length > q.limit ? rows.pop()! : null;
-    return { items: rows, nextPageId: next?.id ?? null };
+    return pageOf(rows, q.limit);
   }
 
   async count(conversationId: string, filter: EventFilter): Promise<number> {
@@ -211,8 +211,7 @@ export class PgEvents implements EventStore {
       ...params,
       q.limit + 1,
     ]);
-    const next = rows.length > q.limit ? rows.pop()! : null;
-    return { items: rows, nextPageId: next?.id ?? null };
+    return pageOf(rows, q.limit);
   }
 
   async countOfOwner(ownerId: string, filter: EventFilter): Promise<number> {

@@ -1,4 +1,5 @@
 import { conversationWhere, SORTS, type Where, whereSql } from '../filters.js';
+import { pageOf } from '../pages.js';
 import {
   CONVERSATION_COLUMNS,
   type ConversationRow,
@@ -105,8 +106,8 @@ class PgConversations implements ConversationStore {
       `SELECT ${CONVERSATION_COLUMNS} FROM conversations${whereSql(clauses)}` +
       ` ORDER BY ${column} ${order}, id ${order} LIMIT ?`;
     const rows = await query<ConversationRow>(this.db, numbered(sql), [...params, q.limit + 1]);
-    const next = rows.length > q.limit ? rows.pop()! : null;
-    return { items: rows.map(toRecord), nextPageId: next?.id ?? null };
+    const page = pageOf(rows, q.limit);
+    return { items: page.items.map(toRecord), nextPageId: page.nextPageId };
   }
 
   async count(filter: ConversationFilter): Promise<number> {

@@ -2,6 +2,7 @@
 // start tasks of the V1 control plane. Upsert by id; cursor pages as for conversations.
 import type Database from 'better-sqlite3';
 import { documentWhere, SORTS, type Where, whereSql } from '../filters.js';
+import { pageOf } from '../pages.js';
 import { inIdOrder } from '../rows.js';
 import {
   type Document,
@@ -89,9 +90,10 @@ export class DocumentTable<T extends Document> implements DocumentStore<T> {
       .get(sql)
       .pluck()
       .all(...params, query.limit + 1) as string[];
-    const items = rows.map((text) => JSON.parse(text) as T);
-    const next = items.length > query.limit ? items.pop()! : null;
-    return { items, nextPageId: next?.id ?? null };
+    return pageOf(
+      rows.map((text) => JSON.parse(text) as T),
+      query.limit,
+    );
   }
 
   async count(filter: DocumentFilter): Promise<number> {

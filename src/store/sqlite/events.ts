@@ -11,6 +11,7 @@ import {
   ownerPageSql,
   type Where,
 } from '../filters.js';
+import { pageOf } from '../pages.js';
 import { EVENT_COLUMNS, inIdOrder } from '../rows.js';
 import {
   type ConversationPatch,
@@ -182,8 +183,7 @@ export class SqliteEvents implements EventStore {
     const rows = this.statements
       .get(sql)
       .all(this.readKey(conversationId), start, ...params, query.limit + 1) as StoredEvent[];
-    const next = rows.length > query.limit ? rows.pop()! : null;
-    return { items: rows, nextPageId: next?.id ?? null };
+    return pageOf(rows, query.limit);
   }
 
   async count(conversationId: string, filter: EventFilter): Promise<number> {
@@ -241,8 +241,7 @@ export class SqliteEvents implements EventStore {
     const rows = this.statements
       .get(ownerPageSql(clauses, asc))
       .all(ownerId, ...params, query.limit + 1) as StoredEvent[];
-    const next = rows.length > query.limit ? rows.pop()! : null;
-    return { items: rows, nextPageId: next?.id ?? null };
+    return pageOf(rows, query.limit);
   }
 
   async countOfOwner(ownerId: string, filter: EventFilter): Promise<number> {

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import Database from 'better-sqlite3';
 import { conversationWhere, SORTS, type Where, whereSql } from '../filters.js';
 import { LocalLocks } from '../locks.js';
+import { pageOf } from '../pages.js';
 import {
   CONVERSATION_COLUMNS,
   type ConversationRow,
@@ -147,8 +148,8 @@ class SqliteConversations implements ConversationStore {
       `SELECT ${CONVERSATION_COLUMNS} FROM conversations${whereSql(clauses)}` +
       ` ORDER BY ${column} ${order}, id ${order} LIMIT ?`;
     const rows = this.statements.get(sql).all(...params, query.limit + 1) as ConversationRow[];
-    const next = rows.length > query.limit ? rows.pop()! : null;
-    return { items: rows.map(toRecord), nextPageId: next?.id ?? null };
+    const page = pageOf(rows, query.limit);
+    return { items: page.items.map(toRecord), nextPageId: page.nextPageId };
   }
 
   async count(filter: ConversationFilter): Promise<number> {
