@@ -15,7 +15,6 @@ import { installCors } from './cors.js';
 import {
   BODY_LIMIT,
   clientErrorHandler,
-  documentFrameworkResponses,
   drainUnreadBodies,
   frameworkErrors,
   MAX_PARAM_LENGTH,
@@ -104,7 +103,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   answerHeadWithGet(app.server);
   compilers.install(app);
   installErrorHandler(app);
-  documentFrameworkResponses(app);
   drainUnreadBodies(app);
   const { sessionKeys, routes } = await installAuth(app, deps.sessionApiKeys, () =>
     installCors(app, deps.corsOrigins ?? []),

@@ -22,6 +22,7 @@ import {
 } from '../settings/index.js';
 import { SECURITY_SCHEME } from './auth.js';
 import { installDocsUi } from './docs-ui.js';
+import { documentFrameworkResponses } from './framework-errors.js';
 import * as legacy from './legacy-conversation.js';
 import { BatchEventIdsBody } from './routes/events.js';
 
@@ -163,10 +164,11 @@ export async function installOpenApi(
       buildLocalReference: (json, _baseUri, _fragment, i) =>
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
-    transformObject: (documentObject) =>
-      addUploadBody(
-        addBatchGetBody((documentObject as { openapiObject: OpenApiDoc }).openapiObject),
-      ) as never,
+    transformObject: (documentObject) => {
+      const doc = (documentObject as { openapiObject: OpenApiDoc }).openapiObject;
+      documentFrameworkResponses(doc.paths ?? {});
+      return addUploadBody(addBatchGetBody(doc)) as never;
+    },
   });
   app.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
     app.swagger(),
