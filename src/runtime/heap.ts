@@ -3,9 +3,9 @@
 // (`configureHeap`, called by cli/boot.ts before the bundle loads) and start-up's phases hold the
 // young generation at its cap (`markPhase`). Only flags V8 reads each time it uses them are set: one
 // read once at heap set-up (--max-semi-space-size) would do nothing this late, and some
-// (--single-threaded-gc) crash V8 when changed on a running heap. Any V8 flag may be set on the
-// command line instead (a V8 flag there also costs each start its use of Node's own start-up snapshot,
-// ~8 ms here).
+// (--single-threaded-gc) crash V8 when changed on a running heap. One on the command line would do
+// (and an operator's own wins, below), but costs a start more: with --max-semi-space-size given
+// there, the boot phase took ~8 ms longer here.
 //
 // Measured on the N=50 echo task of `npm run bench -- bin-first` (Node 20): peak RSS 153–160 MB, of it
 // ~30 MB the young generation grown to its 16 MB semi-spaces (by start-up's allocations, then kept),
@@ -61,11 +61,12 @@ export function configureHeap(): void {
   // 1 MB, measured ~5% more server CPU per step; ~5 at 4 MB, ~1.5 at 16 MB). Loading the bundle is one
   // long synchronous burst of allocation, most of it kept, where no callback runs: the phases that
   // start-up marks hold it at the cap (`markPhase`). Held at its initial 1 MB instead while the bundle
-  // loaded, it took 13 scavenges and a full collection before `/ready` against 8 and none, 13 ms of a
-  // start (medians of 25, alternated), for the same RSS. From the first turn of the event loop (an
-  // immediate, not unref'd: unref'd, it would wait for the first I/O) a collection's report (a turn or
-  // two later) holds it once it is at the cap. A turn that keeps megabytes alive may grow it a
-  // doubling past the cap before the report comes; never past V8's own limit.
+  // loaded, it took 13 scavenges and a full collection before `/ready` against 8 and none: listening
+  // at 151.0 against 141.7 ms (medians of 25, alternated), for the same RSS. From the first turn of
+  // the event loop (an immediate, not unref'd: unref'd, it would wait for the first I/O) a
+  // collection's report (a turn or two later) holds it once it is at the cap. A turn that keeps
+  // megabytes alive may grow it a doubling past the cap before the report comes; never past V8's own
+  // limit.
   if (managesYoungGeneration()) {
     setImmediate(() => {
       if (holdAtCap()) return;
