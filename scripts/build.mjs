@@ -240,7 +240,8 @@ function asciiOnly(dir) {
 
 /**
  * Writes dist/agentd.cjs's code cache (src/cli/code-cache.ts) as a serving process leaves it: a server
- * started on a folder of its own and stopped once it listens, so the cache holds what a start compiles.
+ * started on a folder of its own, asked /ready once it listens and then stopped, so the cache holds
+ * what a start and its first answer compile.
  * A start that fails leaves no cache: the first server to stop writes it then.
  */
 async function writeCodeCache() {
@@ -254,9 +255,18 @@ async function writeCodeCache() {
     const server = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise((resolve) => server.once('exit', resolve));
     let out = '';
+    let asked = false;
     server.stdout.on('data', (chunk) => {
       out += chunk;
-      if (out.includes('listening on')) server.kill('SIGINT');
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (!url || asked) return;
+      asked = true;
+      // One request first, as whoever starts a server sends (a readiness probe): the code that
+      // answers requests goes into the cache too, or every start's first answer compiles it.
+      fetch(`${url}/ready`)
+        .then((res) => res.arrayBuffer())
+        .catch(() => {})
+        .finally(() => server.kill('SIGINT'));
     });
     const timer = setTimeout(() => server.kill('SIGKILL'), 20_000);
     await exited;
