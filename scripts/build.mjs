@@ -176,9 +176,10 @@ for (const name of readdirSync('dist', { withFileTypes: true })) {
   if (name.isFile() && /\.js(\.map)?$/.test(name.name)) rmSync(join('dist', name.name));
 }
 
-// The bundle comes in Node's module wrapper, which runBundle (src/cli/code-cache.ts) compiles as it is:
-// V8 keeps a script's source for the process's life, and a wrapper added at run time made it a second
-// copy of the file (1.9 MB more heap). On the first line, so the source map's lines stay the bundle's.
+// The bundle comes in Node's module wrapper, which runBundle (src/cli/code-cache.ts) compiles as it
+// is: V8 keeps a script's source for the process's life, and a wrapper added at run time made it a
+// second copy of the file (1.9 MB more heap). On the first line, so the source map's lines stay the
+// bundle's.
 await build({
   ...commonJs,
   entryPoints: { agentd: 'src/cli/main.ts' },
@@ -192,8 +193,9 @@ await build({
   entryPoints: Object.fromEntries(Object.entries(lazy).map(([name, pkg]) => [`lazy-${name}`, pkg])),
   external,
 });
-// The binary: the V8 flags (src/runtime/heap.ts), then the bundle. CommonJS too, as dist/package.json declares
-// for dist/*.js: an ES module entry costs Node its module loader first (~4 ms of every start here).
+// The binary: the V8 flags (src/runtime/heap.ts), then the bundle. CommonJS too, as dist/package.json
+// declares for dist/*.js: an ES module entry costs Node its module loader first (~4 ms of every start
+// here).
 await build({
   ...commonJs,
   entryPoints: { cli: 'src/cli/boot.ts' },

@@ -66,7 +66,9 @@ describe('request logs', () => {
     const cli = await runCli(['--port', '0', '--data-dir', dataDir], { env: { SESSION_API_KEY: 'k' } });
     try {
       await fetch(`${cli.url}/alive?session_api_key=query-secret`);
-      await waitFor(() => cli.output().includes('GET /alive?… 200'));
+      // A HEAD, answered by the GET route (server/head.ts), is logged as the HEAD it was.
+      await fetch(`${cli.url}/alive`, { method: 'HEAD' });
+      await waitFor(() => cli.output().includes('HEAD /alive 200'));
     } finally {
       await cli.stop();
     }
@@ -74,8 +76,9 @@ describe('request logs', () => {
       .output()
       .split('\n')
       .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { msg: string });
+      .map((l) => JSON.parse(l) as { msg: string; req?: { method: string } });
     expect(entries.filter((e) => e.msg.startsWith('GET /alive'))).toHaveLength(1);
+    expect(entries.find((e) => e.msg.startsWith('HEAD /alive'))?.req?.method).toBe('HEAD');
     expect(cli.output()).not.toContain('query-secret');
 
     const quiet = await runCli(['--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
