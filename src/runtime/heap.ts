@@ -30,7 +30,8 @@ function operatorSet(pattern: RegExp): boolean {
   return pattern.test([...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '));
 }
 
-const managesYoungGeneration = () => !operatorSet(/semi[-_]space/);
+/** Whether agentd sizes the young generation (no operator flag of their own; read once per copy). */
+const MANAGES_YOUNG_GENERATION = !operatorSet(/semi[-_]space/);
 
 /** Stops the young generation growing once it is at the cap; whether it is. */
 function holdAtCap(): boolean {
@@ -41,12 +42,12 @@ function holdAtCap(): boolean {
 
 /**
  * Marks a phase of start-up (a performance mark, read by the bench and by cli/code-cache.ts) and holds
- * the young generation if it reached its cap meanwhile. Stateless, so the binary's entry and the
- * bundle (each with its own copy of this module) may both call it.
+ * the young generation if it reached its cap meanwhile. It keeps no state, so the binary's entry and
+ * the bundle (each with its own copy of this module) may both call it.
  */
 export function markPhase(mark: `agentd:${string}`): void {
   performance.mark(mark);
-  if (managesYoungGeneration()) holdAtCap();
+  if (MANAGES_YOUNG_GENERATION) holdAtCap();
 }
 
 /** Sets the process's V8 flags; the binary calls it first, before it loads the bundle. */
@@ -67,7 +68,7 @@ export function configureHeap(): void {
   // collection's report (a turn or two later) holds it once it is at the cap. A turn that keeps
   // megabytes alive may grow it a doubling past the cap before the report comes; never past V8's own
   // limit.
-  if (managesYoungGeneration()) {
+  if (MANAGES_YOUNG_GENERATION) {
     setImmediate(() => {
       if (holdAtCap()) return;
       const watch = new PerformanceObserver(() => {
@@ -89,5 +90,5 @@ export function configureHeap(): void {
  * cache under (cli/code-cache.ts calls it just before it makes one at exit): the growth factor.
  */
 export function restoreLoadTimeFlags(): void {
-  if (managesYoungGeneration()) growth(V8_GROWTH);
+  if (MANAGES_YOUNG_GENERATION) growth(V8_GROWTH);
 }

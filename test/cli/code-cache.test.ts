@@ -95,8 +95,8 @@ describe('a bundle run with the code cache', () => {
 
 describe('the agentd binary', () => {
   // The build wrote the cache from a server it started and stopped; a server started now must find it
-  // good (same bundle, same V8 flags: runtime/heap.ts changes one while the server runs and puts it back before
-  // the cache is made), or it would write it anew when it stops.
+  // good (same bundle, same V8 flags: runtime/heap.ts changes one while the server runs and puts it
+  // back before the cache is made), or it would write it anew when it stops.
   it("takes the build's cache as it is", async () => {
     const cacheFile = fileURLToPath(new URL('../../dist/agentd.cjs.v8cache', import.meta.url));
     const before = statSync(cacheFile).mtimeMs;
