@@ -1,18 +1,19 @@
-// Cursor pages: one out of rows read one past the page's size (`pageOf`), and every item of a
-// search, page after page (`allItems`).
+// Cursor pages: one read as the rows of its size and one more, whose id names the next page
+// (`readPage`), and every item of a search, page after page (`allItems`).
 
 export type PagedSearch<T> = (
   pageId: string | undefined,
 ) => Promise<{ items: T[]; nextPageId: string | null }>;
 
 /**
- * The page of `rows`, read with `LIMIT limit + 1`: a row past the limit is not in it, and its id is
- * the next page's. Takes that row out of `rows`.
+ * A page of at most `limit` items: `read(count)` answers up to `count` rows in order (its query's
+ * LIMIT); the one past `limit`, if any, is not in the page, and its id is the next page's.
  */
-export function pageOf<T extends { id: string }>(
-  rows: T[],
+export async function readPage<T extends { id: string }>(
   limit: number,
-): { items: T[]; nextPageId: string | null } {
+  read: (count: number) => T[] | Promise<T[]>,
+): Promise<{ items: T[]; nextPageId: string | null }> {
+  const rows = await read(limit + 1);
   const next = rows.length > limit ? rows.pop() : undefined;
   return { items: rows, nextPageId: next?.id ?? null };
 }

@@ -1,7 +1,7 @@
 // The V1 control plane's JSON documents (sandboxes, start tasks) in PostgreSQL: upsert by id,
 // batch get, cursor pages, as in the SQLite adapter.
 import { documentWhere, SORTS, type Where, whereSql } from '../filters.js';
-import { pageOf } from '../pages.js';
+import { readPage } from '../pages.js';
 import { inIdOrder } from '../rows.js';
 import {
   type Document,
@@ -88,10 +88,10 @@ export class PgDocuments<T extends Document> implements DocumentStore<T> {
     }
     const order = asc ? 'ASC' : 'DESC';
     const sql = `SELECT document FROM ${this.table}${whereSql(clauses)} ORDER BY ${column} ${order}, id ${order} LIMIT ?`;
-    const rows = await query<{ document: string }>(this.db, numbered(sql), [...params, query_.limit + 1]);
-    return pageOf(
-      rows.map((row) => JSON.parse(row.document) as T),
-      query_.limit,
+    return readPage(query_.limit, async (count) =>
+      (await query<{ document: string }>(this.db, numbered(sql), [...params, count])).map(
+        (row) => JSON.parse(row.document) as T,
+      ),
     );
   }
 

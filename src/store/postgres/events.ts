@@ -9,7 +9,7 @@ import {
   ownerPageSql,
   type Where,
 } from '../filters.js';
-import { pageOf } from '../pages.js';
+import { readPage } from '../pages.js';
 import { CONVERSATION_COLUMNS, EVENT_COLUMNS, inIdOrder, patchAssignments, toRow } from '../rows.js';
 import {
   type ConversationPatch,
@@ -145,13 +145,9 @@ export class PgEvents implements EventStore {
     const sql =
       `SELECT ${EVENT_COLUMNS}${conversationEventsSql(KEY_OF_ID, [`seq ${asc ? '>=' : '<='} ?`, ...clauses])}` +
       ` ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`;
-    const rows = await query<StoredEvent>(this.db, numbered(sql), [
-      conversationId,
-      start,
-      ...params,
-      q.limit + 1,
-    ]);
-    return pageOf(rows, q.limit);
+    return readPage(q.limit, (count) =>
+      query<StoredEvent>(this.db, numbered(sql), [conversationId, start, ...params, count]),
+    );
   }
 
   async count(conversationId: string, filter: EventFilter): Promise<number> {
@@ -206,12 +202,9 @@ export class PgEvents implements EventStore {
       clauses.push(`(timestamp, e.id) ${asc ? '>=' : '<='} (?, ?)`);
       params.push(rows[0].timestamp, q.pageId);
     }
-    const rows = await query<StoredEvent>(this.db, numbered(ownerPageSql(clauses, asc)), [
-      ownerId,
-      ...params,
-      q.limit + 1,
-    ]);
-    return pageOf(rows, q.limit);
+    return readPage(q.limit, (count) =>
+      query<StoredEvent>(this.db, numbered(ownerPageSql(clauses, asc)), [ownerId, ...params, count]),
+    );
   }
 
   async countOfOwner(ownerId: string, filter: EventFilter): Promise<number> {

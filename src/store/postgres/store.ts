@@ -1,5 +1,5 @@
 import { conversationWhere, SORTS, type Where, whereSql } from '../filters.js';
-import { pageOf } from '../pages.js';
+import { readPage } from '../pages.js';
 import {
   CONVERSATION_COLUMNS,
   type ConversationRow,
@@ -105,9 +105,9 @@ class PgConversations implements ConversationStore {
     const sql =
       `SELECT ${CONVERSATION_COLUMNS} FROM conversations${whereSql(clauses)}` +
       ` ORDER BY ${column} ${order}, id ${order} LIMIT ?`;
-    const rows = await query<ConversationRow>(this.db, numbered(sql), [...params, q.limit + 1]);
-    const page = pageOf(rows, q.limit);
-    return { items: page.items.map(toRecord), nextPageId: page.nextPageId };
+    return readPage(q.limit, async (count) =>
+      (await query<ConversationRow>(this.db, numbered(sql), [...params, count])).map(toRecord),
+    );
   }
 
   async count(filter: ConversationFilter): Promise<number> {

@@ -2,7 +2,7 @@
 // start tasks of the V1 control plane. Upsert by id; cursor pages as for conversations.
 import type Database from 'better-sqlite3';
 import { documentWhere, SORTS, type Where, whereSql } from '../filters.js';
-import { pageOf } from '../pages.js';
+import { readPage } from '../pages.js';
 import { inIdOrder } from '../rows.js';
 import {
   type Document,
@@ -86,13 +86,13 @@ export class DocumentTable<T extends Document> implements DocumentStore<T> {
     }
     const order = asc ? 'ASC' : 'DESC';
     const sql = `SELECT document FROM ${this.table}${whereSql(clauses)} ORDER BY ${column} ${order}, id ${order} LIMIT ?`;
-    const rows = this.statements
-      .get(sql)
-      .pluck()
-      .all(...params, query.limit + 1) as string[];
-    return pageOf(
-      rows.map((text) => JSON.parse(text) as T),
-      query.limit,
+    return readPage(query.limit, (count) =>
+      (
+        this.statements
+          .get(sql)
+          .pluck()
+          .all(...params, count) as string[]
+      ).map((text) => JSON.parse(text) as T),
     );
   }
 

@@ -11,7 +11,7 @@ import {
   ownerPageSql,
   type Where,
 } from '../filters.js';
-import { pageOf } from '../pages.js';
+import { readPage } from '../pages.js';
 import { EVENT_COLUMNS, inIdOrder } from '../rows.js';
 import {
   type ConversationPatch,
@@ -180,10 +180,11 @@ export class SqliteEvents implements EventStore {
     const sql =
       `SELECT ${EVENT_COLUMNS}${conversationEventsSql('?', [`seq ${asc ? '>=' : '<='} ?`, ...clauses])}` +
       ` ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`;
-    const rows = this.statements
-      .get(sql)
-      .all(this.readKey(conversationId), start, ...params, query.limit + 1) as StoredEvent[];
-    return pageOf(rows, query.limit);
+    const key = this.readKey(conversationId);
+    return readPage(
+      query.limit,
+      (count) => this.statements.get(sql).all(key, start, ...params, count) as StoredEvent[],
+    );
   }
 
   async count(conversationId: string, filter: EventFilter): Promise<number> {
@@ -238,10 +239,11 @@ export class SqliteEvents implements EventStore {
       clauses.push(`(timestamp, e.id) ${asc ? '>=' : '<='} (?, ?)`);
       params.push(cursor, query.pageId);
     }
-    const rows = this.statements
-      .get(ownerPageSql(clauses, asc))
-      .all(ownerId, ...params, query.limit + 1) as StoredEvent[];
-    return pageOf(rows, query.limit);
+    return readPage(
+      query.limit,
+      (count) =>
+        this.statements.get(ownerPageSql(clauses, asc)).all(ownerId, ...params, count) as StoredEvent[],
+    );
   }
 
   async countOfOwner(ownerId: string, filter: EventFilter): Promise<number> {

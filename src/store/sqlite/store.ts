@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import Database from 'better-sqlite3';
 import { conversationWhere, SORTS, type Where, whereSql } from '../filters.js';
 import { LocalLocks } from '../locks.js';
-import { pageOf } from '../pages.js';
+import { readPage } from '../pages.js';
 import {
   CONVERSATION_COLUMNS,
   type ConversationRow,
@@ -147,9 +147,9 @@ class SqliteConversations implements ConversationStore {
     const sql =
       `SELECT ${CONVERSATION_COLUMNS} FROM conversations${whereSql(clauses)}` +
       ` ORDER BY ${column} ${order}, id ${order} LIMIT ?`;
-    const rows = this.statements.get(sql).all(...params, query.limit + 1) as ConversationRow[];
-    const page = pageOf(rows, query.limit);
-    return { items: page.items.map(toRecord), nextPageId: page.nextPageId };
+    return readPage(query.limit, (count) =>
+      (this.statements.get(sql).all(...params, count) as ConversationRow[]).map(toRecord),
+    );
   }
 
   async count(filter: ConversationFilter): Promise<number> {
