@@ -1,8 +1,9 @@
 // Where Fastify keeps the schemas added with app.addSchema (agentd's shared schemas: the event union,
 // settings, conversations…), one bucket per plugin scope holding its parent's. Fastify's own bucket
 // deep-copies each schema as it is added, to guard against a caller changing it afterwards: ~50
-// schemas, the event union among them, ~3 ms of every start. agentd's are module constants that
-// nothing changes, and what reads them copies what it would change (@fastify/swagger's resolver).
+// schemas, the event union among them (installOpenApi 4.5 -> 1.4 ms in a start's profile, means of
+// 5 starts, without the copy). agentd's are module constants that nothing changes, and what reads
+// them copies what it would change (@fastify/swagger's resolver).
 import type { FastifyServerOptions } from 'fastify';
 
 type Bucket = ReturnType<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['bucket']>>;
