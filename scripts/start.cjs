@@ -6,30 +6,26 @@
 // CommonJS, as dist/cli.js is: an ES module here loaded Node's module loader before the first line,
 // and went through it again to import the binary (the binary's boot mark 45.4 -> 34.5 ms here).
 const { readdirSync, statSync } = require('node:fs');
-const { join } = require('node:path');
 
 const OUTPUT = 'dist/cli.js';
+const ABSENT_IS_UNDEFINED = { throwIfNoEntry: false }; // a link to nowhere counts as absent
 
+// The walk makes as little garbage as it can: it ran path.join and a Dirent per entry, ~270 KB more
+// for ~320 entries, and that garbage, collected before the bundle loaded, moved the server's first
+// full collection into its start (its marking began ~40 ms before the listening mark, not ~10):
+// listening 151.7 -> 136.2 ms, medians of 21 alternated, for the walk alone 6 -> 2.5 ms.
 /** The newest modification time of `path` and, for a folder, of everything under it; 0 if absent. */
 function newestUnder(path) {
-  const stat = statSync(path, { throwIfNoEntry: false }); // a link to nowhere counts as absent
+  const stat = statSync(path, ABSENT_IS_UNDEFINED);
   if (!stat) return 0;
-  return stat.isDirectory() ? newestIn(path, stat.mtimeMs) : stat.mtimeMs;
-}
-
-/** One stat per file: a folder's listing says which entries are files (a deleted file changes its folder's time). */
-function newestIn(dir, dirTime) {
-  let newest = dirTime;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isFile() ? modified(path) : newestUnder(path));
-  }
+  let newest = stat.mtimeMs; // a deleted file changes its folder's time
+  if (stat.isDirectory())
+    for (const name of readdirSync(path)) {
+      if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+      const time = newestUnder(`${path}/${name}`);
+      if (time > newest) newest = time;
+    }
   return newest;
-}
-
-function modified(path) {
-  return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 }
 
 const sources = [
@@ -39,9 +35,9 @@ const sources = [
   'package-lock.json',
   ...readdirSync('scripts')
     .filter((name) => name.startsWith('build'))
-    .map((name) => join('scripts', name)),
+    .map((name) => `scripts/${name}`),
 ];
-const built = modified(OUTPUT);
+const built = newestUnder(OUTPUT);
 const run = () => require('../dist/cli.js');
 if (sources.some((source) => newestUnder(source) > built)) import('./build.mjs').then(run);
 else run();
