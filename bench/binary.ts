@@ -93,6 +93,7 @@ export async function benchStartup(): Promise<void> {
 async function startupPhases(): Promise<string> {
   const hook = fileURLToPath(new URL('./startup-marks.cjs', import.meta.url));
   const runs: Record<string, number>[] = [];
+  const fullCollections: number[] = [];
   for (let i = 0; i < 5; i++) {
     const dir = dataDir('phases');
     const file = join(dir, 'marks.json');
@@ -101,10 +102,12 @@ async function startupPhases(): Promise<string> {
       env: { BENCH_MARKS_FILE: file },
     });
     await b.stop();
-    runs.push(JSON.parse(readFileSync(file, 'utf8')));
+    const written = JSON.parse(readFileSync(file, 'utf8'));
+    runs.push(written.marks);
+    fullCollections.push(written.fullCollections);
   }
   let before = 0;
-  return Object.keys(runs[0]!)
+  const phases = Object.keys(runs[0]!)
     .map((phase) => {
       const at = percentile(sorted(runs.map((run) => run[phase]!)), 50);
       const part = `${phase} ${before === 0 ? at.toFixed(0) : `+${(at - before).toFixed(0)}`}`;
@@ -112,6 +115,7 @@ async function startupPhases(): Promise<string> {
       return part;
     })
     .join(' / ');
+  return `${phases}; full collections by /ready: ${fullCollections.join(', ')}`;
 }
 
 /** Task sent (POST with initial_message, run) → finished, on the given server. */
