@@ -94,13 +94,13 @@ export function configureHeap(): void {
   if (!operatorSet(/heap[-_]growing/)) v8.setFlagsFromString('--heap-growing-percent=50');
 
   // The first full collection waits for the start to be over. V8 starts marking the old generation
-  // once the room left under its limit is less than the young generation's size; the limit set after
-  // the first scavenges is the old generation then plus 8 MB, so the load reached it: marking began
-  // during the app's build, and its steps and the collection (~7 ms of the main thread) came just
-  // before or after listening, often on the first answer's path. Until START_UP_MS, marking starts at
-  // 90% of the limit (past the limit V8 collects at once, as ever): the collection comes after the
-  // start, on a heap a few MB larger meanwhile. First /ready answered 133.1 -> 128.0 ms after the
-  // process began (medians of 21, alternated); spawn -> /ready 139.1 -> 136.1 ms (31).
+  // once the room left under its limit is less than the young generation's size: traced here, it
+  // began during the app's build with 11 MB of a 19 MB limit used, and its steps and the collection
+  // (~7 ms of the main thread) came just before or after listening, often on the first answer's
+  // path. Until START_UP_MS, marking starts at 90% of the limit (past the limit V8 collects at once,
+  // as ever): the collection comes after the start, on a heap a few MB larger meanwhile. Main-thread
+  // CPU at the first /ready 157 -> 146 ms, spawn -> /ready 171 -> 166 ms (medians of 21, alternated;
+  // another run of 31: 139.1 -> 136.1 ms). The trigger is one of the flags a code cache is made under.
   if (MANAGES_FIRST_MARKING) {
     markingTrigger(START_UP_MARKING_TRIGGER);
     setTimeout(() => markingTrigger(0), START_UP_MS).unref(); // 0: V8's own rule
@@ -110,7 +110,7 @@ export function configureHeap(): void {
 /**
  * Puts back the flags as they were when the bundle was compiled, the only ones V8 takes its code
  * cache under (cli/code-cache.ts calls it just before it makes one at exit): the growth factor and
- * the marking trigger.
+ * the marking trigger (checked: a cache made at trigger 90 is refused at 0).
  */
 export function restoreLoadTimeFlags(): void {
   if (MANAGES_YOUNG_GENERATION) growth(V8_GROWTH);
