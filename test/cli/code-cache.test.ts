@@ -1,7 +1,7 @@
 // The bundle run with V8's code cache (src/cli/code-cache.ts): in real child Node processes, as
 // dist/cli.js runs dist/agentd.cjs; and the real binary leaving the build's cache as it found it.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -94,15 +94,38 @@ describe('a bundle run with the code cache', () => {
 });
 
 describe('the agentd binary', () => {
+  const serverArgs = () => ['--port', '0', '--data-dir', tempDir(), '--sandbox-provider', 'process'];
+
   // The build wrote the cache from a server it started and stopped; a server started now must find it
-  // good (same bundle, same V8 flags: runtime/heap.ts changes one while the server runs and puts it
+  // good (same bundle, same V8 flags: runtime/heap.ts changes two while the server runs and puts them
   // back before the cache is made), or it would write it anew when it stops.
   it("takes the build's cache as it is", async () => {
     const cacheFile = fileURLToPath(new URL('../../dist/agentd.cjs.v8cache', import.meta.url));
     const before = statSync(cacheFile).mtimeMs;
-    const cli = await runCli(['--port', '0', '--data-dir', tempDir(), '--sandbox-provider', 'process']);
+    const cli = await runCli(serverArgs());
     expect((await fetch(`${cli.url}/alive`)).status).toBe(200);
     expect(await cli.stop()).toBe(0);
     expect(statSync(cacheFile).mtimeMs).toBe(before);
+  });
+
+  // A server past its first second has put V8's marking trigger back to V8's own (runtime/heap.ts): a
+  // cache it makes then (after a Node upgrade, say) must be made under the flags of a start, or every
+  // start after would refuse it and write it anew.
+  it('writes, from a server that ran past its start, a cache the next start takes', async () => {
+    const pkg = tempDir('agentd-binary-copy-');
+    cpSync(fileURLToPath(new URL('../../dist', import.meta.url)), join(pkg, 'dist'), { recursive: true });
+    symlinkSync(fileURLToPath(new URL('../../node_modules', import.meta.url)), join(pkg, 'node_modules'));
+    cpSync(fileURLToPath(new URL('../../package.json', import.meta.url)), join(pkg, 'package.json'));
+    const cacheFile = join(pkg, 'dist', 'agentd.cjs.v8cache');
+    rmSync(cacheFile);
+    const serveFor = async (ms: number) => {
+      const cli = await runCli(serverArgs(), { command: [process.execPath, join(pkg, 'dist', 'cli.js')] });
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      expect(await cli.stop()).toBe(0);
+    };
+    await serveFor(1_500);
+    const written = statSync(cacheFile).mtimeMs;
+    await serveFor(1_500);
+    expect(statSync(cacheFile).mtimeMs).toBe(written);
   });
 });
