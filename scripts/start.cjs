@@ -11,9 +11,12 @@ const OUTPUT = 'dist/cli.js';
 const ABSENT_IS_UNDEFINED = { throwIfNoEntry: false }; // a link to nowhere counts as absent
 
 // The walk makes as little garbage as it can: it ran path.join and a Dirent per entry, ~270 KB more
-// for ~320 entries, and that garbage, collected before the bundle loaded, moved the server's first
-// full collection into its start (its marking began ~40 ms before the listening mark, not ~10):
-// listening 151.7 -> 136.2 ms, medians of 21 alternated, for the walk alone 6 -> 2.5 ms.
+// for ~320 entries, collected before the bundle loaded, and the server's start then took longer in
+// its app phase, not in the walk: listening 151.7 -> 136.2 ms (medians of 21, alternated; the walk
+// alone 4-6.7 -> 2.6 ms). Traced then, the first full collection's marking began ~40 ms before
+// listening, not ~10; with that collection held back (src/runtime/heap.ts) the old walk still cost
+// the app phase ~11 ms (listening 154.4 vs 143.0 ms, 21 alternated): more than that collection, not
+// traced further (V8 sizes the heap from what its first scavenges keep, which this garbage changes).
 /** The newest modification time of `path` and, for a folder, of everything under it; 0 if absent. */
 function newestUnder(path) {
   const stat = statSync(path, ABSENT_IS_UNDEFINED);

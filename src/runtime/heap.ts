@@ -100,7 +100,8 @@ export function configureHeap(): void {
   // path. Until START_UP_MS, marking starts at 90% of the limit (past the limit V8 collects at once,
   // as ever): the collection comes after the start, on a heap a few MB larger meanwhile. Main-thread
   // CPU at the first /ready 157 -> 146 ms, spawn -> /ready 171 -> 166 ms (medians of 21, alternated;
-  // another run of 31: 139.1 -> 136.1 ms). The trigger is one of the flags a code cache is made under.
+  // two more runs: 143.5 -> 142.4 of 21, 149.7 -> 148.2 ms of 31). The trigger is one of the flags a
+  // code cache is made under.
   if (MANAGES_FIRST_MARKING) {
     markingTrigger(START_UP_MARKING_TRIGGER);
     setTimeout(() => markingTrigger(0), START_UP_MS).unref(); // 0: V8's own rule
