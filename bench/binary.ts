@@ -1,14 +1,13 @@
-// What a client gets from the real binary (dist/cli.js serve) over loopback: start-up, first task,
-// memory, batch get against a bare Fastify process, replay, a burst of starts, and how these grow.
+// What a client gets from the real binary (dist/cli.js serve) over loopback: first task, memory,
+// batch get against a bare Fastify process, replay, a burst of starts, and how these grow (its
+// start-up rows: binary-startup.ts).
 // Events are created through the API (user messages); the 100k-event conversation is topped up
 // offline through the same store code (100k API calls would take minutes), then served by the binary.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ScriptedLLM } from '../src/llm/index.js';
 import { openSqliteStore } from '../src/store/index.js';
@@ -29,94 +28,10 @@ import {
   untilFinished,
 } from './binary-lib.js';
 import { echoScript } from './echo-script.js';
-import { mb, ms, percentile, record, sample } from './lib.js';
+import { mb, ms, percentileOf, record, sample } from './lib.js';
 import { syntheticEvent } from './synthetic.js';
 
 const DEAD_LLM = { url: 'http://127.0.0.1:9/v1', key: 'sk-none' };
-const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-
-export async function benchStartup(): Promise<void> {
-  const direct: number[] = [];
-  const npm: number[] = [];
-  // Medians of 9 and of 5: single starts here swing by tens of ms with the machine's other load.
-  for (let i = 0; i < 9; i++) {
-    const b = await startBinary(dataDir('start'));
-    direct.push(b.readyMs);
-    await b.stop();
-  }
-  for (let i = 0; i < 5; i++) {
-    const b = await startBinary(dataDir('npm'), { viaNpm: true });
-    npm.push(b.readyMs);
-    await b.stop();
-  }
-  const d = percentile(sorted(direct), 50);
-  const n = percentile(sorted(npm), 50);
-  // The floor under both rows on this machine: Node starting and exiting, npm loading itself, in the
-  // environment the servers above get (runCli's): one inherited from this shell may cost every Node
-  // start more (NODE_EXTRA_CA_CERTS naming Debian's bundle: ~37 ms here).
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
-  const floor = async (command: string, args: string[]) => {
-    const times: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const t = performance.now();
-      await new Promise((done) => spawn(command, args, { stdio: 'ignore', env }).on('exit', done));
-      times.push(performance.now() - t);
-    }
-    return percentile(sorted(times), 50);
-  };
-  record({
-    name: 'binary: the floor: spawn → exit of node -e 0 / of npm --version, p50 of 5',
-    value: `${ms(await floor(process.execPath, ['-e', '0']))} / ${ms(await floor('npm', ['--version']))}`,
-  });
-  record({
-    name: 'binary: spawn → /ready, node dist/cli.js serve, p50 of 9',
-    value: ms(d),
-    goal: '< 150 ms',
-    met: d < 150,
-  });
-  record({
-    name: 'binary: spawn → /ready through npm start (no rebuild), p50 of 5',
-    value: ms(n),
-    goal: '< 250 ms',
-    met: n < 250,
-  });
-  record({
-    name: "binary: where a start goes, p50 of 5 (the server's clock, ms)",
-    value: await startupPhases(),
-  });
-}
-
-/**
- * When a server started with the marks hook (startup-marks.cjs) reached each phase it marks, p50 of 5
- * starts: separate ones, since the hook is a module of its own to load first.
- */
-async function startupPhases(): Promise<string> {
-  const hook = fileURLToPath(new URL('./startup-marks.cjs', import.meta.url));
-  const runs: Record<string, number>[] = [];
-  const fullCollections: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const dir = dataDir('phases');
-    const file = join(dir, 'marks.json');
-    const b = await startBinary(dir, {
-      nodeOptions: `--require ${hook}`,
-      env: { BENCH_MARKS_FILE: file },
-    });
-    await b.stop();
-    const written = JSON.parse(readFileSync(file, 'utf8'));
-    runs.push(written.marks);
-    fullCollections.push(written.fullCollections);
-  }
-  let before = 0;
-  const phases = Object.keys(runs[0]!)
-    .map((phase) => {
-      const at = percentile(sorted(runs.map((run) => run[phase]!)), 50);
-      const part = `${phase} ${before === 0 ? at.toFixed(0) : `+${(at - before).toFixed(0)}`}`;
-      before = at;
-      return part;
-    })
-    .join(' / ');
-  return `${phases}; full collections by /ready: ${fullCollections.join(', ')}`;
-}
 
 /** Task sent (POST with initial_message, run) → finished, on the given server. */
 async function task(base: string, llm: ScriptedLLM, key: string, steps: number): Promise<number> {
@@ -144,7 +59,7 @@ export async function benchFirstTask(): Promise<void> {
     firsts.push(await task(b.url, llm, `first-${i}`, 1));
     await b.stop();
   }
-  const f = percentile(sorted(firsts), 50);
+  const f = percentileOf(firsts, 50);
   record({
     name: 'binary: first task, server ready 1 s before, N=1 echo, sent → finished, p50 of 3',
     value: ms(f),
@@ -241,9 +156,9 @@ export async function eventFigures(total: number, viaApi: number, rounds: number
   await new Promise((r) => setTimeout(r, 300));
   const rss = rssBytes(b.pid);
   await b.stop();
-  const a = percentile(sorted(agentd), 50);
-  const p = percentile(sorted(plain), 50);
-  return { batch: a, bare: p, batchRatio: a / p, replay: percentile(sorted(replays), 50), rss };
+  const a = percentileOf(agentd, 50);
+  const p = percentileOf(plain, 50);
+  return { batch: a, bare: p, batchRatio: a / p, replay: percentileOf(replays, 50), rss };
 }
 
 export async function benchEvents(): Promise<void> {
@@ -335,7 +250,7 @@ async function burst(
   llm.postMessage('stop');
   await new Promise((resolve) => llm.once('exit', resolve));
   return {
-    healthP99: percentile(sorted(health), 99),
+    healthP99: percentileOf(health, 99),
     slowestStart: Math.max(...starts),
     perSecond: n / (startedIn / 1000),
     total,
@@ -404,8 +319,8 @@ async function conversationFigures(
   await b.stop();
   return {
     ready: b.readyMs,
-    search: percentile(sorted(search), 50),
-    count: percentile(sorted(count), 50),
+    search: percentileOf(search, 50),
+    count: percentileOf(count, 50),
     rss,
   };
 }

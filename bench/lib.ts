@@ -36,6 +36,13 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[i]!;
 }
 
+/** The p-th percentile of figures in any order (of a sorted copy: `figures` stays as it is). */
+export const percentileOf = (figures: number[], p: number): number =>
+  percentile(
+    [...figures].sort((a, b) => a - b),
+    p,
+  );
+
 /** Runs fn `n` times (after `warmup` runs) and returns the sorted per-call durations in ms. */
 export async function sample(
   n: number,

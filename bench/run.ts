@@ -3,7 +3,8 @@
 import { stopLeftoverClis } from '../test/support/cli.js';
 import { cleanUpTestFile } from '../test/support/server.js';
 import { benchAgent } from './agent.bench.js';
-import { benchBurst, benchEvents, benchFirstTask, benchScaling, benchStartup } from './binary.js';
+import { benchBurst, benchEvents, benchFirstTask, benchScaling } from './binary.js';
+import { benchStartup } from './binary-startup.js';
 import { benchAppConversations, benchSandboxStart } from './control-plane.bench.js';
 import { benchBatchGet } from './http.bench.js';
 import { printTable } from './lib.js';
@@ -27,7 +28,7 @@ const benches: [string, () => Promise<void>][] = [
   ['sandbox', benchSandboxStart],
   ['appconv', benchAppConversations],
   ['replicas', benchReplicas],
-  // The real binary over loopback (binary.ts).
+  // The real binary over loopback (binary-startup.ts, binary.ts).
   ['bin-start', benchStartup],
   ['bin-first', benchFirstTask],
   ['bin-events', benchEvents],
