@@ -12,7 +12,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CGROUP_LIMITS } from '../../src/sandbox/bwrap/cgroups.js';
 import {
@@ -109,7 +109,7 @@ describe('BwrapSandboxProvider', () => {
       `for d in / /etc /usr /var/lib /home ${root} ${dataDir}; do touch "$d/probe" 2>/dev/null && echo "wrote $d"; done`,
       'echo END',
       'touch /workspace/project/probe ~/probe /tmp/probe && echo OWN-FOLDERS-WRITABLE',
-      'echo PS; ps -e -o pid=,comm=; echo END',
+      'echo PS; ps -e -o pid=,args=; echo END',
     ].join('; ');
     await useScriptedLLM(server, llm, [
       { toolCalls: [{ name: 'terminal', arguments: { command: probe, summary: 'probe' } }] },
@@ -139,10 +139,14 @@ describe('BwrapSandboxProvider', () => {
     expect(section(output, 'READS', 'END')).toEqual([]);
     expect(section(output, 'WRITES', 'END')).toEqual([]);
     expect(output).toContain('OWN-FOLDERS-WRITABLE');
-    const processes = section(output, 'PS', 'END').map((line) => {
-      const [pid, name] = line.split(/\s+/);
-      return { pid: Number(pid), name };
-    });
+    // Named by the program each runs (Node 24 names its main thread, so a node process's comm
+    // reads "MainThread" there).
+    const processes = section(output, 'PS', 'END')
+      .filter((line) => /^\d+ /.test(line)) // the section runs to the end of the output here
+      .map((line) => {
+        const [pid, program] = line.split(/\s+/);
+        return { pid: Number(pid), name: basename(program!) };
+      });
     // Its own PID namespace: bwrap is init, the agent server and its shell are in there, nothing else.
     expect(processes[0]).toEqual({ pid: 1, name: 'bwrap' });
     expect(processes.map((p) => p.name)).toContain('node');

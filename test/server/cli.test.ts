@@ -104,6 +104,8 @@ describe('agentd serve (the real binary)', () => {
       const cli = await runCli(['--port', '0', '--data-dir', join(clone, '.data')], {
         cwd: clone,
         command: ['npm', 'start', '--silent', '--'],
+        // npm turns on Node's compile cache (Node 22 and later), by default in the temp folder.
+        env: { NODE_COMPILE_CACHE: join(clone, '.node-compile-cache') },
       });
       try {
         const res = await fetch(`${cli.url}/alive`);
