@@ -2,12 +2,14 @@
 // own, runs a conversation that uses the terminal and the browser (and its warm spare sandbox
 // starts), and after SIGTERM (or SIGINT) it exits 0 and the folder is empty.
 import { readdirSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, resolveConfig } from '../../src/cli/config.js';
 import { runCli } from '../support/cli.js';
 import { allEvents, startConversation, waitForStatus } from '../support/conversation.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
 import { type TestServer, tempDir } from '../support/server.js';
+import { connect } from '../support/ws.js';
 
 const llm = new ScriptedLLM();
 beforeAll(() => llm.start());
@@ -48,6 +50,38 @@ describe('clean shutdown', () => {
     // A server, a warm spare sandbox and Chromium start and stop: slow on a busy machine.
     60_000,
   );
+});
+
+describe('shutdown with WebSocket readers', () => {
+  it('tells each reader the server is going away (1001) and does not wait on one that never answers', async () => {
+    const cli = await runCli(['serve', '--port', '0', '--data-dir', tempDir('agentd-data-')], {
+      env: { OH_SESSION_API_KEYS_0: 'shutdown-key' },
+    });
+    const server = { url: cli.url, key: 'shutdown-key' } as TestServer;
+    const { id } = await startConversation(server, llm, [
+      { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] },
+    ]);
+    const path = `/sockets/events/${id}?session_api_key=shutdown-key`;
+    const reader = await connect(`${cli.url.replace('http', 'ws')}${path}`);
+    // A peer that completes the handshake, then reads nothing and never answers a close frame.
+    const silent = createConnection(Number(new URL(cli.url).port), '127.0.0.1');
+    silent.write(
+      `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    );
+    const upgraded = new Promise<string>((resolve) =>
+      silent.once('data', (d) => resolve(d.toString('latin1'))),
+    );
+    expect(await upgraded).toMatch(/^HTTP\/1\.1 101/);
+    await reader.next((f) => (f as { kind?: string }).kind === 'ConversationStateUpdateEvent');
+
+    // ws waits 30 s for a close frame's answer by default: the exit came that much later.
+    const exited = cli.stop();
+    const bound = new Promise((resolve) => setTimeout(() => resolve('still running after 15 s'), 15_000));
+    expect(await Promise.race([exited, bound])).toBe(0);
+    expect(await reader.closed).toEqual({ code: 1001, reason: 'Server shutting down' });
+    silent.destroy();
+  }, 30_000);
 });
 
 describe('resource settings', () => {

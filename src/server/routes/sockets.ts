@@ -11,7 +11,8 @@
 //    ServerErrorEvent frame and the socket stays open.
 //  - A reader that falls behind by more than a bounded buffer is disconnected (close 1008); it never
 //    slows the agent or other readers.
-import websocket from '@fastify/websocket';
+//  - On shutdown every socket is closed with 1001; a peer that does not answer within 2 s is cut.
+import websocket, { type WebsocketPluginOptions } from '@fastify/websocket';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { BashService } from '../../bash/index.js';
@@ -45,6 +46,11 @@ export interface SocketRoutesOptions {
 const AUTH_FAILED = 4001;
 const NOT_FOUND = 4004;
 const POLICY = 1008;
+const GOING_AWAY = 1001;
+/** How long a peer has to answer a close frame before its connection is cut. */
+const CLOSE_TIMEOUT_MS = 2_000;
+/** ws's server options: ws (8.19 and later) takes closeTimeout, which @types/ws 8.18 does not declare. */
+type WsServerOptions = NonNullable<WebsocketPluginOptions['options']> & { closeTimeout: number };
 const TRY_AGAIN = 1013;
 
 const SocketQuery = Type.Object({
@@ -140,7 +146,15 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
   const maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
   const maxSubscribers = options.maxSubscribers ?? 1024;
   const authTimeoutMs = options.authTimeoutMs ?? 10_000;
-  await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
+  // On shutdown each socket is told why (1001, Going Away; clients reconnect, to a successor) before
+  // the plugin's own preClose closes what is still open, without a code. A peer that does not answer
+  // a close frame is cut after CLOSE_TIMEOUT_MS: ws's own 30 s held the process's exit that long (a
+  // replica's whole grace period under Kubernetes), measured with a peer that never answers.
+  app.addHook('preClose', async () => {
+    for (const client of app.websocketServer.clients) client.close(GOING_AWAY, 'Server shutting down');
+  });
+  const serverOptions: WsServerOptions = { maxPayload: 4 * 1024 * 1024, closeTimeout: CLOSE_TIMEOUT_MS };
+  await app.register(websocket, { options: serverOptions });
   if (options.bash) {
     await app.register(bashSocketRoutes, {
       sessionKeys: options.sessionKeys,
