@@ -12,6 +12,7 @@ import type { SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
 import { installAuth, type RouteEntry } from './auth.js';
 import { installCors } from './cors.js';
+import { boundDrain } from './drain.js';
 import {
   BODY_LIMIT,
   clientErrorHandler,
@@ -101,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaController: { compilersFactory: compilers.compilersFactory, bucket: schemaBucket },
   });
   answerHeadWithGet(app.server);
+  boundDrain(app);
   compilers.install(app);
   installErrorHandler(app);
   drainUnreadBodies(app);

@@ -1,10 +1,12 @@
 // A server leaves nothing behind in the temp folder: the real binary, given a temp folder of its
 // own, runs a conversation that uses the terminal and the browser (and its warm spare sandbox
 // starts), and after SIGTERM (or SIGINT) it exits 0 and the folder is empty.
-import { readdirSync } from 'node:fs';
+import { readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, resolveConfig } from '../../src/cli/config.js';
+import { DRAIN_MS } from '../../src/server/drain.js';
 import { runCli } from '../support/cli.js';
 import { allEvents, startConversation, waitForStatus } from '../support/conversation.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
@@ -82,6 +84,39 @@ describe('shutdown with WebSocket readers', () => {
     expect(await reader.closed).toEqual({ code: 1001, reason: 'Server shutting down' });
     silent.destroy();
   }, 30_000);
+});
+
+describe('shutdown with requests in flight', () => {
+  it(`closes a download whose client stopped reading ${DRAIN_MS / 1000} s after SIGTERM, and exits`, async () => {
+    const dataDir = tempDir('agentd-data-');
+    const big = join(dataDir, 'big.bin');
+    writeFileSync(big, '');
+    truncateSync(big, 200 * 2 ** 20); // more than the socket buffers hold
+    const cli = await runCli(['serve', '--port', '0', '--data-dir', dataDir], {
+      env: { OH_SESSION_API_KEYS_0: 'shutdown-key' },
+    });
+    const client = createConnection(Number(new URL(cli.url).port), '127.0.0.1');
+    client.write(
+      `GET /api/file/download?path=${encodeURIComponent(big)} HTTP/1.1\r\nHost: x\r\n` +
+        'X-Session-API-Key: shutdown-key\r\n\r\n',
+    );
+    let received = 0;
+    await new Promise<void>((resolve) =>
+      client.on('data', (chunk) => {
+        received += chunk.length;
+        if (received > 2 ** 20) {
+          client.pause(); // and never reads again
+          resolve();
+        }
+      }),
+    );
+    // Before, the exit waited for the download to end: never, with this client.
+    const exited = cli.stop();
+    const bound = new Promise((resolve) => setTimeout(() => resolve('still running'), DRAIN_MS + 15_000));
+    expect(await Promise.race([exited, bound])).toBe(0);
+    expect(cli.output()).toContain('requests still in flight at shutdown');
+    client.destroy();
+  }, 60_000);
 });
 
 describe('resource settings', () => {
