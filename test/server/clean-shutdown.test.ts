@@ -1,6 +1,7 @@
 // A server leaves nothing behind in the temp folder: the real binary, given a temp folder of its
 // own, runs a conversation that uses the terminal and the browser (and its warm spare sandbox
-// starts), and after SIGTERM (or SIGINT) it exits 0 and the folder is empty.
+// starts), and after SIGTERM (or SIGINT) it exits 0 and the folder is empty. Nor does a client hold
+// a stop: neither a WebSocket peer that never answers the close nor a download no longer read.
 import { readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
