@@ -11,6 +11,7 @@ import type { SandboxProviderKind, SandboxService, SandboxSpecs } from '../sandb
 import type { SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
 import { installAuth, type RouteEntry } from './auth.js';
+import { limitBodyStalls } from './body-stall.js';
 import { installCors } from './cors.js';
 import { boundDrain } from './drain.js';
 import {
@@ -71,6 +72,8 @@ export interface AppDeps {
   bash?: BashService;
   /** Largest upload to /api/file/upload in bytes (default 1 GiB). */
   maxUploadBytes?: number;
+  /** How long a request body may stop arriving before a 408 (default 60 s; tests use a short one). */
+  bodyStallMs?: number;
   /** The home folder POST /api/skills reads the user skills from (default the process user's). */
   skillsHome?: string;
   /** Browser origins allowed cross-origin calls (CORS; see cors.ts); default none (same origin only). */
@@ -106,6 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   compilers.install(app);
   installErrorHandler(app);
   drainUnreadBodies(app);
+  limitBodyStalls(app, deps.bodyStallMs);
   const { sessionKeys, routes } = await installAuth(app, deps.sessionApiKeys, () =>
     installCors(app, deps.corsOrigins ?? []),
   );

@@ -75,6 +75,7 @@ export function documentFrameworkResponses(paths: OpenApiPaths): void {
   const framework = {
     400: documented('Malformed request: an invalid percent-encoding in the URL, or a body that is not UTF-8'),
     431: documented(`The request line and headers are larger than ${HEADER_LIMIT_KB} KB`),
+    408: documented('The request took too long to arrive: its headers, or a body that stopped arriving'),
     414: documented(`A path parameter is longer than ${MAX_PARAM_LENGTH} characters`),
     413: documented(`The body is larger than ${BODY_LIMIT / 1024 / 1024} MB`),
     415: documented('The body is not application/json'),
@@ -90,6 +91,7 @@ export function documentFrameworkResponses(paths: OpenApiPaths): void {
         own400.description += '; or a malformed URL or body';
       } else responses[400] = framework[400];
       responses[431] ??= framework[431];
+      responses[408] ??= framework[408];
       if (PATH_PARAMETER.test(path)) responses[414] ??= framework[414];
       if (BODY_METHODS.has(method)) {
         responses[413] ??= framework[413];

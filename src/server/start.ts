@@ -63,6 +63,8 @@ export interface AgentdOptions {
   hooks?: HookConfig | null;
   /** Largest upload to /api/file/upload in bytes (default 1 GiB). */
   maxUploadBytes?: number;
+  /** How long a request body may stop arriving before a 408 (default 60 s; tests use a short one). */
+  bodyStallMs?: number;
   /** Price overrides (e.g. from AGENTD_PRICING_FILE) over the built-in table. */
   prices?: PriceTable;
   /** Where POST /api/skills reads the user skills (default the home folder; tests use their own). */
@@ -189,6 +191,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     exposeSecrets: options.exposeSecrets,
     corsOrigins: options.corsOrigins,
     maxUploadBytes: options.maxUploadBytes,
+    bodyStallMs: options.bodyStallMs,
     skillsHome: options.skillsHome,
   });
   markPhase('agentd:app built');

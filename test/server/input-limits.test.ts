@@ -237,7 +237,7 @@ describe('the OpenAPI document', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
         expect(Object.keys(op.responses), `${method} ${path}`).toEqual(
-          expect.arrayContaining(['400', '431']),
+          expect.arrayContaining(['400', '408', '431']),
         );
         if (['post', 'patch', 'delete'].includes(method)) {
           expect(Object.keys(op.responses), `${method} ${path}`).toEqual(
