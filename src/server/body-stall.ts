@@ -8,14 +8,13 @@
 // is in, the handler takes as long as it takes.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { clientErrorHandler } from './framework-errors.js';
+import { answerAndClose, TOO_SLOW } from './framework-errors.js';
 
 /** How long a request body may stop arriving before the request is answered 408. */
 export const BODY_STALL_MS = 60_000;
-/** The code Node gives its own request timeouts, which clientErrorHandler answers 408. */
-const STALLED = 'ERR_HTTP_REQUEST_TIMEOUT';
 
-const hasBody = (raw: IncomingMessage) =>
+/** Whether the request carries a body (a Content-Length above 0, or chunked). */
+export const hasBody = (raw: IncomingMessage): boolean =>
   raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
 
 /** Answers 408 to a request whose body has not moved for `stallMs`, and closes its connection. */
@@ -29,7 +28,7 @@ export function limitBodyStalls(app: FastifyInstance, stallMs = BODY_STALL_MS): 
     // the socket itself only when nothing listens). A body already in but not yet read is no stall.
     const idle = () => {
       if (raw.complete) socket.setTimeout(0);
-      else clientErrorHandler(Object.assign(new Error('body stalled'), { code: STALLED }), socket);
+      else answerAndClose(socket, ...TOO_SLOW);
     };
     socket.setTimeout(stallMs);
     reply.raw.once('timeout', idle);

@@ -23,9 +23,12 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
   reply.code(status).send({ detail: ROUTER_ERRORS[error.code] ?? error.message });
 }
 
+/** The answer to a request that took too long to arrive: its headers (Node), or its body (body-stall.ts). */
+export const TOO_SLOW = [408, 'The request took too long to arrive'] as const;
+
 /**
  * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before any route sees it (headers
- * or query too long, malformed HTTP). The answer is written on the socket, which is then closed.
+ * or query too long, malformed HTTP, headers that took too long).
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   // A reset connection has nobody left to answer.
@@ -37,10 +40,21 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
           `The request line and headers are larger than ${HEADER_LIMIT_KB} KB (a query string that long?)`,
         ]
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'The request took too long to arrive']
+        ? TOO_SLOW
         : [400, 'Malformed HTTP request'];
-  const body = JSON.stringify({ detail });
-  if (socket.writable && socket.bytesWritten === 0) {
+  answerAndClose(socket, status, detail);
+}
+
+/**
+ * Writes a `{detail}` answer straight on the socket and closes it: for a request no route will
+ * answer. Nothing is written when the answer to the socket's current request has begun (a second
+ * answer would corrupt it); the rule is Node's own for its default clientError answer, which reads
+ * the same field. Earlier answers on a kept-alive connection do not count.
+ */
+export function answerAndClose(socket: Socket, status: number, detail: string): void {
+  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (socket.writable && !current?.headersSent) {
+    const body = JSON.stringify({ detail });
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -46,6 +46,18 @@ describe('a request body that stops arriving', () => {
     expect(await (await api(server, '/api/settings')).json()).toEqual(before);
   });
 
+  it('is a 408 on a kept-alive connection too, after an answer to an earlier request on it', async () => {
+    const first = `GET /api/settings HTTP/1.1\r\nHost: x\r\nX-Session-API-Key: ${server.key}\r\n\r\n`;
+    const body = JSON.stringify({ email: 'stalled@example.com' });
+    const answer = await exchange(
+      first + request('/api/settings', body) + body.slice(0, 10),
+      [''],
+      STALL_MS * 3,
+    );
+    const statuses = [...answer.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([200, 408]);
+  });
+
   it('is not cut while it keeps arriving, however slowly', async () => {
     const body = JSON.stringify({ email: 'slow@example.com' });
     const parts = body.match(/.{1,3}/g) ?? [];

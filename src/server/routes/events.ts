@@ -9,6 +9,7 @@ import type { EventQueries } from '../../conversation/event-queries.js';
 import type { SendMessageRequest } from '../../conversation/schemas.js';
 import type { ConversationService } from '../../conversation/service.js';
 import type { ValidationIssue } from '../../events/index.js';
+import { hasBody } from '../body-stall.js';
 import { HttpError, RequestValidationError } from '../errors.js';
 import { decodeUtf8, parseJsonText } from '../json-body.js';
 import {
@@ -39,9 +40,7 @@ const BatchQuery = Type.Object({
 export const BatchEventIdsBody = Type.Array(Type.String(), { $id: 'BatchEventIds', title: 'Event Ids' });
 
 function readBody(raw: IncomingMessage): Promise<Buffer | null> {
-  const length = raw.headers['content-length'];
-  if (length === '0' || (length === undefined && raw.headers['transfer-encoding'] === undefined))
-    return Promise.resolve(null);
+  if (!hasBody(raw)) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
