@@ -13,7 +13,6 @@ import type { Store } from '../store/index.js';
 import { installAuth, type RouteEntry } from './auth.js';
 import { limitBodyStalls } from './body-stall.js';
 import { installCors } from './cors.js';
-import { boundDrain } from './drain.js';
 import {
   BODY_LIMIT,
   clientErrorHandler,
@@ -42,6 +41,7 @@ import { sandboxRoutes } from './routes/v1/sandboxes.js';
 import { vscodeRoutes } from './routes/vscode.js';
 import { webRoutes } from './routes/web.js';
 import { schemaBucket } from './schema-bucket.js';
+import { boundShutdownWait } from './shutdown-grace.js';
 import { createCompilers, installErrorHandler } from './validation.js';
 
 declare module 'fastify' {
@@ -105,7 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaController: { compilersFactory: compilers.compilersFactory, bucket: schemaBucket },
   });
   answerHeadWithGet(app.server);
-  boundDrain(app);
+  boundShutdownWait(app);
   compilers.install(app);
   installErrorHandler(app);
   drainUnreadBodies(app);

@@ -7,7 +7,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, resolveConfig } from '../../src/cli/config.js';
-import { DRAIN_MS } from '../../src/server/drain.js';
+import { SHUTDOWN_GRACE_MS } from '../../src/server/shutdown-grace.js';
 import { runCli } from '../support/cli.js';
 import { allEvents, startConversation, waitForStatus } from '../support/conversation.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
@@ -88,7 +88,7 @@ describe('shutdown with WebSocket readers', () => {
 });
 
 describe('shutdown with requests in flight', () => {
-  it(`closes a download whose client stopped reading ${DRAIN_MS / 1000} s after SIGTERM, and exits`, async () => {
+  it(`closes a download whose client stopped reading ${SHUTDOWN_GRACE_MS / 1000} s after SIGTERM, and exits`, async () => {
     const dataDir = tempDir('agentd-data-');
     const big = join(dataDir, 'big.bin');
     writeFileSync(big, '');
@@ -113,7 +113,9 @@ describe('shutdown with requests in flight', () => {
     );
     // Before, the exit waited for the download to end: never, with this client.
     const exited = cli.stop();
-    const bound = new Promise((resolve) => setTimeout(() => resolve('still running'), DRAIN_MS + 15_000));
+    const bound = new Promise((resolve) =>
+      setTimeout(() => resolve('still running'), SHUTDOWN_GRACE_MS + 15_000),
+    );
     expect(await Promise.race([exited, bound])).toBe(0);
     expect(cli.output()).toContain('requests still in flight at shutdown');
     client.destroy();
