@@ -38,7 +38,7 @@ const MANAGES_FIRST_MARKING = !operatorSet(/incremental[-_]marking/);
 /** While starting: old-generation marking starts once the old generation is this % of its limit. */
 const START_UP_MARKING_TRIGGER = 90;
 /** V8's own rule again this long after boot: a start is over by then (~130 ms here). */
-const START_UP_MS = 1_000;
+export const START_UP_MS = 1_000;
 const markingTrigger = (percent: number) =>
   v8.setFlagsFromString(`--incremental-marking-soft-trigger=${percent}`);
 

@@ -5,6 +5,7 @@ import { cpSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } fr
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { START_UP_MS } from '../../src/runtime/heap.js';
 import { runCli } from '../support/cli.js';
 import { plainModule } from '../support/plain-module.js';
 import { tempDir } from '../support/server.js';
@@ -123,9 +124,9 @@ describe('the agentd binary', () => {
       await new Promise((resolve) => setTimeout(resolve, ms));
       expect(await cli.stop()).toBe(0);
     };
-    await serveFor(1_500);
+    await serveFor(START_UP_MS + 500);
     const written = statSync(cacheFile).mtimeMs;
-    await serveFor(1_500);
+    await serveFor(START_UP_MS + 500);
     expect(statSync(cacheFile).mtimeMs).toBe(written);
   });
 });
