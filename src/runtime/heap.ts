@@ -65,8 +65,9 @@ export function configureHeap(): void {
   // at once, mid-task) buys nothing for an HTTP parser reading LLM answers. Node 20 and 22 honour
   // --liftoff-only set now; Node 24's V8 (13.6) reads it, and --wasm-dynamic-tiering, only as it
   // starts (set now they change nothing: peak RSS of the N=50 task 114.0–118.6 MB there), but
-  // reads the tiering budget as each module is compiled: at its largest, a function is recompiled
-  // only after ~1,000 times the work that got it recompiled before (100.1–100.2 MB on Node 24).
+  // reads the tiering budget as each module is compiled: at its largest (2^31 - 1, 165 times Node
+  // 24's default of 13,000,000) a function is recompiled only after 165 times the work that got it
+  // recompiled before (100.1–100.2 MB on Node 24).
   v8.setFlagsFromString('--liftoff-only');
   v8.setFlagsFromString(`--wasm-tiering-budget=${2 ** 31 - 1}`);
 
