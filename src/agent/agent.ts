@@ -129,6 +129,8 @@ export class Agent {
 
   /** The conversation as the LLM sees it. */
   messages(events: readonly AnyEvent[]): LlmMessage[] {
+    // Another history (HEAD moved): the last call's size was another branch's.
+    if (events !== this.view.source) this.contextTokens = null;
     return this.view.update(events);
   }
 

@@ -26,14 +26,33 @@ export class MessageView {
   /** tool_call_ids of the calls in the view: a result whose call is not there is left out. */
   private calls = new Set<unknown>();
   private requested = false;
+  private history: readonly AnyEvent[] | null = null;
 
   constructor(private readonly tools: ReadonlyMap<string, Tool>) {
     this.builder = new MessageBuilder(tools);
   }
 
+  /** The Messages of `events`, a history that only grows; another history is built from scratch. */
   update(events: readonly AnyEvent[]): LlmMessage[] {
+    if (events !== this.history) {
+      if (this.history) this.reset();
+      this.history = events;
+    }
     for (; this.seen < events.length; this.seen++) this.add(events[this.seen] as ViewEvent);
     return this.builder.messages;
+  }
+
+  /** The history the view was built from: the host hands another one when HEAD moved (a navigation). */
+  get source(): readonly AnyEvent[] | null {
+    return this.history;
+  }
+
+  private reset(): void {
+    this.entries = [];
+    this.builder = new MessageBuilder(this.tools);
+    this.seen = 0;
+    this.calls = new Set();
+    this.requested = false;
   }
 
   /** The events the LLM sees, in order (what a condenser counts and cuts). */

@@ -56,10 +56,13 @@ export class ConversationIdInUseError extends Error {
   }
 }
 
-/** A fork's `from_event_id` names no event of the source (OpenHands answers 404). */
-export class UnknownForkEventError extends Error {
-  override name = 'UnknownForkEventError';
-  constructor(readonly eventId: string) {
-    super(`Unknown from_event_id: ${eventId}`);
+/** A fork's `from_event_id` or a navigation's `event_id` names no event of the conversation (404). */
+export class UnknownEventError extends Error {
+  override name = 'UnknownEventError';
+  constructor(
+    readonly field: string,
+    readonly eventId: string,
+  ) {
+    super(`Unknown ${field}: ${eventId}`);
   }
 }

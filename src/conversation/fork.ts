@@ -1,5 +1,6 @@
 // Forking a conversation (OpenHands' POST /fork): a new conversation with a copy of the source's
-// agent, state and events (all of them, or up to `from_event_id`), idle, that runs on its own.
+// agent, state and events, idle, that runs on its own: the whole log with its branches and HEAD, or,
+// with `from_event_id`, the path from the root to that event (branches.ts), HEAD at its end.
 //
 // Event ids differ from OpenHands here: OpenHands keeps them, but agentd's event ids are unique
 // store-wide (the V1 /api/v1/events batch get finds an event by id alone), so each copied event gets
@@ -9,7 +10,8 @@ import { cpSync, existsSync, lstatSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyEvent, dashedUuid, newEventId } from '../events/index.js';
 import type { ConversationRecord, Store } from '../store/index.js';
-import { ConversationIdInUseError, UnknownForkEventError } from './errors.js';
+import { pathTo } from './branches.js';
+import { ConversationIdInUseError } from './errors.js';
 import type { EventLog } from './event-log.js';
 import type { ConversationState } from './state.js';
 
@@ -20,7 +22,7 @@ export interface ForkRequest {
   tags?: Record<string, string> | null;
   /** true (default): the fork's cost and token stats start at zero; false: copied. */
   reset_metrics?: boolean;
-  /** Copy the events up to and including this one; absent or null: all of them. */
+  /** Copy the path from the root to this event; absent or null: every event, every branch. */
   from_event_id?: string | null;
 }
 
@@ -28,7 +30,7 @@ export interface ForkDeps {
   store: Store;
   log: EventLog;
   dataDir: string;
-  /** The source's events, oldest first. */
+  /** The source's whole log, every branch, oldest first. */
   loadEvents(id: string): Promise<AnyEvent[]>;
 }
 
@@ -45,13 +47,17 @@ export async function forkConversation(
     record: (await deps.store.conversations.get(source.id)) ?? source,
     events: await deps.loadEvents(source.id),
   }));
-  const copied = eventsUpTo(events, request.from_event_id ?? null);
+  const sourceState = record.state as unknown as ConversationState;
+  const from = request.from_event_id ?? null;
+  const copied = from === null ? events : pathTo(events, sourceState.branch_points, from, 'from_event_id');
+  // A path has no branches: the fork's HEAD is the end of its log, as for a conversation never navigated.
+  const { branch_points, leaf_event_id, ...linear } = sourceState;
+  const copiedState = from === null ? sourceState : linear;
 
   const ids = new Map(copied.map((e) => [e.id, newEventId()]));
   const persistenceDir = join(deps.dataDir, 'conversations', id.replaceAll('-', ''));
-  const sourceState = record.state as unknown as ConversationState;
   const state: ConversationState = {
-    ...(remapIds(sourceState, ids) as ConversationState),
+    ...(remapIds(copiedState, ids) as ConversationState),
     persistence_dir: persistenceDir,
     ...(request.reset_metrics === false ? {} : { stats: { usage_to_metrics: {} } }),
     forked_from: { conversation_id: source.id, event_id: request.from_event_id ?? null },
@@ -98,13 +104,6 @@ export async function forkConversation(
     throw error;
   }
   return (await deps.store.conversations.get(id)) as ConversationRecord;
-}
-
-function eventsUpTo(events: AnyEvent[], eventId: string | null): AnyEvent[] {
-  if (eventId === null) return events;
-  const index = events.findIndex((e) => e.id === eventId);
-  if (index < 0) throw new UnknownForkEventError(eventId);
-  return events.slice(0, index + 1);
 }
 
 /**

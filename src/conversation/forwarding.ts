@@ -10,6 +10,7 @@ import {
   ConversationNotFoundError,
   ConversationRunningError,
   InvalidConversationRequestError,
+  UnknownEventError,
 } from './errors.js';
 
 /** The service methods forwarded to the holder; each takes (userId, conversationId, ...args). */
@@ -23,6 +24,7 @@ export const OWNED_OPS = [
   'setSecurityAnalyzer',
   'updateSecrets',
   'update',
+  'navigate',
   'condense',
   'ask',
   'delete',
@@ -35,6 +37,7 @@ const KNOWN: readonly (abstract new (...args: never[]) => Error)[] = [
   InvalidConversationRequestError,
   ConversationInSandboxError,
   CondenserUnavailableError,
+  UnknownEventError,
   LLMError,
   SecretKeyError,
 ];

@@ -17,8 +17,11 @@ import { conversationInfo } from './state.js';
 export class ConversationIntake extends ConversationRuntimes {
   /** Starts in progress by conversation id: a second start of one id waits for the first. */
   private readonly starting = new Map<string, Promise<unknown>>();
-  /** Runtimes whose log is known to hold the SystemPromptEvent (asked once per runtime). */
-  private readonly prompted = new WeakSet<ConversationRuntime>();
+  /**
+   * Runtimes whose active branch is known to hold the SystemPromptEvent (asked once per runtime, and
+   * again after a navigation: an empty tree starts without one).
+   */
+  protected readonly prompted = new WeakSet<ConversationRuntime>();
 
   /**
    * Starts a conversation. Atomic: everything that can be checked is checked before anything is
@@ -152,16 +155,20 @@ export class ConversationIntake extends ConversationRuntimes {
         const { events, patch } = messageAppend(runtime, request, prompt);
         if (created) await runtime.create(events, patch);
         else await runtime.emit(events, patch);
-        this.prompted.add(runtime); // events are never removed: once there, it stays there
+        this.prompted.add(runtime); // events are never removed: it stays on the branch that grows
         // Asked again: a run may have started or ended while the append was written.
         if (request.run && !runtime.running) this.startRun(runtime);
       });
     });
   }
 
-  /** Asked of the store unless the history is loaded: a message alone does not make it resident. */
+  /**
+   * Asked of the store unless the history is loaded (a message alone does not make it resident) or the
+   * conversation was navigated (then only its active branch counts).
+   */
   private async hasSystemPrompt(runtime: ConversationRuntime): Promise<boolean> {
-    const loaded = runtime.loadedEvents();
+    const loaded =
+      runtime.loadedEvents() ?? (runtime.state.branch_points ? await runtime.loadHistory() : null);
     if (loaded) return loaded.some((e) => e.kind === 'SystemPromptEvent');
     return this.store.events.exists(runtime.conversationId, { kind: 'SystemPromptEvent' });
   }

@@ -5,8 +5,9 @@ import { recoverAfterCrash } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { Logger } from '../llm/index.js';
 import { allItems, type Store } from '../store/index.js';
+import { activeBranch, headAfter } from './branches.js';
 import type { EventLog } from './event-log.js';
-import { stateUpdateEvent } from './state.js';
+import { stateOf, stateUpdateEvent } from './state.js';
 
 export interface RecoveryDeps {
   store: Store;
@@ -50,17 +51,21 @@ export async function recoverInterrupted(
 export async function recoverOne(deps: RecoveryDeps, conversationId: string): Promise<boolean> {
   const record = await deps.store.conversations.get(conversationId);
   if (record?.executionStatus !== 'running' || record.sandboxId) return false;
-  const events = await deps.loadEvents(record.id);
+  const state = stateOf(record);
+  const events = activeBranch(await deps.loadEvents(record.id), state.branch_points);
   const now = new Date().toISOString();
   const unanswered = recoverAfterCrash(events);
-  await deps.log.append(
-    record.id,
-    [...unanswered, restartError(unanswered.length), stateUpdateEvent('execution_status', 'error')],
-    {
-      executionStatus: 'error',
-      updatedAt: now,
-    },
-  );
+  const appended = [
+    ...unanswered,
+    restartError(unanswered.length),
+    stateUpdateEvent('execution_status', 'error'),
+  ];
+  const moved = headAfter(state, appended);
+  await deps.log.append(record.id, appended, {
+    executionStatus: 'error',
+    updatedAt: now,
+    ...(moved ? { state: moved as unknown as Record<string, unknown> } : {}),
+  });
   deps
     .logFor(record.id)
     .warn(

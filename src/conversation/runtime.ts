@@ -11,6 +11,7 @@ import type { LlmDelta } from '../llm/index.js';
 import { loopTurns } from '../loop/index.js';
 import type { ConversationRecord, StoredEvent } from '../store/index.js';
 import type { Tool, ToolContext } from '../tools/index.js';
+import { activeBranch, headAfter } from './branches.js';
 import type { EventLog } from './event-log.js';
 import type { ConfirmationPolicy, ExecutionStatus } from './schemas.js';
 import type { ConversationSecrets } from './secrets.js';
@@ -25,7 +26,10 @@ export class ConversationRuntime implements AgentHost {
   private evictTimer: NodeJS.Timeout | null = null;
   /** Set by the first close; a second (a delete racing an eviction) must not release MCP twice. */
   private closing: Promise<void> | null = null;
-  /** Every event so far, once loaded; `seq` is the sequence number of its last one. */
+  /**
+   * The agent's history once loaded: the active branch (branches.ts), which is every event so far
+   * unless the conversation was navigated; `seq` is the sequence number of the log's last event.
+   */
   private history: AnyEvent[] | null = null;
   private seq = 0;
   private loading: Promise<AnyEvent[]> | null = null;
@@ -88,9 +92,9 @@ export class ConversationRuntime implements AgentHost {
     this.loading ??= this.log
       .read(this.conversationId, this.readHistory)
       .then(({ events, seq }) => {
-        this.history = events;
+        this.history = activeBranch(events, this.state.branch_points);
         this.seq = seq;
-        return events;
+        return this.history;
       })
       .catch((error: unknown) => {
         this.loading = null; // a later call tries again
@@ -124,10 +128,26 @@ export class ConversationRuntime implements AgentHost {
    */
   async emit(events: AnyEvent[], patch: Partial<ConversationRecord> = {}): Promise<void> {
     if (events.length === 0) return;
-    const update = { ...patch, updatedAt: new Date().toISOString() };
+    const moved = headAfter((patch.state ?? this.record.state) as unknown as ConversationState, events);
+    const update = {
+      ...patch,
+      ...(moved ? { state: moved as unknown as Record<string, unknown> } : {}),
+      updatedAt: new Date().toISOString(),
+    };
     const stored = await this.log.append(this.conversationId, events, update);
     this.record = { ...this.record, ...update };
     this.remember(events, stored);
+  }
+
+  /**
+   * After HEAD moved (POST /navigate, with the new state in `record`): the agent's history becomes
+   * `branch`, read from a log whose last event is `seq`. A new array, so the agent rebuilds its view.
+   */
+  rebranch(record: ConversationRecord, branch: AnyEvent[], seq: number): void {
+    this.record = record;
+    this.history = branch;
+    this.seq = seq;
+    this.loading = null;
   }
 
   private remember(events: readonly AnyEvent[], stored: readonly StoredEvent[]): void {

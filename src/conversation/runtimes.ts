@@ -287,7 +287,7 @@ export abstract class ConversationRuntimes {
   }
 
   /** Every event of a conversation, parsed, with the sequence number of the last one. */
-  private async readEvents(id: string): Promise<{ events: AnyEvent[]; seq: number }> {
+  protected async readEvents(id: string): Promise<{ events: AnyEvent[]; seq: number }> {
     const events: AnyEvent[] = [];
     let after = 0;
     for (;;) {

@@ -260,11 +260,25 @@ export const ForkConversationRequest = Type.Object(
     from_event_id: Type.Optional(
       Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
         description:
-          "Copy the events up to and including this one (404 when it is not the source's); null: all of them",
+          "Copy the path from the root to this event, the fork's HEAD at its end (404 when it is not the source's); null: every event",
       }),
     ),
   },
   { ...open, $id: 'ForkConversationRequest' },
+);
+
+/** OpenHands' NavigateConversationRequest (POST /api/conversations/{id}/navigate). */
+export const NavigateConversationRequest = Type.Object(
+  {
+    event_id: Type.Optional(
+      Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+        default: null,
+        description:
+          'The event to make the new HEAD (404 when it is not one of the conversation’s): the events appended next start a branch from it and the agent sees only the path to it; null: an empty tree. Every branch stays in the log',
+      }),
+    ),
+  },
+  { ...open, $id: 'NavigateConversationRequest' },
 );
 
 export const UpdateSecretsRequest = Type.Object(

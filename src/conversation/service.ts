@@ -1,5 +1,5 @@
-// Conversation lifecycle: run, pause, interrupt, confirm, update, fork, condense, ask, delete, and the
-// reads; start and message come in through the class below it (intake.ts).
+// Conversation lifecycle: run, pause, interrupt, confirm, update, fork, navigate, condense, ask,
+// delete, and the reads; start and message come in through the class below it (intake.ts).
 // Every event goes through the EventLog; every state change is a ConversationStateUpdateEvent
 // persisted together with the record. Runs happen in the background (runtimes.ts); `full_state`
 // snapshots are published after each run ends and after pause and interrupt (OpenHands clients wait
@@ -8,11 +8,13 @@ import { rmSync } from 'node:fs';
 import { rejectPending } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { ConversationRecord, ConversationSearch } from '../store/index.js';
+import { activeBranch, navigatedPoints } from './branches.js';
 import {
   CondenserUnavailableError,
   ConversationNotFoundError,
   ConversationRunningError,
   InvalidConversationRequestError,
+  UnknownEventError,
 } from './errors.js';
 import { type ForkRequest, forkConversation } from './fork.js';
 import { ConversationIntake } from './intake.js';
@@ -53,8 +55,9 @@ export class ConversationService extends ConversationIntake {
 
   /** OpenHands' agent_final_response: see finalResponseOf. */
   async finalResponse(userId: string, id: string): Promise<string> {
-    await this.get(userId, id);
-    return finalResponseOf(this.runtimes.get(id)?.loadedEvents() ?? (await this.loadEvents(id)));
+    const record = await this.get(userId, id);
+    const loaded = this.runtimes.get(id)?.loadedEvents();
+    return finalResponseOf(loaded ?? activeBranch(await this.loadEvents(id), stateOf(record).branch_points));
   }
 
   async fullState(userId: string, id: string): Promise<Record<string, unknown>> {
@@ -204,6 +207,44 @@ export class ConversationService extends ConversationIntake {
       loadEvents: (c: string) => this.loadEvents(c),
     };
     return conversationInfo(await forkConversation(deps, source, request));
+  }
+
+  /**
+   * Moves HEAD to an event of the conversation (OpenHands' POST /navigate; null: an empty tree): the
+   * events appended next start a branch from it and the agent sees only the path to it (branches.ts).
+   * Every branch stays in the log. Not while a run is going (ConversationRunningError).
+   */
+  async navigate(userId: string, id: string, eventId: string | null): Promise<ConversationInfo> {
+    // The log is read and the new state stored in the conversation's append order: no event lands
+    // between the two.
+    return this.onOwner('navigate', userId, id, [eventId], () =>
+      this.options.log.read(id, async () => {
+        const stored = await this.local(userId, id); // the caller's, and not a sandbox's mirror
+        const runtime = this.runtimes.get(id);
+        const record = runtime?.record ?? stored;
+        if (runtime?.running || record.executionStatus === 'running') throw new ConversationRunningError(id);
+        const { events, seq } = await this.readEvents(id);
+        if (eventId !== null && !events.some((e) => e.id === eventId))
+          throw new UnknownEventError('event_id', eventId);
+        const state = stateOf(record);
+        const next = {
+          ...state,
+          branch_points: navigatedPoints(state.branch_points, seq, eventId),
+          leaf_event_id: eventId,
+        };
+        const changes = {
+          state: next as unknown as Record<string, unknown>,
+          updatedAt: new Date().toISOString(),
+        };
+        await this.store.conversations.update(id, changes);
+        const updated = { ...record, ...changes };
+        if (runtime) {
+          runtime.rebranch(updated, activeBranch(events, next.branch_points), seq);
+          this.prompted.delete(runtime);
+        }
+        return conversationInfo(updated);
+      }),
+    );
   }
 
   /**

@@ -5,6 +5,7 @@ import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { HookConfig } from '../hooks/index.js';
 import { REDACTED } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
+import type { BranchPoint } from './branches.js';
 import type { AgentSpec, ConfirmationPolicy, ConversationInfo, ExecutionStatus } from './schemas.js';
 import type { StoredSecret } from './secrets.js';
 
@@ -44,6 +45,10 @@ export interface ConversationState {
   max_budget_per_task?: number | null;
   /** Set on a fork: the source conversation and the event the copy ends at (null: all of it). */
   forked_from?: { conversation_id: string; event_id: string | null };
+  /** Where the conversation branches (branches.ts); absent until HEAD is first moved (POST /navigate). */
+  branch_points?: BranchPoint[];
+  /** HEAD once moved: the newest node of the active branch, null for an empty tree; absent: the log's end. */
+  leaf_event_id?: string | null;
 }
 
 /** The state members that emit a ConversationStateUpdateEvent when they change (OpenHands §4.3). */
@@ -144,7 +149,7 @@ export function conversationInfo(record: ConversationRecord): ConversationInfo {
     blocked_actions: s.blocked_actions,
     blocked_messages: s.blocked_messages,
     last_user_message_id: s.last_user_message_id,
-    leaf_event_id: null,
+    leaf_event_id: s.leaf_event_id ?? null,
     stats: s.stats,
     secret_registry: secretRegistry(s),
     agent_state: s.agent_state,

@@ -101,6 +101,7 @@ export async function installOpenApi(
     conversation.StartConversationRequest,
     conversation.UpdateConversationRequest,
     conversation.ForkConversationRequest,
+    conversation.NavigateConversationRequest,
     conversation.UpdateSecretsRequest,
     conversation.SetConfirmationPolicyRequest,
     conversation.SetSecurityAnalyzerRequest,

@@ -17,7 +17,7 @@ import {
   ConversationNotFoundError,
   ConversationRunningError,
   InvalidConversationRequestError,
-  UnknownForkEventError,
+  UnknownEventError,
 } from '../conversation/errors.js';
 import {
   createAjv,
@@ -198,7 +198,7 @@ function domainError(error: unknown): { status: number; detail: unknown } | null
   if (
     error instanceof ConversationNotFoundError ||
     error instanceof UnknownConversationError ||
-    error instanceof UnknownForkEventError
+    error instanceof UnknownEventError
   ) {
     return { status: 404, detail: error.message };
   }

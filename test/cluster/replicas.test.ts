@@ -126,6 +126,21 @@ describe.skipIf(!redisUrl || !databaseUrl)('two replicas on one PostgreSQL and o
     const again = await call(b, `/api/conversations/${id}/run`, { method: 'POST' });
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual({ detail: expect.stringMatching(/already running/) });
+    // A navigation sent to B: refused while A runs, then HEAD moves on A; an unknown event is A's 404.
+    const firstDone = seen.find((e) => e.kind === 'ActionEvent' && JSON.stringify(e).includes('first done'))!;
+    const navigate = (eventId: string) =>
+      call(b, `/api/conversations/${id}/navigate`, {
+        method: 'POST',
+        body: JSON.stringify({ event_id: eventId }),
+      });
+    expect((await navigate(firstDone.id)).status).toBe(409);
+    await until(async () => (await status(a, id)) === 'finished');
+    const moved = await navigate(firstDone.id);
+    expect(moved.status).toBe(200);
+    expect(await moved.json()).toMatchObject({ id, leaf_event_id: firstDone.id });
+    const unknown = await navigate('00000000-0000-4000-8000-000000000000');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ detail: expect.stringMatching(/Unknown event_id/) });
     watcher.close();
   });
 

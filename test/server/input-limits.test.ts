@@ -198,6 +198,7 @@ describe('an unknown conversation', () => {
     ask_agent: { question: 'why?' },
     events: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
     respond_to_confirmation: { accept: true },
+    navigate: { event_id: null },
   };
 
   it('is a 404 on every route under /api/conversations/{conversation_id}, and each documents it', async () => {

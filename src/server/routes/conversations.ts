@@ -314,6 +314,39 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
   );
 
   app.post(
+    '/api/conversations/:conversation_id/navigate',
+    {
+      schema: {
+        tags,
+        summary: 'Navigate Conversation',
+        description:
+          "Moves the conversation's HEAD to one of its events (event_id; null: an empty tree). The events appended next start a branch from there, and the agent sees only the path from the root to HEAD; every branch stays in the log, and no conversation is created (fork does that). The answer carries the new leaf_event_id.",
+        params: ConversationIdParams,
+        querystring: Type.Object({
+          include_skills: Type.Optional(
+            Type.Boolean({
+              description: 'Accepted for OpenHands clients; agentd’s ConversationInfo carries no skills',
+            }),
+          ),
+        }),
+        body: Ref('NavigateConversationRequest'),
+        response: {
+          200: Ref('ConversationInfo'),
+          404: detailResponse('Unknown conversation, or event_id is not one of its events'),
+          409: detailResponse(
+            'The conversation is running (pause it first), or runs in a sandbox (send the request to its conversation_url)',
+          ),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body as { event_id?: string | null };
+      return conversations.navigate(request.userId, id(request), body.event_id ?? null);
+    },
+  );
+
+  app.post(
     '/api/conversations/:conversation_id/condense',
     {
       schema: {
