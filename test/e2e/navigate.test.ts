@@ -98,6 +98,18 @@ describe('navigate', () => {
     expect(after.slice(0, c.events.length)).toEqual(c.events);
     expect(terminalOutputs(after)).toEqual(['first', 'second', 'third']);
     expect((await info(server, c.id)).leaf_event_id).toBe(after.findLast(isNode)!.id);
+
+    // A fork of the whole log keeps its branches and HEAD (under the copies' ids): it runs on the branch.
+    const forked = await api(server, `/api/conversations/${c.id}/fork`, { method: 'POST', body: '{}' });
+    const fork = (await forked.json()) as { id: string; leaf_event_id: string };
+    const copy = await allEvents(server, fork.id);
+    expect(copy).toHaveLength(after.length);
+    expect(fork.leaf_event_id).toBe(copy.findLast(isNode)!.id);
+    await say(fork.id, 'Task four');
+    const forkCall = sentToLlm(c.key, 6);
+    expect(forkCall).toContain('Task three');
+    expect(forkCall).toContain('Task four');
+    expect(forkCall).not.toContain('Task two');
   });
 
   it('keeps the branch across a restart, and a fork from the branch copies only its path', async () => {
