@@ -11,7 +11,7 @@ import type { ConversationRuntime } from './runtime.js';
 import type { CreatedConversation } from './runtime-builder.js';
 import { ConversationRuntimes } from './runtimes.js';
 import type { ConversationInfo, SendMessageRequest, StartConversationRequest } from './schemas.js';
-import { initialState, makeWorkspace, NO_SKILLS, userMessage } from './start-request.js';
+import { initialState, makeWorkspace, NO_SKILLS, refuseUnsupported, userMessage } from './start-request.js';
 import { conversationInfo } from './state.js';
 
 export class ConversationIntake extends ConversationRuntimes {
@@ -65,6 +65,7 @@ export class ConversationIntake extends ConversationRuntimes {
         );
       return { info: conversationInfo(existing), created: false };
     }
+    refuseUnsupported(request);
     if (request.initial_message) userMessage(request.initial_message, NO_SKILLS, ['body', 'initial_message']);
     // Read once: the agent (when the request has none), the defaults and the runtime (its MCP
     // servers) all come from it.

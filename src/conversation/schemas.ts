@@ -228,6 +228,18 @@ export const StartConversationRequest = Type.Object(
           "USD a run may spend in total (all the conversation's LLMs); past it the run stops with MaxBudgetReached. Default: the user's settings.",
       }),
     ),
+    // OpenHands' SDK sends these as null or [] unless its user asks for them; agentd has neither, and
+    // a start that asks for them is refused (start-request.ts) rather than run without them.
+    plugins: Type.Optional(
+      Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Null()], {
+        description: 'agentd loads no plugins: null or [] (a list with any plugin is a 422)',
+      }),
+    ),
+    client_tools: Type.Optional(
+      Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Null()], {
+        description: 'agentd runs no client-side tools: null or [] (a list with any tool is a 422)',
+      }),
+    ),
   },
   { ...open, $id: 'StartConversationRequest' },
 );

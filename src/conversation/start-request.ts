@@ -149,6 +149,23 @@ export function defaultPolicy(confirmationMode: boolean | null | undefined): Con
 }
 
 /**
+ * What agentd cannot do is refused before anything is stored, never dropped: a run without the
+ * plugins or client-side tools it was started with is not the run that was asked for.
+ */
+export function refuseUnsupported(request: StartConversationRequest): void {
+  if (request.plugins?.length)
+    throw new InvalidConversationRequestError(
+      ['body', 'plugins'],
+      'agentd loads no plugins: start the conversation without them (null or [])',
+    );
+  if (request.client_tools?.length)
+    throw new InvalidConversationRequestError(
+      ['body', 'client_tools'],
+      'agentd runs no client-side tools: start the conversation without them (null or [])',
+    );
+}
+
+/**
  * The state a new conversation is stored with: the agent (the request's or the settings', its
  * condenser resolved), and every default the request leaves to the settings or to agentd.
  */

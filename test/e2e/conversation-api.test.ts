@@ -262,4 +262,33 @@ describe('conversations REST', () => {
     });
     expect(unknownTool.status).toBe(422);
   });
+
+  it("refuses a start that asks for plugins or client-side tools, which agentd has not, and stores nothing; the SDK's null and [] pass", async () => {
+    const before = await server.store.conversations.count({});
+    for (const [member, value] of [
+      ['plugins', [{ source: 'github:owner/repo' }]],
+      ['client_tools', [{ name: 'pick_color', description: 'Asks the user for a color' }]],
+    ] as const) {
+      const res = await json('/api/conversations', {
+        method: 'POST',
+        body: JSON.stringify({
+          agent: { llm: { model: 'openai/x', api_key: 'k', base_url: llm.openaiBaseUrl }, tools: [] },
+          workspace: { working_dir: '/tmp' },
+          [member]: value,
+        }),
+      });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        detail: [
+          expect.objectContaining({ loc: ['body', member], msg: expect.stringMatching(/^agentd .* no /) }),
+        ],
+      });
+    }
+    expect(await server.store.conversations.count({})).toBe(before);
+    const sdkDefaults = await startConversation(server, llm, [], {
+      message: '',
+      extra: { plugins: null, client_tools: [], tool_module_qualnames: {}, agent_definitions: [] },
+    });
+    expect((await json(`/api/conversations/${sdkDefaults.id}`)).status).toBe(200);
+  });
 });
