@@ -1,18 +1,35 @@
 // Session-key authentication, denied by default and decided per route. Every route needs a configured
-// key in X-Session-API-Key unless the route itself says otherwise in its config (`access`): 'public'
+// key in X-Session-API-Key (or as `Authorization: Bearer <key>`, as OpenHands Cloud's clients send
+// it) unless the route itself says otherwise in its config (`access`): 'public'
 // for health, server info and the docs, 'own' for the WebSocket, which authenticates in its handler.
 // The decision reads the matched route, never the URL text, so an encoded path (`/%61pi/...`) that the
 // router decodes onto a protected route meets the same check. The key also names the user (settings
 // and conversations are per user). Keys are compared in constant time, over their SHA-256 digests so
 // length does not leak.
 import { hash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { userIdForSessionKey } from '../settings/index.js';
 
 export const SESSION_KEY_HEADER = 'x-session-api-key';
 
-/** The OpenAPI security scheme every protected operation declares. */
+/** The OpenAPI security schemes every protected operation declares: either one carries the key. */
 export const SECURITY_SCHEME = 'APIKeyHeader';
+export const BEARER_SCHEME = 'HTTPBearer';
+
+const BEARER = /^Bearer +(\S+) *$/i;
+
+/**
+ * The key a request offers: X-Session-API-Key, else an `Authorization: Bearer` token (OpenHands
+ * Cloud's clients, e.g. the SDK's OpenHandsCloudWorkspace, authenticate that way). Undefined: none.
+ */
+export function offeredKey(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers[SESSION_KEY_HEADER];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (key !== undefined) return key;
+  const authorization = headers.authorization;
+  return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
+}
 
 /** Who may call a route: 'key' (the default), 'public', or 'own' (the handler authenticates). */
 export type RouteAccess = 'key' | 'public' | 'own';
@@ -129,8 +146,7 @@ export async function installAuth(
     // An unknown route has no handler to protect: it answers 404 (the route table is public anyway,
     // in /openapi.json).
     if (request.is404 || (request.routeOptions.config.access ?? 'key') !== 'key') return done();
-    const header = request.headers[SESSION_KEY_HEADER];
-    const user = sessionKeys.userOf(Array.isArray(header) ? header[0] : header);
+    const user = sessionKeys.userOf(offeredKey(request.headers));
     // Answered here: without done() nothing after this hook runs.
     if (user === null) return void reply.code(401).send({ detail: 'Unauthorized' });
     request.userId = user;

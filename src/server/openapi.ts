@@ -20,7 +20,7 @@ import {
   SettingsUpdateRequest,
   SettingsView,
 } from '../settings/index.js';
-import { SECURITY_SCHEME } from './auth.js';
+import { BEARER_SCHEME, SECURITY_SCHEME } from './auth.js';
 import { installDocsUi } from './docs-ui.js';
 import { documentFrameworkResponses } from './framework-errors.js';
 import * as legacy from './legacy-conversation.js';
@@ -155,11 +155,16 @@ export async function installOpenApi(
       components: {
         securitySchemes: {
           [SECURITY_SCHEME]: { type: 'apiKey', in: 'header', name: 'X-Session-API-Key' },
+          [BEARER_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The same session key as a bearer token, as OpenHands Cloud clients send it',
+          },
         },
       },
-      // Every operation needs the key unless it declares `security: []` (the public routes do,
-      // from their route config; see auth.ts).
-      security: [{ [SECURITY_SCHEME]: [] }],
+      // Every operation needs the key, in either header, unless it declares `security: []` (the
+      // public routes do, from their route config; see auth.ts).
+      security: [{ [SECURITY_SCHEME]: [] }, { [BEARER_SCHEME]: [] }],
     },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) =>

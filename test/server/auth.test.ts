@@ -35,6 +35,27 @@ describe('auth', () => {
     }
   });
 
+  it("takes the key as a bearer token too (OpenHands Cloud's clients), the header first when both come", async () => {
+    const settings = (headers: Record<string, string>) => fetch(`${server.url}/api/settings`, { headers });
+    expect((await settings({ Authorization: 'Bearer key-a' })).status).toBe(200);
+    expect((await settings({ authorization: 'bearer key-b' })).status).toBe(200);
+    for (const authorization of ['Bearer wrong', 'Bearer', 'Basic key-a', 'key-a', 'Bearer key-a extra'])
+      expect((await settings({ authorization })).status, authorization).toBe(401);
+    // The session key header decides when present: a right token does not mend a wrong key.
+    expect((await settings({ 'X-Session-API-Key': 'wrong', Authorization: 'Bearer key-a' })).status).toBe(
+      401,
+    );
+    // Both name the same user: what one stores, the other reads.
+    const stored = await fetch(`${server.url}/api/settings`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer key-b', 'content-type': 'application/json' },
+      body: JSON.stringify({ language: 'fr' }),
+    });
+    expect(stored.status).toBe(200);
+    const read = await settings({ 'X-Session-API-Key': 'key-b' });
+    expect(((await read.json()) as { language: string }).language).toBe('fr');
+  });
+
   it('leaves health, server info and docs open', async () => {
     for (const path of ['/alive', '/health', '/ready', '/server_info', '/openapi.json', '/docs']) {
       const res = await api(server, path, { key: null });

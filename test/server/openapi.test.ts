@@ -59,7 +59,7 @@ describe('OpenAPI document', () => {
 
   it('declares the session key on every operation but the public ones', () => {
     const global = (doc as unknown as { security: unknown }).security;
-    expect(global).toEqual([{ APIKeyHeader: [] }]);
+    expect(global).toEqual([{ APIKeyHeader: [] }, { HTTPBearer: [] }]);
     const publicPaths = ['/alive', '/health', '/ready', '/server_info'];
     let protectedOps = 0;
     for (const [path, ops] of Object.entries(doc.paths)) {

@@ -1,9 +1,9 @@
 // What both WebSockets (/sockets/events, /sockets/bash-events) share to authenticate as OpenHands does:
-// the `session_api_key` query parameter, else the X-Session-API-Key header, else a first frame
+// the `session_api_key` query parameter, else the key's header (offeredKey), else a first frame
 // {"type":"auth","session_api_key":…}; later redundant auth frames are skipped.
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { SESSION_KEY_HEADER, type SessionKeys } from '../auth.js';
+import { offeredKey, type SessionKeys } from '../auth.js';
 
 /**
  * The key the client offers: the `session_api_key` query parameter, else the header, else (when keys
@@ -15,11 +15,8 @@ export async function socketKey(
   sessionKeys: SessionKeys,
   timeoutMs: number,
 ): Promise<string | null> {
-  const header = request.headers[SESSION_KEY_HEADER];
   const key =
-    (request.query as { session_api_key?: string }).session_api_key ??
-    (Array.isArray(header) ? header[0] : header) ??
-    null;
+    (request.query as { session_api_key?: string }).session_api_key ?? offeredKey(request.headers) ?? null;
   return key === null && sessionKeys.enabled ? firstFrameKey(socket, timeoutMs) : key;
 }
 
