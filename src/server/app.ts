@@ -38,6 +38,7 @@ import { toolRoutes } from './routes/tools.js';
 import { appConversationRoutes } from './routes/v1/app-conversations.js';
 import { v1EventRoutes } from './routes/v1/events.js';
 import { sandboxRoutes } from './routes/v1/sandboxes.js';
+import { userRoutes } from './routes/v1/users.js';
 import { vscodeRoutes } from './routes/vscode.js';
 import { webRoutes } from './routes/web.js';
 import { schemaBucket } from './schema-bucket.js';
@@ -156,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(v1EventRoutes, { events: v1.events });
     await app.register(appConversationRoutes, { apps: v1.apps });
     await app.register(sandboxRoutes, { sandboxes: v1.sandboxes, specs: v1.specs });
+    await app.register(userRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
     // OpenHands' app-server options (the web UI's mode, feature flags and settings choices).
     await app.register(optionRoutes);
   }

@@ -20,15 +20,15 @@ export const BEARER_SCHEME = 'HTTPBearer';
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
- * The key a request offers: X-Session-API-Key, else an `Authorization: Bearer` token (OpenHands
- * Cloud's clients, e.g. the SDK's OpenHandsCloudWorkspace, authenticate that way). Undefined: none.
+ * The keys a request offers, in the order they count: X-Session-API-Key, then an `Authorization:
+ * Bearer` token. OpenHands Cloud's clients (the SDK's OpenHandsCloudWorkspace) send the user's key as
+ * the token, at times beside a sandbox's key in the header.
  */
-export function offeredKey(headers: IncomingHttpHeaders): string | undefined {
+export function offeredKeys(headers: IncomingHttpHeaders): string[] {
   const header = headers[SESSION_KEY_HEADER];
   const key = Array.isArray(header) ? header[0] : header;
-  if (key !== undefined) return key;
-  const authorization = headers.authorization;
-  return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
+  const bearer = headers.authorization === undefined ? undefined : BEARER.exec(headers.authorization)?.[1];
+  return [key, bearer].filter((k) => k !== undefined);
 }
 
 /** Who may call a route: 'key' (the default), 'public', or 'own' (the handler authenticates). */
@@ -68,6 +68,16 @@ export class SessionKeys {
   /** True when the key is one of the configured keys. Every key is compared, so timing does not tell which. */
   accepts(key: string | undefined | null): boolean {
     return !this.enabled || this.userOf(key) !== null;
+  }
+
+  /** The user the first configured key among `offered` names (offeredKeys), else null. */
+  userOfAny(offered: readonly string[]): string | null {
+    if (!this.enabled) return this.userOf(null);
+    for (const key of offered) {
+      const user = this.userOf(key);
+      if (user !== null) return user;
+    }
+    return null;
   }
 
   /**
@@ -146,7 +156,7 @@ export async function installAuth(
     // An unknown route has no handler to protect: it answers 404 (the route table is public anyway,
     // in /openapi.json).
     if (request.is404 || (request.routeOptions.config.access ?? 'key') !== 'key') return done();
-    const user = sessionKeys.userOf(offeredKey(request.headers));
+    const user = sessionKeys.userOfAny(offeredKeys(request.headers));
     // Answered here: without done() nothing after this hook runs.
     if (user === null) return void reply.code(401).send({ detail: 'Unauthorized' });
     request.userId = user;

@@ -19,6 +19,7 @@ import {
   SettingsStoredResponse,
   SettingsUpdateRequest,
   SettingsView,
+  UserInfo,
 } from '../settings/index.js';
 import { BEARER_SCHEME, SECURITY_SCHEME } from './auth.js';
 import { installDocsUi } from './docs-ui.js';
@@ -82,6 +83,7 @@ export async function installOpenApi(
     GETSettingsResponse,
     SettingsStoredResponse,
     SettingsView,
+    UserInfo,
     SettingsUpdateRequest,
     SecretItem,
     SecretsList,

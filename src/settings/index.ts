@@ -20,6 +20,7 @@ export {
   SecretsList,
   SettingsUpdateRequest,
   SettingsView,
+  UserInfo,
 } from './sdk-schemas.js';
 export { isEmptyUpdate } from './sdk-view.js';
 export {

@@ -46,6 +46,19 @@ export const SettingsView = Type.Object(
   },
 );
 
+/**
+ * GET /api/v1/users/me (OpenHands app-server's UserInfo): the same settings with the user's id, the
+ * flat LLM and search keys masked when set (OpenHands' serializers), the LLM key in clear when
+ * exposure is asked and allowed. The SDK's OpenHandsCloudWorkspace reads its LLM and MCP servers here.
+ */
+export const UserInfo = Type.Object(
+  {
+    ...SettingsView.properties,
+    id: Type.String({ description: "agentd's id of the session key's user" }),
+  },
+  { $id: 'UserInfo', description: 'The caller: its settings (see SettingsView) and its user id' },
+);
+
 export const SettingsUpdateRequest = Type.Object(
   {
     agent_settings_diff: Type.Optional(

@@ -51,6 +51,22 @@ export class SettingsService {
   }
 
   /**
+   * OpenHands' GET /api/v1/users/me: the view with the user's id, and the flat LLM and search keys as
+   * OpenHands shows them there: masked when set, null when not; the LLM key in clear in `plaintext`.
+   */
+  async userInfo(userId: string, mode: ExposeMode): Promise<SettingsView & { id: string }> {
+    const view = await this.view(userId, mode);
+    const masked = (set: boolean) => (set ? REDACTED : null);
+    const llmKey = mode === 'plaintext' ? (view.agent_settings.llm.api_key as string | null) : null;
+    return {
+      ...view,
+      id: userId,
+      llm_api_key: llmKey ?? masked(view.llm_api_key_set),
+      search_api_key: masked(view.search_api_key_set),
+    };
+  }
+
+  /**
    * PATCH /api/settings: the diffs merged into the stored record (see sdk-view.ts for which
    * members and how an api_key is read). Answers the new view, secrets redacted.
    */

@@ -29,6 +29,19 @@ describe("the SDK's OpenHandsCloudWorkspace against agentd", () => {
     const cloud = (path: string, init: RequestInit = {}) =>
       fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${server.key}` } });
 
+    // The user's settings, as the web UI stores them.
+    const stored = await fetch(`${server.url}/api/settings`, {
+      method: 'POST',
+      headers: { 'X-Session-API-Key': server.key, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        llm_model: 'openai/cloud-model',
+        llm_api_key: 'sk-cloud-secret',
+        llm_base_url: llm.openaiBaseUrl,
+        mcp_config: { stdio_servers: [{ name: 'files', command: 'npx', args: ['files-mcp'] }] },
+      }),
+    });
+    expect(stored.status).toBe(200);
+
     // _create_new_sandbox: POST /api/v1/sandboxes, the spec as a query parameter.
     const created = await cloud('/api/v1/sandboxes?sandbox_spec_id=process', { method: 'POST' });
     expect(created.status).toBe(200);
@@ -72,6 +85,25 @@ describe("the SDK's OpenHandsCloudWorkspace against agentd", () => {
       if (info.execution_status === 'finished') break;
       await new Promise((r) => setTimeout(r, 20));
     }
+    // get_llm / get_mcp_config: GET /api/v1/users/me with the user's key as the token and the
+    // sandbox's in the header. The LLM key in clear only from a server started with exposure.
+    const me = (query: string) =>
+      fetch(`${server.url}/api/v1/users/me${query}`, {
+        headers: { Authorization: `Bearer ${server.key}`, 'X-Session-API-Key': sandbox.session_api_key! },
+      });
+    const user = await me('');
+    expect(user.status).toBe(200);
+    expect(await user.json()).toMatchObject({
+      id: expect.stringMatching(/^key-/),
+      llm_model: 'openai/cloud-model',
+      llm_base_url: llm.openaiBaseUrl,
+      llm_api_key: '**********',
+      mcp_config: { sse_servers: [], stdio_servers: [{ name: 'files', command: 'npx' }], shttp_servers: [] },
+    });
+    const exposed = await me('?expose_secrets=true');
+    expect(exposed.status).toBe(403);
+    expect(await exposed.json()).toEqual({ detail: expect.stringMatching(/--expose-secrets/) });
+
     // The control plane's key is not the sandbox's: the agent server refuses it.
     const withCloudKey = await fetch(`${agentServer}/api/conversations/${conversation.id}`, {
       headers: { Authorization: `Bearer ${server.key}` },
@@ -88,5 +120,26 @@ describe("the SDK's OpenHandsCloudWorkspace against agentd", () => {
     const deleted = await cloud(`/api/v1/sandboxes/${id}?sandbox_id=${id}`, { method: 'DELETE' });
     expect(deleted.status).toBe(200);
     expect(await (await cloud(`/api/v1/sandboxes?id=${id}`)).json()).toEqual([null]);
+  });
+
+  it('gives the LLM key in clear to get_llm on a server started with secret exposure', async () => {
+    const exposing = await startServer({ exposeSecrets: true });
+    try {
+      await fetch(`${exposing.url}/api/settings`, {
+        method: 'POST',
+        headers: { 'X-Session-API-Key': exposing.key, 'content-type': 'application/json' },
+        body: JSON.stringify({ llm_model: 'openai/cloud-model', llm_api_key: 'sk-cloud-secret' }),
+      });
+      const me = await fetch(`${exposing.url}/api/v1/users/me?expose_secrets=true`, {
+        headers: { Authorization: `Bearer ${exposing.key}` },
+      });
+      expect(me.status).toBe(200);
+      expect(await me.json()).toMatchObject({
+        llm_model: 'openai/cloud-model',
+        llm_api_key: 'sk-cloud-secret',
+      });
+    } finally {
+      await exposing.close({ remove: true });
+    }
   });
 });

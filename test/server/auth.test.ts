@@ -35,14 +35,17 @@ describe('auth', () => {
     }
   });
 
-  it("takes the key as a bearer token too (OpenHands Cloud's clients), the header first when both come", async () => {
+  it("takes the key as a bearer token too (OpenHands Cloud's clients), the header's first when both are keys", async () => {
     const settings = (headers: Record<string, string>) => fetch(`${server.url}/api/settings`, { headers });
     expect((await settings({ Authorization: 'Bearer key-a' })).status).toBe(200);
     expect((await settings({ authorization: 'bearer key-b' })).status).toBe(200);
     for (const authorization of ['Bearer wrong', 'Bearer', 'Basic key-a', 'key-a', 'Bearer key-a extra'])
       expect((await settings({ authorization })).status, authorization).toBe(401);
-    // The session key header decides when present: a right token does not mend a wrong key.
-    expect((await settings({ 'X-Session-API-Key': 'wrong', Authorization: 'Bearer key-a' })).status).toBe(
+    // The cloud workspace sends a sandbox's key in the header and the user's as the token: the token counts.
+    expect(
+      (await settings({ 'X-Session-API-Key': 'sandbox-key', Authorization: 'Bearer key-a' })).status,
+    ).toBe(200);
+    expect((await settings({ 'X-Session-API-Key': 'wrong', Authorization: 'Bearer wrong' })).status).toBe(
       401,
     );
     // Both name the same user: what one stores, the other reads.
@@ -54,6 +57,9 @@ describe('auth', () => {
     expect(stored.status).toBe(200);
     const read = await settings({ 'X-Session-API-Key': 'key-b' });
     expect(((await read.json()) as { language: string }).language).toBe('fr');
+    // Two configured keys: the header's names the user.
+    const both = await settings({ 'X-Session-API-Key': 'key-a', Authorization: 'Bearer key-b' });
+    expect(((await both.json()) as { language: string | null }).language).not.toBe('fr');
   });
 
   it('leaves health, server info and docs open', async () => {

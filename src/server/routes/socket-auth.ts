@@ -1,9 +1,9 @@
 // What both WebSockets (/sockets/events, /sockets/bash-events) share to authenticate as OpenHands does:
-// the `session_api_key` query parameter, else the key's header (offeredKey), else a first frame
+// the `session_api_key` query parameter, else the keys' headers (offeredKeys), else a first frame
 // {"type":"auth","session_api_key":…}; later redundant auth frames are skipped.
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { offeredKey, type SessionKeys } from '../auth.js';
+import { offeredKeys, type SessionKeys } from '../auth.js';
 
 /**
  * The key the client offers: the `session_api_key` query parameter, else the header, else (when keys
@@ -15,9 +15,11 @@ export async function socketKey(
   sessionKeys: SessionKeys,
   timeoutMs: number,
 ): Promise<string | null> {
-  const key =
-    (request.query as { session_api_key?: string }).session_api_key ?? offeredKey(request.headers) ?? null;
-  return key === null && sessionKeys.enabled ? firstFrameKey(socket, timeoutMs) : key;
+  const query = (request.query as { session_api_key?: string }).session_api_key;
+  if (query !== undefined) return query;
+  const offered = offeredKeys(request.headers);
+  if (offered.length > 0) return offered.find((k) => sessionKeys.userOf(k) !== null) ?? offered[0]!;
+  return sessionKeys.enabled ? firstFrameKey(socket, timeoutMs) : null;
 }
 
 /** Waits for the first text frame {"type":"auth","session_api_key":…}; null on timeout or anything else. */
