@@ -27,9 +27,11 @@ describe('/docs in Chromium', () => {
     });
     await page.goto(`${server.url}/docs`);
     await page.locator('button.authorize').first().click();
-    await page.locator('.auth-container input').first().fill('docs-key');
-    await page.locator('.auth-btn-wrapper button.authorize').click();
-    await page.locator('button.btn-done').click();
+    // One form per scheme (the key header, the bearer token): the header's.
+    const headerScheme = page.locator('form', { hasText: 'APIKeyHeader' });
+    await headerScheme.locator('input').fill('docs-key');
+    await headerScheme.locator('button.authorize').click();
+    await page.locator('button.btn-done').first().click();
 
     const operation = page.locator('.opblock', { hasText: '/api/conversations/count' }).first();
     await operation.locator('.opblock-summary').click();
