@@ -40,5 +40,5 @@ export {
   userSkills,
   workspaceSkills,
 } from './skills.js';
-export { isStuck } from './stuck.js';
+export { DEFAULT_STUCK_THRESHOLDS, isStuck, type StuckThresholds } from './stuck.js';
 export { MessageView, type ViewEvent } from './view.js';

@@ -5,11 +5,13 @@ import type { Agent } from './agent.js';
 import { agentError, pendingActions } from './agent-events.js';
 import { rejection } from './hook-events.js';
 import type { AgentHost } from './host.js';
-import { isStuck } from './stuck.js';
+import { isStuck, type StuckThresholds } from './stuck.js';
 
 export interface RunOptions {
   maxIterations: number;
   stuckDetection: boolean;
+  /** OpenHands' stuck_detection_thresholds; absent: its defaults. */
+  stuckThresholds?: StuckThresholds;
   /** USD for the whole conversation (every LLM it uses); null = no limit. */
   maxBudgetPerTask?: number | null;
 }
@@ -29,7 +31,7 @@ export async function run(agent: Agent, host: AgentHost, options: RunOptions): P
     const outcome = await agent.step(host);
     // A stop hook may send a finished agent back to work; that counts as an iteration.
     if (outcome !== 'continue' && !(outcome === 'finished' && !(await agent.mayStop(host)))) return;
-    if (options.stuckDetection && isStuck(host.events())) {
+    if (options.stuckDetection && isStuck(host.events(), options.stuckThresholds)) {
       await host.setStatus('stuck');
       return;
     }

@@ -1,8 +1,29 @@
-// Stuck detection over the events since the last user message (OpenHands' thresholds): the same
-// action with the same result 4 times, the same action failing 4 times, 3 agent messages in a row
-// with no user in between, or two actions alternating for 6 rounds.
+// Stuck detection over the events since the last user message, with OpenHands' thresholds (a start
+// request's `stuck_detection_thresholds` may change them): the same action with the same result 4
+// times, the same action failing once more than 3 times, 3 agent messages in a row with no user in
+// between, or two actions alternating for 6 rounds.
 import type { AnyEvent } from '../events/index.js';
 
+/** OpenHands' StuckDetectionThresholds. */
+export interface StuckThresholds {
+  /** The same action and result this many times in a row. */
+  action_observation: number;
+  /** The same action failing the same way more than this many times in a row. */
+  action_error: number;
+  /** This many agent messages in a row. */
+  monologue: number;
+  /** Two actions and their results alternating, this many of them in all. */
+  alternating_pattern: number;
+}
+
+export const DEFAULT_STUCK_THRESHOLDS: StuckThresholds = {
+  action_observation: 4,
+  action_error: 3,
+  monologue: 3,
+  alternating_pattern: 6,
+};
+
+/** How many events back a check looks at least (more for larger thresholds: two per action). */
 const WINDOW = 40;
 
 type Pair = { action: string; result: string; error: boolean };
@@ -20,8 +41,8 @@ function signature(value: unknown): string {
   );
 }
 
-function sinceLastUserMessage(events: readonly AnyEvent[]): AnyEvent[] {
-  const start = Math.max(0, events.length - WINDOW);
+function sinceLastUserMessage(events: readonly AnyEvent[], window: number): AnyEvent[] {
+  const start = Math.max(0, events.length - window);
   let from = start;
   for (let i = events.length - 1; i >= start; i--) {
     const e = events[i] as { kind: string; source?: string };
@@ -59,18 +80,25 @@ function pairs(events: readonly AnyEvent[]): Pair[] {
   return out;
 }
 
-export function isStuck(events: readonly AnyEvent[]): boolean {
-  const recent = sinceLastUserMessage(events);
+export function isStuck(
+  events: readonly AnyEvent[],
+  thresholds: StuckThresholds = DEFAULT_STUCK_THRESHOLDS,
+): boolean {
+  const largest = Math.max(...Object.values(thresholds));
+  const recent = sinceLastUserMessage(events, Math.max(WINDOW, 2 * (largest + 1)));
   const p = pairs(recent);
   const lastN = (n: number) => p.slice(-n);
   const same = (list: Pair[]) =>
     list.every((x) => x.action === list[0]!.action && x.result === list[0]!.result);
-  if (p.length >= 4 && same(lastN(4))) return true;
-  const errors = lastN(4);
-  if (errors.length === 4 && errors.every((x) => x.error) && same(errors)) return true;
-  const alternating = lastN(6);
+  const repeated = lastN(thresholds.action_observation);
+  if (repeated.length === thresholds.action_observation && same(repeated)) return true;
+  const errors = lastN(thresholds.action_error + 1);
+  if (errors.length === thresholds.action_error + 1 && errors.every((x) => x.error) && same(errors))
+    return true;
+  const alternating = lastN(thresholds.alternating_pattern);
   if (
-    alternating.length === 6 &&
+    alternating.length === thresholds.alternating_pattern &&
+    alternating.length >= 3 &&
     alternating.every(
       (x, i) => x.action === alternating[i % 2]!.action && x.result === alternating[i % 2]!.result,
     ) &&
@@ -84,5 +112,5 @@ export function isStuck(events: readonly AnyEvent[]): boolean {
     if (e.kind === 'MessageEvent' && e.source === 'agent') monologue++;
     else if (e.kind === 'MessageEvent' || e.kind === 'ActionEvent') break;
   }
-  return monologue >= 3;
+  return monologue >= thresholds.monologue;
 }

@@ -120,6 +120,7 @@ export abstract class ConversationRuntimes {
         run(runtime.agent, runtime, {
           maxIterations: state.max_iterations,
           stuckDetection: state.stuck_detection,
+          stuckThresholds: state.stuck_detection_thresholds,
           maxBudgetPerTask: state.max_budget_per_task ?? null,
         }),
       )

@@ -200,6 +200,20 @@ export const Tags = Type.Unsafe<Record<string, string>>({
   additionalProperties: { type: 'string', maxLength: 256 },
 });
 
+const Threshold = (fallback: number, what: string) =>
+  Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: fallback, description: what }));
+
+/** OpenHands' StuckDetectionThresholds (the SDK's RemoteConversation sends them when given). */
+export const StuckDetectionThresholds = Type.Object(
+  {
+    action_observation: Threshold(4, 'The same action with the same result this many times in a row'),
+    action_error: Threshold(3, 'The same action failing the same way more than this many times in a row'),
+    monologue: Threshold(3, 'This many agent messages in a row, no user message between'),
+    alternating_pattern: Threshold(6, 'Two actions alternating with their results, this many actions in all'),
+  },
+  { ...open, $id: 'StuckDetectionThresholds' },
+);
+
 export const StartConversationRequest = Type.Object(
   {
     agent: Type.Optional(AgentSpec),
@@ -218,6 +232,7 @@ export const StartConversationRequest = Type.Object(
     initial_message: Type.Optional(Type.Union([SendMessageRequest, Type.Null()])),
     max_iterations: Type.Optional(Type.Integer({ minimum: 1 })),
     stuck_detection: Type.Optional(Type.Boolean()),
+    stuck_detection_thresholds: Type.Optional(Type.Union([StuckDetectionThresholds, Type.Null()])),
     secrets: Type.Optional(Type.Record(Type.String(), SecretSource)),
     tags: Type.Optional(Tags),
     autotitle: Type.Optional(Type.Boolean()),

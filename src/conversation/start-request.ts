@@ -2,6 +2,7 @@
 // or one from the user's settings; its LLMs checked), its sealed secrets, the initial message, the
 // working directory, and the defaults taken from the settings. Each refusal is a 422 at its member.
 import { mkdirSync } from 'node:fs';
+import { DEFAULT_STUCK_THRESHOLDS } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp, parseMessageEvent } from '../events/index.js';
 import { type HookConfig, HookConfigError, isEmptyHookConfig, normalizeHookConfig } from '../hooks/index.js';
 import type { EffectiveSettings, SecretBox } from '../settings/index.js';
@@ -186,6 +187,9 @@ export function initialState(
     persistence_dir: persistenceDir,
     max_iterations: request.max_iterations ?? effective?.max_iterations ?? DEFAULT_MAX_ITERATIONS,
     stuck_detection: request.stuck_detection ?? true,
+    ...(request.stuck_detection_thresholds
+      ? { stuck_detection_thresholds: { ...DEFAULT_STUCK_THRESHOLDS, ...request.stuck_detection_thresholds } }
+      : {}),
     confirmation_policy: request.confirmation_policy ?? defaultPolicy(effective?.confirmation_mode),
     security_analyzer:
       request.security_analyzer !== undefined

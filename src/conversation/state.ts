@@ -1,6 +1,8 @@
 // The conversation state kept in the store (ConversationRecord.state) and its projections:
 // ConversationInfo for REST, the `full_state` value for WebSocket snapshots. Secrets (the LLM key,
 // conversation secrets) are stored encrypted and always shown masked.
+
+import type { StuckThresholds } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { HookConfig } from '../hooks/index.js';
 import { REDACTED } from '../settings/index.js';
@@ -27,6 +29,8 @@ export interface ConversationState {
   persistence_dir: string;
   max_iterations: number;
   stuck_detection: boolean;
+  /** The request's stuck_detection_thresholds, when it had them (absent: OpenHands' defaults). */
+  stuck_detection_thresholds?: StuckThresholds;
   confirmation_policy: ConfirmationPolicy;
   security_analyzer: Record<string, unknown> | null;
   activated_knowledge_skills: string[];

@@ -104,6 +104,7 @@ export async function installOpenApi(
     conversation.UpdateConversationRequest,
     conversation.ForkConversationRequest,
     conversation.NavigateConversationRequest,
+    conversation.StuckDetectionThresholds,
     conversation.UpdateSecretsRequest,
     conversation.SetConfirmationPolicyRequest,
     conversation.SetSecurityAnalyzerRequest,

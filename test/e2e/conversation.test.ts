@@ -258,6 +258,40 @@ describe('error paths', () => {
     await waitForStatus(server, id, ['stuck']);
   });
 
+  it("takes the SDK's stuck_detection_thresholds: stuck after 2 repeats instead of 4", async () => {
+    const repeats = Array.from({ length: 8 }, () => ({
+      toolCalls: [{ name: 'terminal', arguments: { command: 'echo same' } }],
+    }));
+    const actions = async (id: string) =>
+      (await allEvents(server, id)).filter((e) => e.kind === 'ActionEvent').length;
+    const strict = await startConversation(server, llm, repeats, {
+      extra: { stuck_detection_thresholds: { action_observation: 2 } },
+    });
+    await waitForStatus(server, strict.id, ['stuck']);
+    expect(await actions(strict.id)).toBe(2);
+    // The SDK's defaults, sent whole, are OpenHands' (and agentd's without them): 4 repeats.
+    const defaults = await startConversation(server, llm, repeats, {
+      extra: {
+        stuck_detection_thresholds: {
+          action_observation: 4,
+          action_error: 3,
+          monologue: 3,
+          alternating_pattern: 6,
+        },
+      },
+    });
+    await waitForStatus(server, defaults.id, ['stuck']);
+    expect(await actions(defaults.id)).toBe(4);
+    const bad = await api(server, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({
+        workspace: { working_dir: '/tmp' },
+        stuck_detection_thresholds: { monologue: 0 },
+      }),
+    });
+    expect(bad.status).toBe(422);
+  });
+
   it('answers a tool that throws with an AgentErrorEvent and goes on', async () => {
     const { id } = await startConversation(server, llm, [
       { toolCalls: [{ name: 'file_editor', arguments: { command: 'view', path: '/definitely/not/here' } }] },
