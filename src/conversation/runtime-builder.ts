@@ -2,6 +2,7 @@
 // metrics going on from the stored stats), its tools and the owner's MCP servers, the agent context
 // (the workspace's skills), hooks, condenser and critic, and its secrets. ConversationRuntimes
 // (runtimes.ts) builds one on a conversation's first use.
+
 import {
   Agent,
   AgentContext,
@@ -16,6 +17,7 @@ import { createLLM, type LLM, type Logger } from '../llm/index.js';
 import type { EffectiveSettings } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { createTools } from '../tools/index.js';
+import { mapMcpValues, withAgentMcp } from './agent-mcp.js';
 import { ConversationRuntime } from './runtime.js';
 import type { ConversationServiceOptions } from './runtimes.js';
 import type { LLMSpec } from './schemas.js';
@@ -60,11 +62,11 @@ export async function buildRuntime(
   const llm = llmFor(state.agent.llm);
   const builtIn = createTools(toolNamesOf(state.agent), options.toolOptions ?? {}, state.persistence_dir);
   const effective = created ? created.settings : await options.settings.getEffective(record.ownerId);
-  const mcp = await options.mcp.acquire(
-    record.ownerId,
-    effective?.mcp_config,
-    new Set(builtIn.map((t) => t.name)),
-  );
+  const agentMcp = state.agent.mcp_config;
+  const servers = agentMcp
+    ? withAgentMcp(effective?.mcp_config, mapMcpValues(agentMcp, open))
+    : effective?.mcp_config;
+  const mcp = await options.mcp.acquire(record.ownerId, servers, new Set(builtIn.map((t) => t.name)));
   const tools = [...builtIn, ...mcp.tools];
   const hooks = mergeHookConfigs(options.hooks, state.hook_config);
   const condenser = state.agent.condenser;

@@ -121,6 +121,45 @@ export const CondenserSpec = Type.Object(
 );
 export type CondenserSpec = Static<typeof CondenserSpec> & Record<string, unknown>;
 
+const McpValues = Type.Record(Type.String({ maxLength: 256 }), Type.String({ maxLength: 8192 }), {
+  maxProperties: 100,
+});
+
+/** The SDK's `Agent.mcp_config`: `{"mcpServers": {name: server}}`, a server a command or a URL. */
+export const AgentMcpConfig = Type.Object(
+  {
+    mcpServers: Type.Optional(
+      Type.Record(
+        Type.String({ minLength: 1, maxLength: 128 }),
+        Type.Object(
+          {
+            command: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+            args: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 100 })),
+            env: Type.Optional(McpValues),
+            url: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+            transport: Type.Optional(
+              Type.Union([
+                Type.Literal('stdio'),
+                Type.Literal('sse'),
+                Type.Literal('http'),
+                Type.Literal('streamable-http'),
+              ]),
+            ),
+            headers: Type.Optional(McpValues),
+          },
+          open,
+        ),
+        {
+          maxProperties: 50,
+          description:
+            "Each connected beside your settings' servers; env and header values are stored encrypted and shown masked",
+        },
+      ),
+    ),
+  },
+  { ...open, $id: 'AgentMcpConfig' },
+);
+
 export const AgentSpec = Type.Object(
   {
     kind: Type.Optional(Type.Literal('Agent')),
@@ -132,6 +171,7 @@ export const AgentSpec = Type.Object(
     include_default_tools: Type.Optional(Type.Array(Type.String())),
     tool_concurrency_limit: Type.Optional(Type.Integer({ minimum: 1 })),
     system_prompt_kwargs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    mcp_config: Type.Optional(Type.Union([AgentMcpConfig, Type.Null()])),
   },
   { ...open, $id: 'Agent' },
 );

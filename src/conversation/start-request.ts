@@ -7,6 +7,7 @@ import { type AnyEvent, newEventId, nowTimestamp, parseMessageEvent } from '../e
 import { type HookConfig, HookConfigError, isEmptyHookConfig, normalizeHookConfig } from '../hooks/index.js';
 import type { EffectiveSettings, SecretBox } from '../settings/index.js';
 import { registeredToolNames } from '../tools/index.js';
+import { checkAgentMcp, mapMcpValues } from './agent-mcp.js';
 import { resolveCondenser } from './condenser.js';
 import { InvalidConversationRequestError } from './errors.js';
 import { checkRequestedLLMs, checkSettingsLLM } from './llm-checks.js';
@@ -44,6 +45,7 @@ export function resolveAgent(
       );
     }
     checkRequestedLLMs(requested);
+    checkAgentMcp(requested.mcp_config);
     const seal = (llm: LLMSpec): LLMSpec => ({
       ...llm,
       api_key: llm.api_key ? deps.secretBox.encrypt(llm.api_key) : null,
@@ -51,7 +53,10 @@ export function resolveAgent(
     const critic = requested.critic?.llm
       ? { critic: { ...requested.critic, llm: seal(requested.critic.llm) } }
       : {};
-    return { ...requested, llm: seal(requested.llm), ...critic };
+    const mcp = requested.mcp_config
+      ? { mcp_config: mapMcpValues(requested.mcp_config, (v) => deps.secretBox.encrypt(v)) }
+      : {};
+    return { ...requested, llm: seal(requested.llm), ...critic, ...mcp };
   }
   if (!settings?.llm_model && !model) {
     throw new InvalidConversationRequestError(

@@ -105,6 +105,7 @@ export async function installOpenApi(
     conversation.ForkConversationRequest,
     conversation.NavigateConversationRequest,
     conversation.StuckDetectionThresholds,
+    conversation.AgentMcpConfig,
     conversation.UpdateSecretsRequest,
     conversation.SetConfirmationPolicyRequest,
     conversation.SetSecurityAnalyzerRequest,

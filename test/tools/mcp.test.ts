@@ -18,12 +18,15 @@ const stdioServer = {
 let server: TestServer;
 let http: Server;
 let httpUrl = '';
+/** The x-team header of each request the HTTP server got. */
+const teams: (string | undefined)[] = [];
 const llm = new ScriptedLLM();
 
 beforeAll(async () => {
   await llm.start();
   server = await startServer();
   http = createServer(async (req, res) => {
+    teams.push(req.headers['x-team'] as string | undefined);
     // Stateless streamable HTTP: a fresh server and transport per request.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await mcpServer().connect(transport);
@@ -129,5 +132,71 @@ describe('MCP tools', () => {
     expect(errors.length).toBeGreaterThanOrEqual(1);
     expect(errors.map((e) => e.tool_name)).toContain('die');
     expect(events.some((e) => e.kind === 'MessageEvent' && e.source === 'agent')).toBe(true);
+  });
+
+  it("connects the agent's own servers (the SDK's Agent.mcp_config), their env and headers sealed and masked", async () => {
+    await saveMcpConfig({});
+    const { id } = await startConversation(
+      server,
+      llm,
+      [
+        { toolCalls: [{ name: 'add', arguments: { a: 40, b: 2 } }] },
+        { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] },
+      ],
+      {
+        tools: ['terminal'],
+        agent: {
+          mcp_config: {
+            mcpServers: {
+              calc: { ...stdioServer, name: undefined, env: { CALC_TOKEN: 'stdio-secret' } },
+              remote: { url: httpUrl, headers: { 'x-team': 'blue-secret' } },
+            },
+          },
+        },
+      },
+    );
+    await waitForStatus(server, id, ['finished']);
+    const events = await allEvents(server, id);
+    const observation = events.find((e) => e.kind === 'ObservationEvent')!.observation as Ev;
+    expect(observation).toMatchObject({
+      kind: 'MCPToolObservation',
+      tool_name: 'add',
+      content: [{}, { text: '42' }],
+    });
+    // The remote server's tools share the stdio one's names: skipped with a note, but it was reached,
+    // with its header.
+    expect(teams).toContain('blue-secret');
+    const info = (await (await api(server, `/api/conversations/${id}`)).json()) as {
+      agent: {
+        mcp_config: { mcpServers: Record<string, { env?: object; headers?: object; command?: string }> };
+      };
+    };
+    expect(info.agent.mcp_config.mcpServers.calc).toMatchObject({
+      command: process.execPath,
+      env: { CALC_TOKEN: '**********' },
+    });
+    expect(info.agent.mcp_config.mcpServers.remote).toMatchObject({ headers: { 'x-team': '**********' } });
+    const stored = JSON.stringify(await server.store.conversations.get(id));
+    expect(stored).not.toContain('stdio-secret');
+    expect(stored).not.toContain('blue-secret');
+
+    for (const [server_, detail] of [
+      [{ command: 'x', url: httpUrl }, 'either a command or a url'],
+      [{ url: 'file:///etc/passwd' }, 'http(s)'],
+      [{ command: 'x', transport: 'sse' }, 'stdio'],
+    ] as const) {
+      const res = await api(server, '/api/conversations', {
+        method: 'POST',
+        body: JSON.stringify({
+          agent: {
+            llm: { model: 'openai/x', api_key: 'k', base_url: llm.openaiBaseUrl },
+            mcp_config: { mcpServers: { bad: server_ } },
+          },
+          workspace: { working_dir: '/tmp' },
+        }),
+      });
+      expect(res.status).toBe(422);
+      expect(JSON.stringify(await res.json())).toContain(detail);
+    }
   });
 });

@@ -5,15 +5,29 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '../types.js';
 import { type McpToolInfo, mcpTool } from './tool.js';
 
+/** A remote server: its URL, and what it is sent with each request (a bearer key, other headers). */
+interface RemoteServer {
+  url: string;
+  api_key?: string | null;
+  headers?: Record<string, string> | null;
+  /** What to call it in warnings (the agent's own servers have names); else its URL. */
+  name?: string;
+}
+
 export interface McpServers {
   stdio_servers?: { name: string; command: string; args?: string[]; env?: Record<string, string> }[] | null;
-  sse_servers?: { url: string; api_key?: string | null }[] | null;
-  shttp_servers?: { url: string; api_key?: string | null; timeout?: number }[] | null;
+  sse_servers?: RemoteServer[] | null;
+  shttp_servers?: (RemoteServer & { timeout?: number })[] | null;
 }
 
 type Server =
   | { type: 'stdio'; name: string; command: string; args: string[]; env: Record<string, string> }
-  | { type: 'sse' | 'shttp'; name: string; url: string; apiKey: string | null };
+  | { type: 'sse' | 'shttp'; name: string; url: string; headers: Record<string, string> };
+
+function remote(type: 'sse' | 'shttp', s: RemoteServer): Server {
+  const auth: Record<string, string> = s.api_key ? { Authorization: `Bearer ${s.api_key}` } : {};
+  return { type, name: s.name ?? s.url, url: s.url, headers: { ...auth, ...s.headers } };
+}
 
 interface Connection {
   client: Client;
@@ -44,18 +58,8 @@ function serversOf(config: McpServers | null | undefined): Server[] {
       args: s.args ?? [],
       env: s.env ?? {},
     })),
-    ...(config.sse_servers ?? []).map((s) => ({
-      type: 'sse' as const,
-      name: s.url,
-      url: s.url,
-      apiKey: s.api_key ?? null,
-    })),
-    ...(config.shttp_servers ?? []).map((s) => ({
-      type: 'shttp' as const,
-      name: s.url,
-      url: s.url,
-      apiKey: s.api_key ?? null,
-    })),
+    ...(config.sse_servers ?? []).map((s) => remote('sse', s)),
+    ...(config.shttp_servers ?? []).map((s) => remote('shttp', s)),
   ];
 }
 
@@ -74,7 +78,7 @@ async function connect(server: Server): Promise<Connection> {
       stderr: 'ignore',
     });
   } else {
-    const headers: Record<string, string> = server.apiKey ? { Authorization: `Bearer ${server.apiKey}` } : {};
+    const headers = server.headers;
     if (server.type === 'shttp') {
       const { StreamableHTTPClientTransport } = await import(
         '@modelcontextprotocol/sdk/client/streamableHttp.js'
