@@ -23,7 +23,7 @@ import type { ConversationServiceOptions } from './runtimes.js';
 import type { LLMSpec } from './schemas.js';
 import { ConversationSecrets } from './secrets.js';
 import { type ConversationState, stateOf } from './state.js';
-import { toolNamesOf } from './tools.js';
+import { filterTools, toolNamesOf } from './tools.js';
 
 /** A conversation a start is creating: its record, not stored yet, the owner's settings it read. */
 export interface CreatedConversation {
@@ -67,7 +67,7 @@ export async function buildRuntime(
     ? withAgentMcp(effective?.mcp_config, mapMcpValues(agentMcp, open))
     : effective?.mcp_config;
   const mcp = await options.mcp.acquire(record.ownerId, servers, new Set(builtIn.map((t) => t.name)));
-  const tools = [...builtIn, ...mcp.tools];
+  const tools = filterTools(state.agent, [...builtIn, ...mcp.tools]);
   const hooks = mergeHookConfigs(options.hooks, state.hook_config);
   const condenser = state.agent.condenser;
   const agent = new Agent({

@@ -172,6 +172,12 @@ export const AgentSpec = Type.Object(
     tool_concurrency_limit: Type.Optional(Type.Integer({ minimum: 1 })),
     system_prompt_kwargs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     mcp_config: Type.Optional(Type.Union([AgentMcpConfig, Type.Null()])),
+    filter_tools_regex: Type.Optional(
+      Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], {
+        description:
+          "Keeps the tools (the spec's and the MCP servers') whose name matches from its start; the included defaults (finish, think) always stay",
+      }),
+    ),
   },
   { ...open, $id: 'Agent' },
 );

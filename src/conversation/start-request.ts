@@ -20,7 +20,7 @@ import type {
 } from './schemas.js';
 import { sealSecrets } from './secrets.js';
 import type { ConversationState } from './state.js';
-import { toolNamesOf } from './tools.js';
+import { toolFilterOf, toolNamesOf } from './tools.js';
 
 export const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
 export const DEFAULT_MAX_ITERATIONS = 500;
@@ -46,6 +46,7 @@ export function resolveAgent(
     }
     checkRequestedLLMs(requested);
     checkAgentMcp(requested.mcp_config);
+    toolFilterOf(requested);
     const seal = (llm: LLMSpec): LLMSpec => ({
       ...llm,
       api_key: llm.api_key ? deps.secretBox.encrypt(llm.api_key) : null,

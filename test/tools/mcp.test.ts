@@ -199,4 +199,31 @@ describe('MCP tools', () => {
       expect(JSON.stringify(await res.json())).toContain(detail);
     }
   });
+
+  it("keeps what filter_tools_regex matches of the spec's and MCP tools, and the default finish and think", async () => {
+    await saveMcpConfig({ stdio_servers: [stdioServer] });
+    const { id, key } = await startConversation(server, llm, [{ text: 'ok' }], {
+      tools: ['terminal', 'file_editor'],
+      agent: { filter_tools_regex: 'add|term' },
+    });
+    await waitForStatus(server, id, ['finished']);
+    // Python's re.match: 'add' matches add (not explode, die), 'term' terminal (not file_editor).
+    const offered = llm.requestsFor(key)[0]!.body.tools as { function: { name: string } }[];
+    expect(offered.map((t) => t.function.name).sort()).toEqual(['add', 'finish', 'terminal', 'think']);
+    const system = (await allEvents(server, id))[0] as Ev & { tools: unknown[] };
+    expect(system.tools).toHaveLength(4);
+
+    const bad = await api(server, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({
+        agent: {
+          llm: { model: 'openai/x', api_key: 'k', base_url: llm.openaiBaseUrl },
+          filter_tools_regex: '(?P<n>x)',
+        },
+        workspace: { working_dir: '/tmp' },
+      }),
+    });
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(await bad.json())).toContain('filter_tools_regex');
+  });
 });
