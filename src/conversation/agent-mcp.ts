@@ -1,17 +1,21 @@
-// The MCP servers a start request gives its agent (the SDK's `Agent(mcp_config={"mcpServers": …})`,
-// which RemoteConversation sends as `agent.mcp_config`), connected beside the user's settings' servers.
-// Their env and header values may be credentials: sealed in the stored state like the LLM key, masked
-// in what clients read, opened only to connect.
+// The MCP servers a start request gives its agent (the SDK's `Agent(mcp_config=…)`, which
+// RemoteConversation sends as `agent.mcp_config`), connected beside the user's settings' servers.
+// The SDK has sent two shapes: `{"mcpServers": {name: server}}` (FastMCP's, older SDKs) and
+// `{name: server}` (newer ones, every member present, null when unset, with `auth` and `enabled`).
+// A start stores one: `{"mcpServers": …}`, auth turned into headers, disabled servers left out. Env
+// and header values may be credentials: sealed in the stored state like the LLM key, masked in what
+// clients read, opened only to connect.
 import type { McpServers } from '../tools/index.js';
 import { InvalidConversationRequestError } from './errors.js';
 
-/** One server of `mcpServers`: a command to run (stdio), or a URL (SSE or streamable HTTP). */
+/** One server as stored: a command to run (stdio), or a URL (SSE or streamable HTTP). */
 export interface AgentMcpServer {
   command?: string;
   args?: string[];
   env?: Record<string, string>;
+  cwd?: string;
   url?: string;
-  transport?: 'stdio' | 'sse' | 'http' | 'streamable-http';
+  transport?: 'sse' | 'http';
   headers?: Record<string, string>;
 }
 
@@ -19,22 +23,139 @@ export interface AgentMcpConfig {
   mcpServers?: Record<string, AgentMcpServer>;
 }
 
-const LOC = ['body', 'agent', 'mcp_config', 'mcpServers'];
+/** A server as a client sends it (either shape's members). */
+interface SentServer {
+  command?: string | null;
+  args?: string[] | null;
+  env?: Record<string, string | null> | null;
+  cwd?: string | null;
+  url?: string | null;
+  transport?: string | null;
+  headers?: Record<string, string | null> | null;
+  enabled?: boolean | null;
+  auth?: {
+    strategy?: string;
+    value?: string | null;
+    header_name?: string | null;
+    username?: string;
+    password?: string | null;
+    headers?: Record<string, string | null>;
+  } | null;
+}
 
-/** A 422 naming the server when one is neither a command nor an http(s) URL, or says another transport. */
-export function checkAgentMcp(config: AgentMcpConfig | null | undefined): void {
-  for (const [name, server] of Object.entries(config?.mcpServers ?? {})) {
-    const fail = (message: string) => {
-      throw new InvalidConversationRequestError([...LOC, name], message);
-    };
-    if (!server.command === !server.url) fail('An MCP server has either a command or a url');
-    if (server.command && server.transport && server.transport !== 'stdio')
-      fail(`A command runs over stdio, not ${server.transport}`);
-    if (server.url) {
-      if (server.transport === 'stdio') fail('A url is reached over sse or streamable-http, not stdio');
-      if (!/^https?:\/\//i.test(server.url) || !URL.canParse(server.url)) fail('The url must be http(s)');
-    }
+const LOC = ['body', 'agent', 'mcp_config'];
+
+/** Present values only (the SDK sends null for a secret it has not). */
+const present = (values: Record<string, string | null> | null | undefined) =>
+  Object.fromEntries(
+    Object.entries(values ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+
+/** The headers a server's `auth` stands for (the SDK's to_http_headers); a 422 for OAuth. */
+function authHeaders(auth: SentServer['auth'], loc: string[]): Record<string, string> {
+  if (!auth) return {};
+  switch (auth.strategy) {
+    case 'none':
+      return {};
+    case 'bearer':
+      return auth.value ? { Authorization: `Bearer ${auth.value}` } : {};
+    case 'api_key':
+      if (!auth.value) return {};
+      return auth.header_name
+        ? { [auth.header_name]: auth.value }
+        : { Authorization: `Bearer ${auth.value}` };
+    case 'basic':
+      if (auth.password == null) return {};
+      return {
+        Authorization: `Basic ${Buffer.from(`${auth.username ?? ''}:${auth.password}`).toString('base64')}`,
+      };
+    case 'header':
+      return present(auth.headers);
+    default:
+      throw new InvalidConversationRequestError(
+        [...loc, 'auth'],
+        `MCP auth strategy ${JSON.stringify(auth.strategy)} is not supported by agentd (none, bearer, api_key, basic, header)`,
+      );
   }
+}
+
+/**
+ * The config a start stores (values still in clear), from either shape the SDK sends; a 422 naming the
+ * server when one is neither a command nor an http(s) URL, or asks for something agentd cannot do.
+ */
+export function normalizeAgentMcp(sent: Record<string, unknown> | null | undefined): AgentMcpConfig | null {
+  if (!sent) return null;
+  const entries: [string, SentServer, string[]][] = [];
+  for (const [key, value] of Object.entries(sent)) {
+    if (key === 'mcpServers')
+      for (const [name, server] of Object.entries((value ?? {}) as Record<string, SentServer>))
+        entries.push([name, server, [...LOC, 'mcpServers', name]]);
+    else entries.push([key, value as SentServer, [...LOC, key]]);
+  }
+  const servers: Record<string, AgentMcpServer> = {};
+  for (const [name, s, loc] of entries) {
+    if (s.enabled === false) continue;
+    const fail = (message: string): never => {
+      throw new InvalidConversationRequestError(loc, message);
+    };
+    if (!s.command === !s.url) fail('An MCP server has either a command or a url');
+    if (s.command) {
+      if (s.transport && s.transport !== 'stdio') fail(`A command runs over stdio, not ${s.transport}`);
+      if (s.auth) fail('auth is for a server reached by url');
+      servers[name] = {
+        command: s.command,
+        ...(s.args ? { args: s.args } : {}),
+        ...(s.env ? { env: present(s.env) } : {}),
+        ...(s.cwd ? { cwd: s.cwd } : {}),
+      };
+      continue;
+    }
+    const url = s.url!;
+    if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) fail('The url must be http(s)');
+    if (s.transport === 'stdio') fail('A url is reached over sse or streamable-http, not stdio');
+    const headers = { ...present(s.headers), ...authHeaders(s.auth, loc) };
+    servers[name] = {
+      url,
+      ...(s.transport ? { transport: s.transport === 'sse' ? 'sse' : 'http' } : {}),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    };
+  }
+  return Object.keys(servers).length > 0 ? { mcpServers: servers } : null;
+}
+
+/** The agent's servers as its start stored them (normalizeAgentMcp, values sealed); null: none. */
+export function storedAgentMcp(agent: { mcp_config?: unknown }): AgentMcpConfig | null {
+  const config = agent.mcp_config as AgentMcpConfig | null | undefined;
+  return config?.mcpServers ? config : null;
+}
+
+/**
+ * The config as clients see it: every env, header and auth value masked, whatever its shape (a
+ * conversation stored before the start normalized it kept the SDK's).
+ */
+export function maskedMcp(config: unknown, mask: string): unknown {
+  const maskAll = (values: unknown) =>
+    values && typeof values === 'object'
+      ? Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? mask : v]))
+      : values;
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (!value || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => {
+        if (k === 'env' || k === 'headers') return [k, maskAll(v)];
+        if (k === 'auth' && v && typeof v === 'object') {
+          const auth = { ...(v as Record<string, unknown>) };
+          for (const secret of ['value', 'password'])
+            if (typeof auth[secret] === 'string') auth[secret] = mask;
+          if (auth.headers) auth.headers = maskAll(auth.headers);
+          return [k, auth];
+        }
+        return [k, walk(v)];
+      }),
+    );
+  };
+  return walk(config);
 }
 
 /** The config with every env and header value passed through `f` (seal, mask or open). */
@@ -42,7 +163,7 @@ export function mapMcpValues(config: AgentMcpConfig, f: (value: string) => strin
   if (!config.mcpServers) return config;
   const each = (values: Record<string, string> | undefined) =>
     values && Object.fromEntries(Object.entries(values).map(([k, v]) => [k, f(v)]));
-  const servers = Object.entries(config.mcpServers ?? {}).map(([name, s]) => {
+  const servers = Object.entries(config.mcpServers).map(([name, s]) => {
     const mapped: AgentMcpServer = { ...s };
     if (s.env) mapped.env = each(s.env);
     if (s.headers) mapped.headers = each(s.headers);
@@ -64,7 +185,13 @@ export function withAgentMcp(settings: McpServers | null | undefined, agent: Age
   };
   for (const [name, s] of Object.entries(agent.mcpServers ?? {})) {
     if (s.command) {
-      merged.stdio_servers.push({ name, command: s.command, args: s.args ?? [], env: s.env ?? {} });
+      merged.stdio_servers.push({
+        name,
+        command: s.command,
+        args: s.args ?? [],
+        env: s.env ?? {},
+        cwd: s.cwd,
+      });
       continue;
     }
     const url = s.url!;

@@ -14,10 +14,10 @@ import {
 import type { AnyEvent } from '../events/index.js';
 import { HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.js';
 import { createLLM, type LLM, type Logger } from '../llm/index.js';
-import type { EffectiveSettings } from '../settings/index.js';
+import { type EffectiveSettings, SecretBox } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { createTools } from '../tools/index.js';
-import { mapMcpValues, withAgentMcp } from './agent-mcp.js';
+import { mapMcpValues, storedAgentMcp, withAgentMcp } from './agent-mcp.js';
 import { ConversationRuntime } from './runtime.js';
 import type { ConversationServiceOptions } from './runtimes.js';
 import type { LLMSpec } from './schemas.js';
@@ -62,9 +62,13 @@ export async function buildRuntime(
   const llm = llmFor(state.agent.llm);
   const builtIn = createTools(toolNamesOf(state.agent), options.toolOptions ?? {}, state.persistence_dir);
   const effective = created ? created.settings : await options.settings.getEffective(record.ownerId);
-  const agentMcp = state.agent.mcp_config;
+  const agentMcp = storedAgentMcp(state.agent);
   const servers = agentMcp
-    ? withAgentMcp(effective?.mcp_config, mapMcpValues(agentMcp, open))
+    ? // A conversation stored before a start sealed these kept them in clear.
+      withAgentMcp(
+        effective?.mcp_config,
+        mapMcpValues(agentMcp, (v) => (SecretBox.isSealed(v) ? open(v) : v)),
+      )
     : effective?.mcp_config;
   const mcp = await options.mcp.acquire(record.ownerId, servers, new Set(builtIn.map((t) => t.name)));
   const tools = filterTools(state.agent, [...builtIn, ...mcp.tools]);

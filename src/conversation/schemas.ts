@@ -1,6 +1,6 @@
 // Wire types of the conversations API (OpenHands agent-server shapes). Request models accept unknown
 // members, as OpenHands' request models do (its clients send extra keys); they are not stored.
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { ConfirmationPolicy, ExecutionStatus, SecurityAnalyzer } from '../agent/schemas.js';
 import { ImageContent, TextContent } from '../events/index.js';
 import { HookConfigInput } from '../hooks/index.js';
@@ -121,43 +121,59 @@ export const CondenserSpec = Type.Object(
 );
 export type CondenserSpec = Static<typeof CondenserSpec> & Record<string, unknown>;
 
-const McpValues = Type.Record(Type.String({ maxLength: 256 }), Type.String({ maxLength: 8192 }), {
-  maxProperties: 100,
-});
+const McpValues = Type.Record(
+  Type.String({ maxLength: 256 }),
+  Type.Union([Type.String({ maxLength: 8192 }), Type.Null()]),
+  { maxProperties: 100 },
+);
+const OrNull = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 
-/** The SDK's `Agent.mcp_config`: `{"mcpServers": {name: server}}`, a server a command or a URL. */
-export const AgentMcpConfig = Type.Object(
+/** One MCP server as the SDK sends it (conversation/agent-mcp.ts reads it): a command or a URL. */
+const McpServerSpec = Type.Object(
   {
-    mcpServers: Type.Optional(
-      Type.Record(
-        Type.String({ minLength: 1, maxLength: 128 }),
-        Type.Object(
-          {
-            command: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
-            args: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 100 })),
-            env: Type.Optional(McpValues),
-            url: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
-            transport: Type.Optional(
-              Type.Union([
-                Type.Literal('stdio'),
-                Type.Literal('sse'),
-                Type.Literal('http'),
-                Type.Literal('streamable-http'),
-              ]),
-            ),
-            headers: Type.Optional(McpValues),
-          },
-          open,
-        ),
-        {
-          maxProperties: 50,
-          description:
-            "Each connected beside your settings' servers; env and header values are stored encrypted and shown masked",
-        },
+    command: OrNull(Type.String({ minLength: 1, maxLength: 4096 })),
+    args: OrNull(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 100 })),
+    env: OrNull(McpValues),
+    cwd: OrNull(Type.String({ minLength: 1, maxLength: 4096 })),
+    url: OrNull(Type.String({ minLength: 1, maxLength: 4096 })),
+    transport: OrNull(
+      Type.Union([
+        Type.Literal('stdio'),
+        Type.Literal('sse'),
+        Type.Literal('http'),
+        Type.Literal('streamable-http'),
+        Type.Literal('shttp'),
+      ]),
+    ),
+    headers: OrNull(McpValues),
+    enabled: OrNull(Type.Boolean()),
+    auth: OrNull(
+      Type.Object(
+        { strategy: Type.String({ maxLength: 32, description: 'none, bearer, api_key, basic or header' }) },
+        open,
       ),
     ),
   },
-  { ...open, $id: 'AgentMcpConfig' },
+  open,
+);
+
+/**
+ * The SDK's `Agent.mcp_config`, in either of its shapes: `{"mcpServers": {name: server}}` or
+ * `{name: server}`. Its servers are connected beside your settings' ones.
+ */
+export const AgentMcpConfig = Type.Object(
+  {
+    mcpServers: Type.Optional(
+      Type.Record(Type.String({ minLength: 1, maxLength: 128 }), McpServerSpec, { maxProperties: 50 }),
+    ),
+  },
+  {
+    additionalProperties: McpServerSpec,
+    maxProperties: 50,
+    $id: 'AgentMcpConfig',
+    description:
+      'MCP servers by name (or under mcpServers), each a command or an http(s) URL; env, header and auth values are stored encrypted and shown masked',
+  },
 );
 
 export const AgentSpec = Type.Object(

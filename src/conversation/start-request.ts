@@ -7,7 +7,7 @@ import { type AnyEvent, newEventId, nowTimestamp, parseMessageEvent } from '../e
 import { type HookConfig, HookConfigError, isEmptyHookConfig, normalizeHookConfig } from '../hooks/index.js';
 import type { EffectiveSettings, SecretBox } from '../settings/index.js';
 import { registeredToolNames } from '../tools/index.js';
-import { checkAgentMcp, mapMcpValues } from './agent-mcp.js';
+import { mapMcpValues, normalizeAgentMcp } from './agent-mcp.js';
 import { resolveCondenser } from './condenser.js';
 import { InvalidConversationRequestError } from './errors.js';
 import { checkRequestedLLMs, checkSettingsLLM } from './llm-checks.js';
@@ -45,7 +45,7 @@ export function resolveAgent(
       );
     }
     checkRequestedLLMs(requested);
-    checkAgentMcp(requested.mcp_config);
+    const mcpConfig = normalizeAgentMcp(requested.mcp_config as Record<string, unknown> | null | undefined);
     toolFilterOf(requested);
     const seal = (llm: LLMSpec): LLMSpec => ({
       ...llm,
@@ -54,10 +54,8 @@ export function resolveAgent(
     const critic = requested.critic?.llm
       ? { critic: { ...requested.critic, llm: seal(requested.critic.llm) } }
       : {};
-    const mcp = requested.mcp_config
-      ? { mcp_config: mapMcpValues(requested.mcp_config, (v) => deps.secretBox.encrypt(v)) }
-      : {};
-    return { ...requested, llm: seal(requested.llm), ...critic, ...mcp };
+    const mcp_config = mcpConfig && mapMcpValues(mcpConfig, (v) => deps.secretBox.encrypt(v));
+    return { ...requested, llm: seal(requested.llm), ...critic, mcp_config };
   }
   if (!settings?.llm_model && !model) {
     throw new InvalidConversationRequestError(

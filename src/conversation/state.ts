@@ -7,7 +7,7 @@ import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { HookConfig } from '../hooks/index.js';
 import { REDACTED } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
-import { mapMcpValues } from './agent-mcp.js';
+import { maskedMcp } from './agent-mcp.js';
 import type { BranchPoint } from './branches.js';
 import type { AgentSpec, ConfirmationPolicy, ConversationInfo, ExecutionStatus } from './schemas.js';
 import type { StoredSecret } from './secrets.js';
@@ -90,7 +90,7 @@ function maskedAgent(agent: AgentSpec): Record<string, unknown> {
   if (agent.critic?.llm?.api_key) {
     masked.critic = { ...agent.critic, llm: { ...agent.critic.llm, api_key: MASK } };
   }
-  if (agent.mcp_config) masked.mcp_config = mapMcpValues(agent.mcp_config, () => MASK);
+  if (agent.mcp_config) masked.mcp_config = maskedMcp(agent.mcp_config, MASK);
   if (agent.condenser?.llm) {
     const condenserLlm = { ...agent.condenser.llm };
     if (condenserLlm.api_key) condenserLlm.api_key = MASK;

@@ -18,8 +18,9 @@ const stdioServer = {
 let server: TestServer;
 let http: Server;
 let httpUrl = '';
-/** The x-team header of each request the HTTP server got. */
+/** The x-team and authorization headers of each request the HTTP server got. */
 const teams: (string | undefined)[] = [];
+const authorizations: (string | undefined)[] = [];
 const llm = new ScriptedLLM();
 
 beforeAll(async () => {
@@ -27,6 +28,7 @@ beforeAll(async () => {
   server = await startServer();
   http = createServer(async (req, res) => {
     teams.push(req.headers['x-team'] as string | undefined);
+    authorizations.push(req.headers.authorization);
     // Stateless streamable HTTP: a fresh server and transport per request.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await mcpServer().connect(transport);
@@ -225,5 +227,69 @@ describe('MCP tools', () => {
     });
     expect(bad.status).toBe(422);
     expect(JSON.stringify(await bad.json())).toContain('filter_tools_regex');
+  });
+
+  it("reads the newer SDK's mcp_config shape: servers by name, null members, auth, and disabled ones left out", async () => {
+    await saveMcpConfig({});
+    const nulls = {
+      command: null,
+      args: null,
+      env: null,
+      cwd: null,
+      url: null,
+      transport: null,
+      headers: null,
+    };
+    const { id } = await startConversation(
+      server,
+      llm,
+      [{ toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] }, { text: 'three' }],
+      {
+        tools: ['terminal'],
+        agent: {
+          mcp_config: {
+            remote: {
+              ...nulls,
+              url: httpUrl,
+              transport: 'http',
+              enabled: true,
+              auth: { strategy: 'bearer', value: 'tok-secret' },
+            },
+            off: { ...nulls, command: '/nonexistent/mcp-server', enabled: false, auth: null },
+          },
+        },
+      },
+    );
+    await waitForStatus(server, id, ['finished']);
+    const events = await allEvents(server, id);
+    const observation = events.find((e) => e.kind === 'ObservationEvent')!.observation as Ev;
+    expect(observation).toMatchObject({ kind: 'MCPToolObservation', content: [{}, { text: '3' }] });
+    expect(authorizations).toContain('Bearer tok-secret');
+    // The disabled server was never started (a start failure would be a note in the system prompt).
+    expect((events[0] as Ev & { dynamic_context: { text: string } }).dynamic_context.text).not.toContain(
+      'MCP server off',
+    );
+    const info = (await (await api(server, `/api/conversations/${id}`)).json()) as {
+      agent: { mcp_config: unknown };
+    };
+    expect(info.agent.mcp_config).toEqual({
+      mcpServers: { remote: { url: httpUrl, transport: 'http', headers: { Authorization: '**********' } } },
+    });
+    expect(JSON.stringify(await server.store.conversations.get(id))).not.toContain('tok-secret');
+
+    const oauth = await api(server, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({
+        agent: {
+          llm: { model: 'openai/x', api_key: 'k', base_url: llm.openaiBaseUrl },
+          mcp_config: { remote: { url: httpUrl, auth: { strategy: 'oauth2' } } },
+        },
+        workspace: { working_dir: '/tmp' },
+      }),
+    });
+    expect(oauth.status).toBe(422);
+    expect(await oauth.json()).toEqual({
+      detail: [expect.objectContaining({ loc: ['body', 'agent', 'mcp_config', 'remote', 'auth'] })],
+    });
   });
 });

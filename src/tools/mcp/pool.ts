@@ -15,13 +15,22 @@ interface RemoteServer {
 }
 
 export interface McpServers {
-  stdio_servers?: { name: string; command: string; args?: string[]; env?: Record<string, string> }[] | null;
+  stdio_servers?:
+    | { name: string; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }[]
+    | null;
   sse_servers?: RemoteServer[] | null;
   shttp_servers?: (RemoteServer & { timeout?: number })[] | null;
 }
 
 type Server =
-  | { type: 'stdio'; name: string; command: string; args: string[]; env: Record<string, string> }
+  | {
+      type: 'stdio';
+      name: string;
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd?: string;
+    }
   | { type: 'sse' | 'shttp'; name: string; url: string; headers: Record<string, string> };
 
 function remote(type: 'sse' | 'shttp', s: RemoteServer): Server {
@@ -57,6 +66,7 @@ function serversOf(config: McpServers | null | undefined): Server[] {
       command: s.command,
       args: s.args ?? [],
       env: s.env ?? {},
+      ...(s.cwd ? { cwd: s.cwd } : {}),
     })),
     ...(config.sse_servers ?? []).map((s) => remote('sse', s)),
     ...(config.shttp_servers ?? []).map((s) => remote('shttp', s)),
@@ -75,6 +85,7 @@ async function connect(server: Server): Promise<Connection> {
       command: server.command,
       args: server.args,
       env: { ...getDefaultEnvironment(), ...server.env },
+      ...(server.cwd ? { cwd: server.cwd } : {}),
       stderr: 'ignore',
     });
   } else {
