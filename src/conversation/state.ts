@@ -1,7 +1,6 @@
 // The conversation state kept in the store (ConversationRecord.state) and its projections:
 // ConversationInfo for REST, the `full_state` value for WebSocket snapshots. Secrets (the LLM key,
 // conversation secrets) are stored encrypted and always shown masked.
-
 import type { StuckThresholds } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { HookConfig } from '../hooks/index.js';

@@ -19,16 +19,34 @@ export const BEARER_SCHEME = 'HTTPBearer';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
+function headerKey(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers[SESSION_KEY_HEADER];
+  return Array.isArray(header) ? header[0] : header;
+}
+
+function bearerToken(headers: IncomingHttpHeaders): string | undefined {
+  const authorization = headers.authorization;
+  return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
+}
+
 /**
  * The keys a request offers, in the order they count: X-Session-API-Key, then an `Authorization:
  * Bearer` token. OpenHands Cloud's clients (the SDK's OpenHandsCloudWorkspace) send the user's key as
  * the token, at times beside a sandbox's key in the header.
  */
 export function offeredKeys(headers: IncomingHttpHeaders): string[] {
-  const header = headers[SESSION_KEY_HEADER];
-  const key = Array.isArray(header) ? header[0] : header;
-  const bearer = headers.authorization === undefined ? undefined : BEARER.exec(headers.authorization)?.[1];
-  return [key, bearer].filter((k) => k !== undefined);
+  return [headerKey(headers), bearerToken(headers)].filter((k) => k !== undefined);
+}
+
+/**
+ * The user the first configured key among those offered (offeredKeys) names; null when none is one.
+ * Without an array: it runs on every protected request, and a request with its header key reads no more.
+ */
+export function requestUser(keys: SessionKeys, headers: IncomingHttpHeaders): string | null {
+  const user = keys.userOf(headerKey(headers));
+  if (user !== null || headers.authorization === undefined) return user;
+  const token = bearerToken(headers);
+  return token === undefined ? null : keys.userOf(token);
 }
 
 /** Who may call a route: 'key' (the default), 'public', or 'own' (the handler authenticates). */
@@ -68,16 +86,6 @@ export class SessionKeys {
   /** True when the key is one of the configured keys. Every key is compared, so timing does not tell which. */
   accepts(key: string | undefined | null): boolean {
     return !this.enabled || this.userOf(key) !== null;
-  }
-
-  /** The user the first configured key among `offered` names (offeredKeys), else null. */
-  userOfAny(offered: readonly string[]): string | null {
-    if (!this.enabled) return this.userOf(null);
-    for (const key of offered) {
-      const user = this.userOf(key);
-      if (user !== null) return user;
-    }
-    return null;
   }
 
   /**
@@ -156,7 +164,7 @@ export async function installAuth(
     // An unknown route has no handler to protect: it answers 404 (the route table is public anyway,
     // in /openapi.json).
     if (request.is404 || (request.routeOptions.config.access ?? 'key') !== 'key') return done();
-    const user = sessionKeys.userOfAny(offeredKeys(request.headers));
+    const user = requestUser(sessionKeys, request.headers);
     // Answered here: without done() nothing after this hook runs.
     if (user === null) return void reply.code(401).send({ detail: 'Unauthorized' });
     request.userId = user;
