@@ -61,7 +61,10 @@ export function completionLogEvent(
       cache_read_tokens: r.usage.cache_read_tokens,
     };
   }
-  const keys = llm.config.api_key ? [llm.config.api_key] : [];
+  // The LLM's own credentials: its key and its extra headers' values (a proxy's token).
+  const keys = [llm.config.api_key, ...Object.values(llm.config.extra_headers ?? {})].filter(
+    (k): k is string => typeof k === 'string',
+  );
   return {
     id: newEventId(),
     timestamp: nowTimestamp(),

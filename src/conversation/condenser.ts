@@ -5,6 +5,7 @@
 import { condenserProblem } from '../agent/index.js';
 import type { Settings } from '../settings/index.js';
 import { InvalidConversationRequestError } from './errors.js';
+import { mapLlmSecrets } from './llm-secrets.js';
 import type { AgentSpec, CondenserSpec } from './schemas.js';
 
 export const DEFAULT_CONDENSER_MAX_SIZE = 120;
@@ -12,8 +13,8 @@ export const DEFAULT_CONDENSER_KEEP_FIRST = 4;
 const SUMMARIZING = 'LLMSummarizingCondenser';
 
 /**
- * The condenser to store in the agent, or null. `agent.llm.api_key` is already sealed; `seal` seals a
- * condenser LLM key given in the request, so no key is ever stored in clear.
+ * The condenser to store in the agent, or null. The agent's LLM secrets are already sealed; `seal`
+ * seals those of a condenser LLM given in the request (llm-secrets.ts), so none is stored in clear.
  */
 export function resolveCondenser(
   agent: AgentSpec,
@@ -31,7 +32,7 @@ export function resolveCondenser(
         `Unsupported condenser '${requested.kind}': agentd has ${SUMMARIZING} (and NoOpCondenser for none)`,
       );
     const llm = requested.llm
-      ? { ...requested.llm, api_key: requested.llm.api_key ? seal(requested.llm.api_key) : null }
+      ? mapLlmSecrets({ ...requested.llm, api_key: requested.llm.api_key || null }, seal)
       : agentLlm;
     spec = {
       ...requested,

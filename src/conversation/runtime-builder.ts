@@ -18,6 +18,7 @@ import { type EffectiveSettings, SecretBox } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { createTools } from '../tools/index.js';
 import { mapMcpValues, storedAgentMcp, withAgentMcp } from './agent-mcp.js';
+import { mapLlmSecrets } from './llm-secrets.js';
 import { ConversationRuntime } from './runtime.js';
 import type { ConversationServiceOptions } from './runtimes.js';
 import type { LLMSpec } from './schemas.js';
@@ -116,7 +117,7 @@ function criticFor(state: ConversationState, llmFor: (spec: LLMSpec) => LLM): Cr
   return new LLMCritic(llmFor(spec.llm ?? { ...state.agent.llm, usage_id: 'critic' }), spec.mode);
 }
 
-/** An LLM of the conversation, its metrics continuing from the stored stats; `open` unseals its key. */
+/** An LLM of the conversation, its metrics continuing from the stored stats; `open` unseals its secrets. */
 function conversationLLM(
   options: ConversationServiceOptions,
   logger: Logger,
@@ -124,8 +125,10 @@ function conversationLLM(
   state: ConversationState,
   open: (sealed: string) => string,
 ): LLM {
-  const key = spec.api_key ? open(spec.api_key) : null;
-  const llm = createLLM({ ...spec, api_key: key }, { prices: options.prices, logger });
+  const llm = createLLM(mapLlmSecrets({ ...spec, api_key: spec.api_key || null }, open), {
+    prices: options.prices,
+    logger,
+  });
   const stored = (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
   llm.metrics.restore(stored[llm.metrics.usageId]);
   llm.metrics.maxBudgetPerTask = state.max_budget_per_task ?? null;

@@ -34,6 +34,17 @@ export const LLMSpec = Type.Object(
     input_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
     output_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
     litellm_extra_body: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    extra_headers: Type.Optional(
+      Type.Union(
+        [
+          Type.Record(Type.String({ minLength: 1, maxLength: 256 }), Type.String({ maxLength: 8192 }), {
+            maxProperties: 50,
+          }),
+          Type.Null(),
+        ],
+        { description: 'Sent with every request to the LLM; stored encrypted, shown masked' },
+      ),
+    ),
     log_completions: Type.Optional(Type.Boolean()),
     stream: Type.Optional(
       Type.Boolean({

@@ -11,6 +11,7 @@ import { mapMcpValues, normalizeAgentMcp } from './agent-mcp.js';
 import { resolveCondenser } from './condenser.js';
 import { InvalidConversationRequestError } from './errors.js';
 import { checkRequestedLLMs, checkSettingsLLM } from './llm-checks.js';
+import { mapLlmSecrets } from './llm-secrets.js';
 import type {
   AgentSpec,
   ConfirmationPolicy,
@@ -47,10 +48,8 @@ export function resolveAgent(
     checkRequestedLLMs(requested);
     const mcpConfig = normalizeAgentMcp(requested.mcp_config as Record<string, unknown> | null | undefined);
     toolFilterOf(requested);
-    const seal = (llm: LLMSpec): LLMSpec => ({
-      ...llm,
-      api_key: llm.api_key ? deps.secretBox.encrypt(llm.api_key) : null,
-    });
+    const seal = (llm: LLMSpec): LLMSpec =>
+      mapLlmSecrets({ ...llm, api_key: llm.api_key || null }, (v) => deps.secretBox.encrypt(v));
     const critic = requested.critic?.llm
       ? { critic: { ...requested.critic, llm: seal(requested.critic.llm) } }
       : {};

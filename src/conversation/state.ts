@@ -8,6 +8,7 @@ import { REDACTED } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { maskedMcp } from './agent-mcp.js';
 import type { BranchPoint } from './branches.js';
+import { mapLlmSecrets } from './llm-secrets.js';
 import type { AgentSpec, ConfirmationPolicy, ConversationInfo, ExecutionStatus } from './schemas.js';
 import type { StoredSecret } from './secrets.js';
 
@@ -81,20 +82,14 @@ export function stateOf(record: ConversationRecord): ConversationState {
   return record.state as unknown as ConversationState;
 }
 
-/** The agent as shown to clients: the LLM key masked, everything else as given. */
+/** The agent as shown to clients: its LLMs' secrets and its MCP servers' masked, the rest as given. */
 function maskedAgent(agent: AgentSpec): Record<string, unknown> {
-  const llm = { ...agent.llm };
-  if (llm.api_key) llm.api_key = MASK;
-  const masked: Record<string, unknown> = { kind: 'Agent', ...agent, llm };
-  if (agent.critic?.llm?.api_key) {
-    masked.critic = { ...agent.critic, llm: { ...agent.critic.llm, api_key: MASK } };
-  }
+  const mask = () => MASK;
+  const masked: Record<string, unknown> = { kind: 'Agent', ...agent, llm: mapLlmSecrets(agent.llm, mask) };
+  if (agent.critic?.llm) masked.critic = { ...agent.critic, llm: mapLlmSecrets(agent.critic.llm, mask) };
   if (agent.mcp_config) masked.mcp_config = maskedMcp(agent.mcp_config, MASK);
-  if (agent.condenser?.llm) {
-    const condenserLlm = { ...agent.condenser.llm };
-    if (condenserLlm.api_key) condenserLlm.api_key = MASK;
-    masked.condenser = { ...agent.condenser, llm: condenserLlm };
-  }
+  if (agent.condenser?.llm)
+    masked.condenser = { ...agent.condenser, llm: mapLlmSecrets(agent.condenser.llm, mask) };
   return masked;
 }
 

@@ -10,6 +10,7 @@ const options = (config: LLMConfig) => ({
   baseURL: config.base_url ?? undefined,
   maxRetries: 0, // retries are ours (llm.ts): only what retrying can fix, OpenHands' backoff formula
   timeout: (config.timeout ?? 300) * 1000,
+  defaultHeaders: config.extra_headers ?? undefined,
 });
 
 export async function openaiClient(config: LLMConfig): Promise<OpenAI> {

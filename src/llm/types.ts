@@ -65,6 +65,8 @@ export interface LLMConfig {
   /** Per-token prices for this LLM, over the pricing tables (OpenHands' LLM fields). */
   input_cost_per_token?: number | null;
   output_cost_per_token?: number | null;
+  /** Headers sent with every request (OpenHands' LLM `extra_headers`: a proxy's, its credentials). */
+  extra_headers?: Record<string, string> | null;
   /** Extra members for the request body (LiteLLM's extra_body), e.g. vLLM's `return_token_ids`. */
   litellm_extra_body?: Record<string, unknown> | null;
   /** Each completion becomes an LLMCompletionLogEvent (instead of a file on the server). */

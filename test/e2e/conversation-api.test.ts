@@ -291,4 +291,18 @@ describe('conversations REST', () => {
     });
     expect((await json(`/api/conversations/${sdkDefaults.id}`)).status).toBe(200);
   });
+
+  it("sends the LLM's extra_headers with each call, stored encrypted and shown masked", async () => {
+    const { id, key } = await startConversation(server, llm, [{ text: 'hi' }], {
+      llm: { extra_headers: { 'x-proxy-token': 'proxy-secret' } },
+    });
+    await waitForStatus(server, id, ['finished']);
+    expect(llm.requestsFor(key)[0]!.headers['x-proxy-token']).toBe('proxy-secret');
+    const info = (await json(`/api/conversations/${id}`)).body as { agent: { llm: Record<string, unknown> } };
+    expect(info.agent.llm).toMatchObject({
+      api_key: '**********',
+      extra_headers: { 'x-proxy-token': '**********' },
+    });
+    expect(JSON.stringify(await server.store.conversations.get(id))).not.toContain('proxy-secret');
+  });
 });

@@ -14,6 +14,8 @@ export interface StartOptions {
   workingDir?: string;
   model?: string;
   agent?: Record<string, unknown>;
+  /** More members of the agent's LLM (merged into the scripted one). */
+  llm?: Record<string, unknown>;
   /** More members of the start request (hook_config, security_analyzer, …). */
   extra?: Record<string, unknown>;
 }
@@ -36,6 +38,7 @@ export async function startConversation(
         base_url: llm.openaiBaseUrl,
         num_retries: 0,
         usage_id: 'agent',
+        ...options.llm,
       },
       tools: (options.tools ?? ['terminal', 'file_editor']).map((name) => ({ name })),
       ...options.agent,

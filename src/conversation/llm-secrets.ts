@@ -1,0 +1,18 @@
+// An LLM spec's secrets: its api_key and the values of its extra_headers (a proxy's credentials ride
+// there). Sealed when a start stores them, masked in what clients read, opened to call the LLM.
+import type { LLMSpec } from './schemas.js';
+
+/**
+ * The spec with its api_key and every extra header value passed through `f` (seal, mask or open); an
+ * empty or absent key stays as it is.
+ */
+export function mapLlmSecrets<T extends Pick<LLMSpec, 'api_key' | 'extra_headers'>>(
+  llm: T,
+  f: (value: string) => string,
+): T {
+  const mapped: T = { ...llm };
+  if (llm.api_key) mapped.api_key = f(llm.api_key);
+  if (llm.extra_headers)
+    mapped.extra_headers = Object.fromEntries(Object.entries(llm.extra_headers).map(([k, v]) => [k, f(v)]));
+  return mapped;
+}
