@@ -41,6 +41,8 @@ export interface AgentSpec {
   context?: AgentContext | null;
   /** Condenses the LLM's view of long conversations; none: the view keeps every event. */
   condenser?: SummarizingCondenser | null;
+  /** The SDK's inline `system_prompt`: used verbatim instead of agentd's (the dynamic context follows). */
+  systemPrompt?: string | null;
 }
 
 /** How a step ended. */
@@ -60,6 +62,7 @@ export class Agent {
   readonly critic: Critic | null;
   readonly context: AgentContext | null;
   readonly condenser: SummarizingCondenser | null;
+  private readonly systemPrompt: string;
   private view: MessageView;
   /** Prompt + completion tokens of the last LLM call; null when unknown or outdated by a condensation. */
   private contextTokens: number | null = null;
@@ -81,6 +84,7 @@ export class Agent {
     this.critic = spec.critic ?? null;
     this.context = spec.context ?? null;
     this.condenser = spec.condenser ?? null;
+    this.systemPrompt = spec.systemPrompt ?? SYSTEM_PROMPT;
     this.view = new MessageView(this.tools);
     this.execution = new ToolExecution(this.tools, Math.max(1, spec.toolConcurrencyLimit ?? 1), this.hooks);
   }
@@ -88,7 +92,7 @@ export class Agent {
   systemPromptEvent(workingDir: string): SystemPromptEvent {
     return {
       ...base('agent'),
-      system_prompt: textContent(SYSTEM_PROMPT),
+      system_prompt: textContent(this.systemPrompt),
       tools: [...this.tools.values()].map((t) => t.definition),
       dynamic_context: textContent(
         [

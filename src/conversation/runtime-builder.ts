@@ -87,6 +87,7 @@ export async function buildRuntime(
       ? null
       : new HookRunner(hooks, { workingDir: state.workspace.working_dir, sessionId: record.id }),
     // Conversations from before condensers existed have no `condenser` member: none.
+    systemPrompt: state.agent.system_prompt ?? null,
     condenser: condenser
       ? new SummarizingCondenser({
           llm: llmFor(condenser.llm ?? { ...state.agent.llm, usage_id: 'condenser' }),

@@ -198,6 +198,11 @@ export const AgentSpec = Type.Object(
     include_default_tools: Type.Optional(Type.Array(Type.String())),
     tool_concurrency_limit: Type.Optional(Type.Integer({ minimum: 1 })),
     system_prompt_kwargs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    system_prompt: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 100_000 }), Type.Null()], {
+        description: "Used verbatim as the system prompt instead of agentd's; the dynamic context follows it",
+      }),
+    ),
     mcp_config: Type.Optional(Type.Union([AgentMcpConfig, Type.Null()])),
     filter_tools_regex: Type.Optional(
       Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], {

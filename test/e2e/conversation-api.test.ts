@@ -305,4 +305,18 @@ describe('conversations REST', () => {
     });
     expect(JSON.stringify(await server.store.conversations.get(id))).not.toContain('proxy-secret');
   });
+
+  it("uses the SDK's inline system_prompt verbatim, the dynamic context after it", async () => {
+    const { id, key } = await startConversation(server, llm, [{ text: 'arr' }], {
+      agent: { system_prompt: 'You are a careful pirate.' },
+    });
+    await waitForStatus(server, id, ['finished']);
+    const [system] = llm.requestsFor(key)[0]!.body.messages as { role: string; content: string }[];
+    expect(system!.role).toBe('system');
+    expect(system!.content.startsWith('You are a careful pirate.')).toBe(true);
+    expect(system!.content).toContain('Working directory:');
+    expect(system!.content).not.toContain('autonomous software engineering agent');
+    const prompt = (await allEvents(server, id))[0] as Ev & { system_prompt: { text: string } };
+    expect(prompt.system_prompt.text).toBe('You are a careful pirate.');
+  });
 });
