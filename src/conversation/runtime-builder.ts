@@ -86,8 +86,8 @@ export async function buildRuntime(
     hooks: isEmptyHookConfig(hooks)
       ? null
       : new HookRunner(hooks, { workingDir: state.workspace.working_dir, sessionId: record.id }),
-    // Conversations from before condensers existed have no `condenser` member: none.
     systemPrompt: state.agent.system_prompt ?? null,
+    // Conversations from before condensers existed have no `condenser` member: none.
     condenser: condenser
       ? new SummarizingCondenser({
           llm: llmFor(condenser.llm ?? { ...state.agent.llm, usage_id: 'condenser' }),
@@ -126,10 +126,11 @@ function conversationLLM(
   state: ConversationState,
   open: (sealed: string) => string,
 ): LLM {
-  const llm = createLLM(mapLlmSecrets({ ...spec, api_key: spec.api_key || null }, open), {
-    prices: options.prices,
-    logger,
-  });
+  // Extra headers stored before a start sealed them were kept in clear.
+  const opened = mapLlmSecrets({ ...spec, api_key: spec.api_key || null }, (v) =>
+    SecretBox.isSealed(v) ? open(v) : v,
+  );
+  const llm = createLLM(opened, { prices: options.prices, logger });
   const stored = (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
   llm.metrics.restore(stored[llm.metrics.usageId]);
   llm.metrics.maxBudgetPerTask = state.max_budget_per_task ?? null;

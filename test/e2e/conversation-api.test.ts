@@ -306,6 +306,21 @@ describe('conversations REST', () => {
     expect(JSON.stringify(await server.store.conversations.get(id))).not.toContain('proxy-secret');
   });
 
+  it('still runs a conversation stored before extra headers were sealed (kept in clear then)', async () => {
+    const { id, key } = await startConversation(server, llm, [{ text: 'hi' }], { message: '' });
+    const record = (await server.store.conversations.get(id))!;
+    const state = record.state as { agent: { llm: Record<string, unknown> } };
+    state.agent.llm.extra_headers = { 'x-proxy-token': 'stored-in-clear' };
+    await server.store.conversations.update(id, { state: record.state });
+    const sent = await json(`/api/conversations/${id}/events`, {
+      method: 'POST',
+      body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'go' }], run: true }),
+    });
+    expect(sent.status).toBe(200);
+    await waitForStatus(server, id, ['finished']);
+    expect(llm.requestsFor(key)[0]!.headers['x-proxy-token']).toBe('stored-in-clear');
+  });
+
   it("uses the SDK's inline system_prompt verbatim, the dynamic context after it", async () => {
     const { id, key } = await startConversation(server, llm, [{ text: 'arr' }], {
       agent: { system_prompt: 'You are a careful pirate.' },
