@@ -292,4 +292,29 @@ describe('MCP tools', () => {
       detail: [expect.objectContaining({ loc: ['body', 'agent', 'mcp_config', 'remote', 'auth'] })],
     });
   });
+
+  it('connects the servers of a conversation stored before their values were sealed (kept in clear then)', async () => {
+    await saveMcpConfig({});
+    const { id } = await startConversation(
+      server,
+      llm,
+      [{ toolCalls: [{ name: 'add', arguments: { a: 5, b: 5 } }] }, { text: 'ten' }],
+      { tools: ['terminal'], message: '' },
+    );
+    const record = (await server.store.conversations.get(id))!;
+    const { name: _name, ...calc } = stdioServer;
+    (record.state as { agent: Record<string, unknown> }).agent.mcp_config = {
+      mcpServers: { calc: { ...calc, env: { CALC_TOKEN: 'stored-in-clear' } } },
+    };
+    await server.store.conversations.update(id, { state: record.state });
+    const sent = await api(server, `/api/conversations/${id}/events`, {
+      method: 'POST',
+      body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'add' }], run: true }),
+    });
+    expect(sent.status).toBe(200);
+    await waitForStatus(server, id, ['finished']);
+    const observation = (await allEvents(server, id)).find((e) => e.kind === 'ObservationEvent')!
+      .observation as Ev;
+    expect(observation).toMatchObject({ kind: 'MCPToolObservation', content: [{}, { text: '10' }] });
+  });
 });
