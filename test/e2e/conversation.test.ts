@@ -285,11 +285,18 @@ describe('error paths', () => {
     const bad = await api(server, '/api/conversations', {
       method: 'POST',
       body: JSON.stringify({
+        agent: { llm: { model: 'openai/x', api_key: 'k', base_url: llm.openaiBaseUrl } },
         workspace: { working_dir: '/tmp' },
         stuck_detection_thresholds: { monologue: 0 },
       }),
     });
+    // Refused for the threshold alone (the rest of the request is one that starts).
     expect(bad.status).toBe(422);
+    expect(((await bad.json()) as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc)).toContainEqual([
+      'body',
+      'stuck_detection_thresholds',
+      'monologue',
+    ]);
   });
 
   it('answers a tool that throws with an AgentErrorEvent and goes on', async () => {
