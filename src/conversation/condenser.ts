@@ -31,9 +31,7 @@ export function resolveCondenser(
         ['body', 'agent', 'condenser', 'kind'],
         `Unsupported condenser '${requested.kind}': agentd has ${SUMMARIZING} (and NoOpCondenser for none)`,
       );
-    const llm = requested.llm
-      ? mapLlmSecrets({ ...requested.llm, api_key: requested.llm.api_key || null }, seal)
-      : agentLlm;
+    const llm = requested.llm ? mapLlmSecrets(requested.llm, seal) : agentLlm;
     spec = {
       ...requested,
       llm,

@@ -4,14 +4,13 @@ import type { LLMSpec } from './schemas.js';
 
 /**
  * The spec with its api_key and every extra header value passed through `f` (seal, mask or open); an
- * empty or absent key stays as it is.
+ * empty or absent key becomes null, as a stored spec has it.
  */
 export function mapLlmSecrets<T extends Pick<LLMSpec, 'api_key' | 'extra_headers'>>(
   llm: T,
   f: (value: string) => string,
 ): T {
-  const mapped: T = { ...llm };
-  if (llm.api_key) mapped.api_key = f(llm.api_key);
+  const mapped: T = { ...llm, api_key: llm.api_key ? f(llm.api_key) : null };
   if (llm.extra_headers)
     mapped.extra_headers = Object.fromEntries(Object.entries(llm.extra_headers).map(([k, v]) => [k, f(v)]));
   return mapped;

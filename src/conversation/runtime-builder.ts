@@ -127,9 +127,7 @@ function conversationLLM(
   open: (sealed: string) => string,
 ): LLM {
   // Extra headers stored before a start sealed them were kept in clear.
-  const opened = mapLlmSecrets({ ...spec, api_key: spec.api_key || null }, (v) =>
-    SecretBox.isSealed(v) ? open(v) : v,
-  );
+  const opened = mapLlmSecrets(spec, (v) => (SecretBox.isSealed(v) ? open(v) : v));
   const llm = createLLM(opened, { prices: options.prices, logger });
   const stored = (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
   llm.metrics.restore(stored[llm.metrics.usageId]);

@@ -48,8 +48,7 @@ export function resolveAgent(
     checkRequestedLLMs(requested);
     const mcpConfig = normalizeAgentMcp(requested.mcp_config as Record<string, unknown> | null | undefined);
     toolFilterOf(requested);
-    const seal = (llm: LLMSpec): LLMSpec =>
-      mapLlmSecrets({ ...llm, api_key: llm.api_key || null }, (v) => deps.secretBox.encrypt(v));
+    const seal = (llm: LLMSpec): LLMSpec => mapLlmSecrets(llm, (v) => deps.secretBox.encrypt(v));
     const critic = requested.critic?.llm
       ? { critic: { ...requested.critic, llm: seal(requested.critic.llm) } }
       : {};
