@@ -1,6 +1,7 @@
 // Wire types of the conversations API (OpenHands agent-server shapes). Request models accept unknown
 // members, as OpenHands' request models do (its clients send extra keys); they are not stored.
 import { type Static, type TSchema, Type } from 'typebox';
+import { DEFAULT_STUCK_THRESHOLDS, type StuckThresholds } from '../agent/index.js';
 import { ConfirmationPolicy, ExecutionStatus, SecurityAnalyzer } from '../agent/schemas.js';
 import { ImageContent, TextContent } from '../events/index.js';
 import { HookConfigInput } from '../hooks/index.js';
@@ -278,16 +279,28 @@ export const Tags = Type.Unsafe<Record<string, string>>({
   additionalProperties: { type: 'string', maxLength: 256 },
 });
 
-const Threshold = (fallback: number, what: string) =>
-  Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: fallback, description: what }));
+/** A threshold, its default OpenHands' (the agent's DEFAULT_STUCK_THRESHOLDS). */
+const Threshold = (name: keyof StuckThresholds, what: string) =>
+  Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_STUCK_THRESHOLDS[name], description: what }),
+  );
 
 /** OpenHands' StuckDetectionThresholds (the SDK's RemoteConversation sends them when given). */
 export const StuckDetectionThresholds = Type.Object(
   {
-    action_observation: Threshold(4, 'The same action with the same result this many times in a row'),
-    action_error: Threshold(3, 'The same action failing the same way more than this many times in a row'),
-    monologue: Threshold(3, 'This many agent messages in a row, no user message between'),
-    alternating_pattern: Threshold(6, 'Two actions alternating with their results, this many actions in all'),
+    action_observation: Threshold(
+      'action_observation',
+      'The same action with the same result this many times in a row',
+    ),
+    action_error: Threshold(
+      'action_error',
+      'The same action failing the same way more than this many times in a row',
+    ),
+    monologue: Threshold('monologue', 'This many agent messages in a row, no user message between'),
+    alternating_pattern: Threshold(
+      'alternating_pattern',
+      'Two actions alternating with their results, this many actions in all',
+    ),
   },
   { ...open, $id: 'StuckDetectionThresholds' },
 );
