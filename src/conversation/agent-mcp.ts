@@ -7,6 +7,7 @@
 // clients read, opened only to connect.
 import type { McpServers } from '../tools/index.js';
 import { InvalidConversationRequestError } from './errors.js';
+import type { McpServerSpec } from './schemas.js';
 
 /** One server as stored: a command to run (stdio), or a URL (SSE or streamable HTTP). */
 export interface AgentMcpServer {
@@ -23,26 +24,6 @@ export interface AgentMcpConfig {
   mcpServers?: Record<string, AgentMcpServer>;
 }
 
-/** A server as a client sends it (either shape's members). */
-interface SentServer {
-  command?: string | null;
-  args?: string[] | null;
-  env?: Record<string, string | null> | null;
-  cwd?: string | null;
-  url?: string | null;
-  transport?: string | null;
-  headers?: Record<string, string | null> | null;
-  enabled?: boolean | null;
-  auth?: {
-    strategy?: string;
-    value?: string | null;
-    header_name?: string | null;
-    username?: string;
-    password?: string | null;
-    headers?: Record<string, string | null>;
-  } | null;
-}
-
 const LOC = ['body', 'agent', 'mcp_config'];
 
 /** Present values only (the SDK sends null for a secret it has not). */
@@ -52,7 +33,7 @@ const present = (values: Record<string, string | null> | null | undefined) =>
   );
 
 /** The headers a server's `auth` stands for (the SDK's to_http_headers); a 422 for OAuth. */
-function authHeaders(auth: SentServer['auth'], loc: string[]): Record<string, string> {
+function authHeaders(auth: McpServerSpec['auth'], loc: string[]): Record<string, string> {
   if (!auth) return {};
   switch (auth.strategy) {
     case 'none':
@@ -85,12 +66,12 @@ function authHeaders(auth: SentServer['auth'], loc: string[]): Record<string, st
  */
 export function normalizeAgentMcp(sent: Record<string, unknown> | null | undefined): AgentMcpConfig | null {
   if (!sent) return null;
-  const entries: [string, SentServer, string[]][] = [];
+  const entries: [string, McpServerSpec, string[]][] = [];
   for (const [key, value] of Object.entries(sent)) {
     if (key === 'mcpServers')
-      for (const [name, server] of Object.entries((value ?? {}) as Record<string, SentServer>))
+      for (const [name, server] of Object.entries((value ?? {}) as Record<string, McpServerSpec>))
         entries.push([name, server, [...LOC, 'mcpServers', name]]);
-    else entries.push([key, value as SentServer, [...LOC, key]]);
+    else entries.push([key, value as McpServerSpec, [...LOC, key]]);
   }
   const servers: Record<string, AgentMcpServer> = {};
   for (const [name, s, loc] of entries) {

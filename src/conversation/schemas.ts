@@ -141,7 +141,7 @@ const McpValues = Type.Record(
 const OrNull = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 
 /** One MCP server as the SDK sends it (conversation/agent-mcp.ts reads it): a command or a URL. */
-const McpServerSpec = Type.Object(
+export const McpServerSpec = Type.Object(
   {
     command: OrNull(Type.String({ minLength: 1, maxLength: 4096 })),
     args: OrNull(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 100 })),
@@ -159,15 +159,24 @@ const McpServerSpec = Type.Object(
     ),
     headers: OrNull(McpValues),
     enabled: OrNull(Type.Boolean()),
+    // The SDK's MCPAuthCredential: agentd turns it into headers (agent-mcp.ts).
     auth: OrNull(
       Type.Object(
-        { strategy: Type.String({ maxLength: 32, description: 'none, bearer, api_key, basic or header' }) },
+        {
+          strategy: Type.String({ maxLength: 32, description: 'none, bearer, api_key, basic or header' }),
+          value: OrNull(Type.String({ maxLength: 8192 })),
+          header_name: OrNull(Type.String({ minLength: 1, maxLength: 256 })),
+          username: OrNull(Type.String({ maxLength: 1024 })),
+          password: OrNull(Type.String({ maxLength: 8192 })),
+          headers: OrNull(McpValues),
+        },
         open,
       ),
     ),
   },
   open,
 );
+export type McpServerSpec = Static<typeof McpServerSpec>;
 
 /**
  * The SDK's `Agent.mcp_config`, in either of its shapes: `{"mcpServers": {name: server}}` or

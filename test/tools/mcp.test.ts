@@ -277,20 +277,26 @@ describe('MCP tools', () => {
     });
     expect(JSON.stringify(await server.store.conversations.get(id))).not.toContain('tok-secret');
 
-    const oauth = await api(server, '/api/conversations', {
-      method: 'POST',
-      body: JSON.stringify({
-        agent: {
-          llm: { model: 'openai/x', api_key: 'k', base_url: llm.openaiBaseUrl },
-          mcp_config: { remote: { url: httpUrl, auth: { strategy: 'oauth2' } } },
-        },
-        workspace: { working_dir: '/tmp' },
-      }),
-    });
+    const startWithAuth = (auth: object) =>
+      api(server, '/api/conversations', {
+        method: 'POST',
+        body: JSON.stringify({
+          agent: {
+            llm: { model: 'openai/x', api_key: 'k', base_url: llm.openaiBaseUrl },
+            mcp_config: { remote: { url: httpUrl, auth } },
+          },
+          workspace: { working_dir: '/tmp' },
+        }),
+      });
+    const oauth = await startWithAuth({ strategy: 'oauth2' });
     expect(oauth.status).toBe(422);
     expect(await oauth.json()).toEqual({
       detail: [expect.objectContaining({ loc: ['body', 'agent', 'mcp_config', 'remote', 'auth'] })],
     });
+    // A credential's members are checked as the rest of the request is.
+    const badValue = await startWithAuth({ strategy: 'bearer', value: 7 });
+    expect(badValue.status).toBe(422);
+    expect(JSON.stringify(await badValue.json())).toContain('"value"');
   });
 
   it('connects the servers of a conversation stored before their values were sealed (kept in clear then)', async () => {
