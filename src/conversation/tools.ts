@@ -15,13 +15,11 @@ export function registryName(className: string): string {
 }
 
 export function toolNamesOf(agent: AgentSpec): string[] {
-  const names = (agent.tools ?? []).map((t) => t.name);
-  for (const builtin of agent.include_default_tools ?? DEFAULT_BUILTINS) names.push(registryName(builtin));
-  return [...new Set(names)];
+  return [...new Set([...(agent.tools ?? []).map((t) => t.name), ...defaultToolNamesOf(agent)])];
 }
 
 /** The names of the built-ins the agent includes, which `filter_tools_regex` leaves alone (as OpenHands). */
-export function defaultToolNamesOf(agent: AgentSpec): Set<string> {
+function defaultToolNamesOf(agent: AgentSpec): Set<string> {
   return new Set((agent.include_default_tools ?? DEFAULT_BUILTINS).map(registryName));
 }
 

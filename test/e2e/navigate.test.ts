@@ -141,11 +141,11 @@ describe('navigate', () => {
 
   it('with event_id null starts an empty tree: the agent sees the new message alone, after its system prompt', async () => {
     const c = await twoTurns();
-    const res = await navigate(c.id, { event_id: null });
+    // Two moves before any event: HEAD is where the last one put it (the body's default is null).
+    expect((await navigate(c.id, { event_id: c.endOfFirst.id })).status).toBe(200);
+    const res = await navigate(c.id, {});
     expect(res.status).toBe(200);
     expect(((await res.json()) as { leaf_event_id: unknown }).leaf_event_id).toBeNull();
-    // A second move before any event replaces the first: HEAD is where the last one put it.
-    expect((await navigate(c.id, {})).status).toBe(200);
 
     await say(c.id, 'Task three');
     const call = llm.requestsFor(c.key)[4]!.body as { messages: { role: string }[] };
