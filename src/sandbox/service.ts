@@ -115,6 +115,19 @@ export class SandboxService {
     };
   }
 
+  /**
+   * Who a sandbox's own key speaks for: the owner and the key of the sandbox `id` while it is starting
+   * or running (its agent server reads the owner's secrets through the control plane with that key,
+   * as OpenHands Cloud's sandboxes do); null otherwise. The caller compares the key it was offered.
+   */
+  async liveCredentials(id: string): Promise<{ ownerId: string; key: string } | null> {
+    const stored = await this.records.get(id);
+    if (!stored) return null;
+    const record = await this.checked(stored);
+    if (!ACTIVE.includes(record.status)) return null;
+    return { ownerId: record.ownerId, key: this.sessionKey(record) };
+  }
+
   /** The agent server's key in clear, for the control plane's own calls and for the owner. */
   sessionKey(record: SandboxRecord): string {
     return this.options.secretBox.decrypt(record.sessionKey, `sandbox:${record.id}`);

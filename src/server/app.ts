@@ -37,6 +37,7 @@ import { socketRoutes } from './routes/sockets.js';
 import { toolRoutes } from './routes/tools.js';
 import { appConversationRoutes } from './routes/v1/app-conversations.js';
 import { v1EventRoutes } from './routes/v1/events.js';
+import { sandboxSettingsRoutes } from './routes/v1/sandbox-settings.js';
 import { sandboxRoutes } from './routes/v1/sandboxes.js';
 import { userRoutes } from './routes/v1/users.js';
 import { vscodeRoutes } from './routes/vscode.js';
@@ -111,8 +112,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandler(app);
   drainUnreadBodies(app);
   limitBodyStalls(app, deps.bodyStallMs);
-  const { sessionKeys, routes } = await installAuth(app, deps.sessionApiKeys, () =>
-    installCors(app, deps.corsOrigins ?? []),
+  const sandboxes = deps.controlPlane?.sandboxes;
+  const { sessionKeys, routes } = await installAuth(
+    app,
+    deps.sessionApiKeys,
+    () => installCors(app, deps.corsOrigins ?? []),
+    sandboxes && ((id) => sandboxes.liveCredentials(id)),
   );
   app.decorate('routeTable', routes);
   let lastActivity = 0;
@@ -158,6 +163,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(appConversationRoutes, { apps: v1.apps });
     await app.register(sandboxRoutes, { sandboxes: v1.sandboxes, specs: v1.specs });
     await app.register(userRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
+    await app.register(sandboxSettingsRoutes, {
+      settings: deps.settings,
+      exposeSecrets: deps.exposeSecrets ?? false,
+    });
     // OpenHands' app-server options (the web UI's mode, feature flags and settings choices).
     await app.register(optionRoutes);
   }

@@ -1,14 +1,15 @@
 // Session-key authentication, denied by default and decided per route. Every route needs a configured
 // key in X-Session-API-Key (or as `Authorization: Bearer <key>`, as OpenHands Cloud's clients send
 // it) unless the route itself says otherwise in its config (`access`): 'public'
-// for health, server info and the docs, 'own' for the WebSocket, which authenticates in its handler.
+// for health, server info and the docs, 'own' for the WebSocket, which authenticates in its handler,
+// 'sandbox' for what a sandbox reads with its own key (its owner's secrets, OpenHands Cloud's way).
 // The decision reads the matched route, never the URL text, so an encoded path (`/%61pi/...`) that the
 // router decodes onto a protected route meets the same check. The key also names the user (settings
 // and conversations are per user). Keys are compared in constant time, over their SHA-256 digests so
 // length does not leak.
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { userIdForSessionKey } from '../settings/index.js';
 
 export const SESSION_KEY_HEADER = 'x-session-api-key';
@@ -49,8 +50,15 @@ export function requestUser(keys: SessionKeys, headers: IncomingHttpHeaders): st
   return token === undefined ? null : keys.userOf(token);
 }
 
-/** Who may call a route: 'key' (the default), 'public', or 'own' (the handler authenticates). */
-export type RouteAccess = 'key' | 'public' | 'own';
+/**
+ * Who may call a route: 'key' (the default), 'public', 'own' (the handler authenticates), or
+ * 'sandbox': the session key of the live sandbox its path names (`:sandbox_id`), which acts for that
+ * sandbox's owner (a user's key is refused there).
+ */
+export type RouteAccess = 'key' | 'public' | 'own' | 'sandbox';
+
+/** The owner and key of a live sandbox by id (the control plane's SandboxService.liveCredentials). */
+export type SandboxCredentials = (id: string) => Promise<{ ownerId: string; key: string } | null>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -66,6 +74,11 @@ declare module 'fastify' {
 // One-shot hash: no Hash object per request (the check runs on every protected request).
 function digest(value: string): Buffer {
   return hash('sha256', value, 'buffer');
+}
+
+/** Whether two keys are equal, in constant time over their digests (length does not leak). */
+function sameKey(offered: string, expected: string): boolean {
+  return timingSafeEqual(digest(offered), digest(expected));
 }
 
 export class SessionKeys {
@@ -136,6 +149,7 @@ export async function installAuth(
   app: FastifyInstance,
   keys: readonly string[],
   beforeCheck?: () => Promise<void>,
+  sandboxCredentials?: SandboxCredentials,
 ): Promise<{ sessionKeys: SessionKeys; routes: RouteEntry[] }> {
   const sessionKeys = new SessionKeys(keys);
   const routes: RouteEntry[] = [];
@@ -163,12 +177,34 @@ export async function installAuth(
   app.addHook('onRequest', (request, reply, done) => {
     // An unknown route has no handler to protect: it answers 404 (the route table is public anyway,
     // in /openapi.json).
-    if (request.is404 || (request.routeOptions.config.access ?? 'key') !== 'key') return done();
-    const user = requestUser(sessionKeys, request.headers);
-    // Answered here: without done() nothing after this hook runs.
-    if (user === null) return void reply.code(401).send({ detail: 'Unauthorized' });
-    request.userId = user;
-    done();
+    if (request.is404) return done();
+    const access = request.routeOptions.config.access ?? 'key';
+    if (access === 'key') return admit(request, reply, done, requestUser(sessionKeys, request.headers));
+    if (access !== 'sandbox') return done();
+    sandboxUser(request, sandboxCredentials).then((user) => admit(request, reply, done, user), done);
   });
   return { sessionKeys, routes };
+}
+
+/** Lets the request on as `user`, or answers 401 when there is none (then nothing after the hook runs). */
+function admit(request: FastifyRequest, reply: FastifyReply, done: () => void, user: string | null): void {
+  if (user === null) return void reply.code(401).send({ detail: 'Unauthorized' });
+  request.userId = user;
+  done();
+}
+
+/**
+ * The owner of the sandbox a 'sandbox' route names, when a key the request offers is that sandbox's
+ * own; null otherwise (no control plane, an unknown or stopped sandbox, any other key).
+ */
+async function sandboxUser(
+  request: { params: unknown; headers: IncomingHttpHeaders },
+  credentials: SandboxCredentials | undefined,
+): Promise<string | null> {
+  const id = (request.params as { sandbox_id?: string }).sandbox_id;
+  const offered = offeredKeys(request.headers);
+  if (!credentials || !id || offered.length === 0) return null;
+  const sandbox = await credentials(id);
+  if (!sandbox) return null;
+  return offered.some((key) => sameKey(key, sandbox.key)) ? sandbox.ownerId : null;
 }

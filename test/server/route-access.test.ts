@@ -50,12 +50,17 @@ function spellings(path: string): string[] {
 describe('route access', () => {
   let server: TestServer;
   beforeAll(async () => {
-    // With CORS on, so its preflight route (`OPTIONS *`) is in the table too.
-    server = await startServer({ keys: ['the-key'], corsOrigins: ['http://ui.example:3000'] });
+    // With CORS on, so its preflight route (`OPTIONS *`) is in the table too; with the control plane,
+    // so the routes a sandbox's own key opens are walked too.
+    server = await startServer({
+      keys: ['the-key'],
+      corsOrigins: ['http://ui.example:3000'],
+      controlPlane: { warmSpare: false, sandboxProvider: 'process' },
+    });
   });
   afterAll(() => server.close({ remove: true }));
 
-  it('keeps only health, server info, the docs, the web UI and CORS preflights public; the WebSocket authenticates itself', () => {
+  it('keeps only health, server info, the docs, the web UI and CORS preflights public; the WebSocket authenticates itself; a sandbox reads its settings with its own key', () => {
     const open = server.app.routeTable.filter((r) => r.access !== 'key');
     for (const route of open) {
       // A browser's preflight carries no key (src/server/cors.ts); it runs no handler of ours.
@@ -64,7 +69,9 @@ describe('route access', () => {
       const page = route.url === '/ui' || route.url.startsWith('/ui/');
       const documented = preflight || page || PUBLIC.includes(route.url) || route.url.startsWith('/docs');
       const socket = route.access === 'own' && route.url.startsWith('/sockets/');
-      expect(documented || socket, `${route.method} ${route.url} is ${route.access}`).toBe(true);
+      const sandbox =
+        route.access === 'sandbox' && route.url.startsWith('/api/v1/sandboxes/:sandbox_id/settings/');
+      expect(documented || socket || sandbox, `${route.method} ${route.url} is ${route.access}`).toBe(true);
     }
     expect(server.app.routeTable.filter((r) => r.access === 'key').length).toBeGreaterThan(40);
     expect(open).toContainEqual(expect.objectContaining({ method: 'OPTIONS', url: '*', access: 'public' }));
@@ -72,14 +79,17 @@ describe('route access', () => {
   });
 
   it('answers 401 or 404, never a handler, for every protected route in every spelling', async () => {
-    const protectedRoutes = server.app.routeTable.filter((r) => r.access === 'key');
+    const protectedRoutes = server.app.routeTable.filter((r) => r.access === 'key' || r.access === 'sandbox');
+    expect(protectedRoutes.filter((r) => r.access === 'sandbox')).toHaveLength(2);
     let requests = 0;
     for (const route of protectedRoutes) {
       const body = ['POST', 'PUT', 'PATCH'].includes(route.method) ? '{}' : undefined;
       // A HEAD request is answered by the GET route (server/head.ts).
       const methods = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
+      // A user's key is no sandbox's: it opens none of the sandbox's routes.
+      const refused = route.access === 'sandbox' ? [...KEYLESS, { 'X-Session-API-Key': 'the-key' }] : KEYLESS;
       for (const path of spellings(concrete(route.url))) {
-        for (const headers of KEYLESS) {
+        for (const headers of refused) {
           for (const method of methods) {
             const res = await rawRequest(server.url, { method, path, headers, body });
             requests++;

@@ -2,7 +2,7 @@
 // (workspace.get_secrets, LookupSecret) use them. Stored in the same record as the settings
 // (secrets_store.custom_secrets), sealed. Names and descriptions are listed; a value leaves only
 // through GET /api/settings/secrets/{name}, and only on a server started with secret exposure.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { SECRET_NAME_PATTERN, type SecretCreateRequest, type SettingsService } from '../../settings/index.js';
 import { HttpError } from '../errors.js';
@@ -19,6 +19,39 @@ const NameParams = Type.Object({
 });
 
 const secretNotFound = { 404: detailResponse('No secret by that name') };
+
+/** The secret-name parameter's schema, for the routes that read one secret. */
+export const secretNameParam = NameParams.properties.name;
+
+/** The responses of a route that answers a secret's value. */
+export const secretValueResponses = {
+  200: {
+    description: 'The secret value',
+    content: { 'text/plain': { schema: { type: 'string' } } },
+  },
+  ...secretNotFound,
+  ...exposureErrors,
+  ...errorResponses,
+};
+
+/**
+ * Answers the value of `userId`'s secret `name` as text/plain: 403 on a server started without secret
+ * exposure, 404 when there is no such secret. Every read is logged, by name.
+ */
+export async function sendSecretValue(
+  settings: SettingsService,
+  exposeSecrets: boolean,
+  userId: string,
+  name: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  if (!exposeSecrets) throw new HttpError(403, EXPOSURE_DISABLED);
+  const value = await settings.secretValue(userId, name);
+  if (value === null) throw new HttpError(404, 'Secret not found');
+  request.log.info({ secret_name: name }, 'secret value read');
+  return reply.type('text/plain; charset=utf-8').send(value);
+}
 
 export const settingsSecretRoutes: FastifyPluginAsync<SettingsSecretRoutesOptions> = async (
   app,
@@ -60,24 +93,12 @@ export const settingsSecretRoutes: FastifyPluginAsync<SettingsSecretRoutesOption
         description:
           "The secret's value as text/plain, for OpenHands' LookupSecret (which sends only the session key, so this route, whose one purpose is the value, needs no X-Expose-Secrets header). Only on a server started with secret exposure enabled (--expose-secrets, AGENTD_EXPOSE_SECRETS=1); else 403.",
         params: NameParams,
-        response: {
-          200: {
-            description: 'The secret value',
-            content: { 'text/plain': { schema: { type: 'string' } } },
-          },
-          ...secretNotFound,
-          ...exposureErrors,
-          ...errorResponses,
-        },
+        response: secretValueResponses,
       },
     },
     async (request, reply) => {
-      if (!exposeSecrets) throw new HttpError(403, EXPOSURE_DISABLED);
       const { name } = request.params as { name: string };
-      const value = await settings.secretValue(request.userId, name);
-      if (value === null) throw new HttpError(404, 'Secret not found');
-      request.log.info({ secret_name: name }, 'secret value read');
-      return reply.type('text/plain; charset=utf-8').send(value);
+      return sendSecretValue(settings, exposeSecrets, request.userId, name, request, reply);
     },
   );
 
