@@ -30,6 +30,12 @@ export const LLMSpec = Type.Object(
     timeout: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
     temperature: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
     top_p: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+    top_k: Type.Optional(
+      Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description: 'Anthropic models only' }),
+    ),
+    seed: Type.Optional(
+      Type.Union([Type.Integer(), Type.Null()], { description: 'OpenAI chat completions only' }),
+    ),
     max_output_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
     reasoning_effort: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     input_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),

@@ -98,6 +98,10 @@ export class AnthropicAdapter implements Adapter {
           }
         : {}),
       ...(c.temperature != null ? { temperature: c.temperature } : {}),
+      ...(c.top_p != null ? { top_p: c.top_p } : {}),
+      ...(c.top_k != null ? { top_k: c.top_k } : {}),
+      // Passed through as given, as to OpenAI's APIs: the user asked this server for these members.
+      ...(c.litellm_extra_body ?? {}),
     };
     const response = onDelta
       ? await streamed(client.messages.stream(params, { signal }), onDelta)

@@ -70,6 +70,7 @@ export class OpenAIChatAdapter implements Adapter {
         : {}),
       ...(c.temperature != null ? { temperature: c.temperature } : {}),
       ...(c.top_p != null ? { top_p: c.top_p } : {}),
+      ...(c.seed != null ? { seed: c.seed } : {}),
       ...(c.max_output_tokens != null ? { max_completion_tokens: c.max_output_tokens } : {}),
       ...(c.reasoning_effort ? { reasoning_effort: c.reasoning_effort as OpenAI.ReasoningEffort } : {}),
       // Passed through as given: the user asked this server for these members.

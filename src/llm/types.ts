@@ -58,6 +58,10 @@ export interface LLMConfig {
   timeout?: number | null;
   temperature?: number | null;
   top_p?: number | null;
+  /** Sampling from the k likeliest tokens: Anthropic's Messages API takes it, OpenAI's APIs do not. */
+  top_k?: number | null;
+  /** OpenAI chat completions' best-effort determinism (the Responses and Messages APIs have none). */
+  seed?: number | null;
   max_output_tokens?: number | null;
   reasoning_effort?: string | null;
   /** Force (true) or forbid (false) the OpenAI Responses API; by default reasoning models use it. */

@@ -306,6 +306,18 @@ describe('conversations REST', () => {
     expect(JSON.stringify(await server.store.conversations.get(id))).not.toContain('proxy-secret');
   });
 
+  it("sends the SDK LLM's seed to the provider and keeps it with the conversation", async () => {
+    const { id, key } = await startConversation(server, llm, [{ text: 'hi' }], {
+      llm: { seed: 1234, top_k: 20 },
+    });
+    await waitForStatus(server, id, ['finished']);
+    const sent = llm.requestsFor(key)[0]!.body;
+    expect(sent.seed).toBe(1234);
+    expect(sent).not.toHaveProperty('top_k'); // an OpenAI model: Anthropic's alone
+    const info = (await json(`/api/conversations/${id}`)).body as { agent: { llm: Record<string, unknown> } };
+    expect(info.agent.llm).toMatchObject({ seed: 1234, top_k: 20 });
+  });
+
   it('still runs a conversation stored before extra headers were sealed (kept in clear then)', async () => {
     const { id, key } = await startConversation(server, llm, [{ text: 'hi' }], { message: '' });
     const record = (await server.store.conversations.get(id))!;

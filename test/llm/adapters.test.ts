@@ -277,3 +277,33 @@ describe('Anthropic Messages', () => {
     );
   });
 });
+
+describe('sampling parameters', () => {
+  const sampling = { temperature: 0.3, top_p: 0.9, top_k: 40, seed: 7, max_output_tokens: 300 };
+  const sentBody = async (model: string, extra: Partial<LLMConfig> = {}) => {
+    const c = config(model, { ...sampling, ...extra });
+    llm.script(c.api_key!, [{ text: 'ok' }]);
+    await createLLM(c).complete({ messages: [user('x')], tools: [] });
+    return llm.requestsFor(c.api_key!)[0]!.body;
+  };
+
+  it('sends each to the APIs that take it: seed to chat completions, top_k to Anthropic', async () => {
+    const chat = await sentBody('openai/gpt-4o');
+    expect(chat).toMatchObject({ temperature: 0.3, top_p: 0.9, seed: 7, max_completion_tokens: 300 });
+    expect(chat).not.toHaveProperty('top_k'); // OpenAI refuses members it does not know
+    const messages = await sentBody('anthropic/claude-sonnet-4');
+    expect(messages).toMatchObject({ temperature: 0.3, top_p: 0.9, top_k: 40, max_tokens: 300 });
+    expect(messages).not.toHaveProperty('seed');
+  });
+
+  it('leaves out what is not set, and sends litellm_extra_body to Anthropic too', async () => {
+    const body = await sentBody('anthropic/claude-sonnet-4', {
+      top_p: null,
+      top_k: null,
+      litellm_extra_body: { metadata: { user_id: 'u-1' } },
+    });
+    expect(body).not.toHaveProperty('top_p');
+    expect(body).not.toHaveProperty('top_k');
+    expect(body.metadata).toEqual({ user_id: 'u-1' });
+  });
+});
