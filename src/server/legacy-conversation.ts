@@ -11,6 +11,7 @@ import { hex } from '../app/records.js';
 import type { ConversationInfo } from '../conversation/schemas.js';
 import { ConversationInfo as ConversationInfoSchema } from '../conversation/schemas.js';
 import type { ConversationService } from '../conversation/service.js';
+import type { ConversationRecord } from '../store/index.js';
 import { conversationInfo } from '../conversation/state.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -158,13 +159,17 @@ export function bothShapes(info: ConversationInfo, app: AppConversation | null) 
 /** How the routes find the control plane's view of sandboxed conversations. */
 export type AppConversationLookup = Pick<AppConversationService, 'getMany'>;
 
+/**
+ * One conversation in both shapes. Only a sandboxed conversation has a control-plane view; a local
+ * one (most reads, polled while it runs) skips that lookup, which read the record a second time.
+ */
 export async function withLegacyMembers(
   apps: AppConversationLookup | undefined,
   userId: string,
-  info: ConversationInfo,
+  record: ConversationRecord,
 ) {
-  const [app] = apps ? await apps.getMany(userId, [info.id]) : [null];
-  return bothShapes(info, app ?? null);
+  const [app] = apps && record.sandboxId ? await apps.getMany(userId, [record.id]) : [null];
+  return bothShapes(conversationInfo(record), app ?? null);
 }
 
 /**

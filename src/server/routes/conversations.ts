@@ -181,7 +181,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
       },
     },
     async (request) =>
-      withLegacyMembers(apps, request.userId, await conversations.info(request.userId, id(request))),
+      withLegacyMembers(apps, request.userId, await conversations.get(request.userId, id(request))),
   );
 
   app.get(
