@@ -84,9 +84,11 @@ export abstract class ConversationRuntimes {
   }
 
   async get(userId: string, id: string): Promise<ConversationRecord> {
-    const record = await this.store.conversations.get(id);
+    // A live runtime holds the newest record, and its conversation exists (delete closes the runtime
+    // before the record goes): no store read, no parse, for the conversations clients poll most.
+    const record = this.runtimes.get(id)?.record ?? (await this.store.conversations.get(id));
     if (!record || record.ownerId !== userId) throw new ConversationNotFoundError(id);
-    return this.runtimes.get(id)?.record ?? record;
+    return record;
   }
 
   /** A conversation this server runs itself (not a sandboxed one it only mirrors). */
