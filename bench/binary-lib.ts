@@ -61,6 +61,14 @@ function serverPid(root: number): number {
   return pid;
 }
 
+/**
+ * CPU time of the process's main thread so far, in µs (/proc's schedstat: user and system time,
+ * what JavaScript and the syscalls it makes cost). Steadier than wall times on a shared machine.
+ */
+export function mainThreadCpuMicros(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+}
+
 export function rssBytes(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
@@ -178,7 +186,7 @@ export function untilFinished(base: string, id: string): Promise<void> {
 }
 
 /** The bare Fastify process answering GET /bare with the contents of `file`. */
-export async function startBare(file: string): Promise<{ url: string; stop(): void }> {
+export async function startBare(file: string): Promise<{ url: string; pid: number; stop(): void }> {
   const proc = killOnExit(
     spawn(process.execPath, [fileURLToPath(new URL('./bare-server.mjs', import.meta.url)), file], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -193,7 +201,7 @@ export async function startBare(file: string): Promise<{ url: string; stop(): vo
     });
     proc.once('exit', (code) => reject(new Error(`bare server exited ${code}`)));
   });
-  return { url, stop: () => proc.kill('SIGKILL') };
+  return { url, pid: proc.pid!, stop: () => proc.kill('SIGKILL') };
 }
 
 export const dataDir = (name: string) => tempDir(`agentd-bench-${name}-`);

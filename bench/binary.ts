@@ -19,6 +19,7 @@ import {
   dataDir,
   eventIds,
   get,
+  mainThreadCpuMicros,
   post,
   replayOnce,
   rssBytes,
@@ -32,6 +33,7 @@ import { mb, ms, percentileOf, record, sample } from './lib.js';
 import { syntheticEvent } from './synthetic.js';
 
 const DEAD_LLM = { url: 'http://127.0.0.1:9/v1', key: 'sk-none' };
+const micros = (us: number) => `${us.toFixed(0)} µs`;
 
 /** Task sent (POST with initial_message, run) → finished, on the given server. */
 async function task(base: string, llm: ScriptedLLM, key: string, steps: number): Promise<number> {
@@ -108,8 +110,26 @@ interface EventFigures {
   batchRatio: number;
   batch: number;
   bare: number;
+  /** Server main-thread CPU per batch get, µs: agentd's and the bare process's. */
+  batchCpu: number;
+  bareCpu: number;
   replay: number;
   rss: number;
+  /** GET /api/conversations/{id} with the runtime loaded: p50 ms and server CPU per request, µs. */
+  info: number;
+  infoCpu: number;
+}
+
+/** Times `fn` in `samples`, adding the server's main-thread CPU it took to `cpu.total`. */
+async function sampleWithCpu(
+  pid: number,
+  cpu: { total: number },
+  fn: () => Promise<unknown>,
+): Promise<number[]> {
+  const before = mainThreadCpuMicros(pid);
+  const times = await sample(100, fn, 0);
+  cpu.total += mainThreadCpuMicros(pid) - before;
+  return times;
 }
 
 export async function eventFigures(total: number, viaApi: number, rounds: number): Promise<EventFigures> {
@@ -138,9 +158,13 @@ export async function eventFigures(total: number, viaApi: number, rounds: number
   }
   const agentd: number[] = [];
   const plain: number[] = [];
+  const agentdCpu = { total: 0 };
+  const bareCpu = { total: 0 };
   for (let r = 0; r < rounds; r++) {
-    agentd.push(...(await sample(100, batchGet, 10)));
-    plain.push(...(await sample(100, bareGet, 10)));
+    await sample(10, batchGet, 0);
+    agentd.push(...(await sampleWithCpu(b.pid, agentdCpu, batchGet)));
+    await sample(10, bareGet, 0);
+    plain.push(...(await sampleWithCpu(bare.pid, bareCpu, bareGet)));
   }
   bare.stop();
   const lastId = ids[ids.length - 1]!;
@@ -155,18 +179,34 @@ export async function eventFigures(total: number, viaApi: number, rounds: number
   });
   await new Promise((r) => setTimeout(r, 300));
   const rss = rssBytes(b.pid);
+  // What clients poll while a conversation runs: its info, from the loaded runtime.
+  const infoGet = () => rawRequest(b.url, { method: 'GET', path: `/api/conversations/${id}`, headers: auth });
+  for (let i = 0; i < WARM_UP; i++) await infoGet();
+  const infoCpu = { total: 0 };
+  const infos: number[] = [];
+  for (let r = 0; r < rounds; r++) infos.push(...(await sampleWithCpu(b.pid, infoCpu, infoGet)));
   await b.stop();
   const a = percentileOf(agentd, 50);
   const p = percentileOf(plain, 50);
-  return { batch: a, bare: p, batchRatio: a / p, replay: percentileOf(replays, 50), rss };
+  return {
+    batch: a,
+    bare: p,
+    batchRatio: a / p,
+    batchCpu: agentdCpu.total / agentd.length,
+    bareCpu: bareCpu.total / plain.length,
+    replay: percentileOf(replays, 50),
+    rss,
+    info: percentileOf(infos, 50),
+    infoCpu: infoCpu.total / infos.length,
+  };
 }
 
 export async function benchEvents(): Promise<void> {
   const tenK = await eventFigures(10_000, 10_000, 4);
   const hundredK = await eventFigures(100_000, 10_000, 4);
   record({
-    name: 'binary: batch get 100 of 100k, p50 (bare Fastify process, same bytes)',
-    value: `${ms(hundredK.batch)} (${ms(hundredK.bare)})`,
+    name: 'binary: batch get 100 of 100k, p50 (bare Fastify process, same bytes); server CPU per request',
+    value: `${ms(hundredK.batch)} (${ms(hundredK.bare)}); ${micros(hundredK.batchCpu)} (${micros(hundredK.bareCpu)})`,
   });
   record({
     name: 'binary: batch get / bare route, 100k (p50 ratio)',
@@ -179,6 +219,10 @@ export async function benchEvents(): Promise<void> {
     value: ms(tenK.replay),
     goal: '< 60 ms',
     met: tenK.replay < 60,
+  });
+  record({
+    name: 'binary: GET /api/conversations/{id}, runtime loaded (100k events), p50; server CPU per request',
+    value: `${ms(hundredK.info)}; ${micros(hundredK.infoCpu)}`,
   });
   record({ name: 'binary: RSS after loading a 10k-event conversation', value: mb(tenK.rss) });
   record({
