@@ -11,8 +11,8 @@ import { hex } from '../app/records.js';
 import type { ConversationInfo } from '../conversation/schemas.js';
 import { ConversationInfo as ConversationInfoSchema } from '../conversation/schemas.js';
 import type { ConversationService } from '../conversation/service.js';
-import type { ConversationRecord } from '../store/index.js';
 import { conversationInfo } from '../conversation/state.js';
+import type { ConversationRecord } from '../store/index.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
