@@ -52,6 +52,11 @@ export const LLMSpec = Type.Object(
         { description: 'Sent with every request to the LLM; stored encrypted, shown masked' },
       ),
     ),
+    caching_prompt: Type.Optional(
+      Type.Union([Type.Boolean(), Type.Null()], {
+        description: 'Anthropic prompt caching (the system prompt and the conversation so far); default true',
+      }),
+    ),
     log_completions: Type.Optional(Type.Boolean()),
     stream: Type.Optional(
       Type.Boolean({

@@ -1,5 +1,6 @@
 // What a completion costs. Prices are per token, in USD, under LiteLLM's names
-// (`input_cost_per_token`, `output_cost_per_token`, `cache_read_input_token_cost`), so a table taken
+// (`input_cost_per_token`, `output_cost_per_token`, `cache_read_input_token_cost`,
+// `cache_creation_input_token_cost`), so a table taken
 // from LiteLLM's model list can be used as an override file unchanged.
 // Order of precedence: the LLM's own `input_cost_per_token` / `output_cost_per_token` (OpenHands'
 // LLM fields), then the server's override table (AGENTD_PRICING_FILE), then the built-in table.
@@ -12,15 +13,18 @@ export interface ModelPrice {
   output_cost_per_token: number;
   /** Cached prompt tokens, when the provider bills them differently. */
   cache_read_input_token_cost?: number;
+  /** Prompt tokens written to the cache, when the provider bills them differently (Anthropic: 1.25×). */
+  cache_creation_input_token_cost?: number;
 }
 
 /** Model name (with or without its provider prefix) or `/regex/` → price. */
 export type PriceTable = Record<string, ModelPrice>;
 
-const perMillion = (input: number, output: number, cacheRead?: number): ModelPrice => ({
+const perMillion = (input: number, output: number, cacheRead?: number, cacheWrite?: number): ModelPrice => ({
   input_cost_per_token: input / 1e6,
   output_cost_per_token: output / 1e6,
   ...(cacheRead !== undefined ? { cache_read_input_token_cost: cacheRead / 1e6 } : {}),
+  ...(cacheWrite !== undefined ? { cache_creation_input_token_cost: cacheWrite / 1e6 } : {}),
 });
 
 /** A few well-known models (USD per million tokens, list prices); more specific patterns first. */
@@ -35,10 +39,11 @@ export const BUILT_IN_PRICES: PriceTable = {
   '/gpt-5.*/': perMillion(1.25, 10, 0.125),
   '/o4-mini.*|o3-mini.*/': perMillion(1.1, 4.4, 0.275),
   '/o3.*/': perMillion(2, 8, 0.5),
-  '/claude-.*haiku.*/': perMillion(0.8, 4, 0.08),
-  '/claude-.*sonnet.*/': perMillion(3, 15, 0.3),
-  '/claude-.*opus-4-[15].*|claude-opus-4-[15].*/': perMillion(5, 25, 0.5),
-  '/claude-.*opus.*/': perMillion(15, 75, 1.5),
+  // Anthropic: cache reads at a tenth of the input price, writes (five-minute cache) at 1.25×.
+  '/claude-.*haiku.*/': perMillion(0.8, 4, 0.08, 1),
+  '/claude-.*sonnet.*/': perMillion(3, 15, 0.3, 3.75),
+  '/claude-.*opus-4-[15].*|claude-opus-4-[15].*/': perMillion(5, 25, 0.5, 6.25),
+  '/claude-.*opus.*/': perMillion(15, 75, 1.5, 18.75),
   '/gemini-2\\.5-pro.*/': perMillion(1.25, 10, 0.31),
   '/gemini-2\\.5-flash.*/': perMillion(0.3, 2.5, 0.075),
   '/deepseek-chat.*/': perMillion(0.27, 1.1, 0.07),
@@ -56,7 +61,8 @@ function isPrice(value: unknown): value is ModelPrice {
     v !== null &&
     ok(v.input_cost_per_token) &&
     ok(v.output_cost_per_token) &&
-    (v.cache_read_input_token_cost === undefined || ok(v.cache_read_input_token_cost))
+    (v.cache_read_input_token_cost === undefined || ok(v.cache_read_input_token_cost)) &&
+    (v.cache_creation_input_token_cost === undefined || ok(v.cache_creation_input_token_cost))
   );
 }
 
@@ -133,19 +139,27 @@ export function priceOf(
   };
 }
 
-/** USD for one completion's usage; cached prompt tokens at their own price when one is known. */
+/**
+ * USD for one completion's usage: prompt tokens read from or written to the cache at their own
+ * prices when they are known (else at the input price); `prompt_tokens` counts both.
+ */
 export function costOf(
   price: ModelPrice | null,
-  usage: Pick<TokenUsage, 'prompt_tokens' | 'completion_tokens' | 'cache_read_tokens'>,
+  usage: Pick<TokenUsage, 'prompt_tokens' | 'completion_tokens' | 'cache_read_tokens' | 'cache_write_tokens'>,
 ): number {
   if (!price) return 0;
-  const cached =
+  const read =
     price.cache_read_input_token_cost !== undefined
       ? Math.min(usage.cache_read_tokens, usage.prompt_tokens)
       : 0;
+  const written =
+    price.cache_creation_input_token_cost !== undefined
+      ? Math.min(usage.cache_write_tokens, usage.prompt_tokens - read)
+      : 0;
   return (
-    (usage.prompt_tokens - cached) * price.input_cost_per_token +
-    cached * (price.cache_read_input_token_cost ?? 0) +
+    (usage.prompt_tokens - read - written) * price.input_cost_per_token +
+    read * (price.cache_read_input_token_cost ?? 0) +
+    written * (price.cache_creation_input_token_cost ?? 0) +
     usage.completion_tokens * price.output_cost_per_token
   );
 }

@@ -73,6 +73,8 @@ export interface LLMConfig {
   extra_headers?: Record<string, string> | null;
   /** Extra members for the request body (LiteLLM's extra_body), e.g. vLLM's `return_token_ids`. */
   litellm_extra_body?: Record<string, unknown> | null;
+  /** Anthropic prompt caching (cache_control on the system prompt and the last user turn); default on. */
+  caching_prompt?: boolean | null;
   /** Each completion becomes an LLMCompletionLogEvent (instead of a file on the server). */
   log_completions?: boolean | null;
   /** Stream the completion from the provider; each delta goes to the call's `onDelta`. */

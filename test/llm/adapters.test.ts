@@ -252,7 +252,11 @@ describe('Anthropic Messages', () => {
     });
     const sent = llm.requestsFor(c.api_key!)[1]!;
     expect(sent.api).toBe('messages');
-    expect(sent.body.system).toBe('be brief');
+    // Prompt caching (on by default): the system prompt and the last user turn carry the two marks.
+    expect(sent.body.system).toEqual([
+      { type: 'text', text: 'be brief', cache_control: { type: 'ephemeral' } },
+    ]);
+    expect(JSON.stringify(sent.body).match(/cache_control/g)).toHaveLength(2);
     const turns = sent.body.messages as {
       role: string;
       content: { type: string; signature?: string; tool_use_id?: string }[];
@@ -260,13 +264,49 @@ describe('Anthropic Messages', () => {
     expect(turns.map((t) => t.role)).toEqual(['user', 'assistant', 'user']);
     expect(turns[1]!.content.map((b) => b.type)).toEqual(['thinking', 'redacted_thinking', 'tool_use']);
     expect(turns[1]!.content[0]!.signature).toBe('sig-123');
-    expect(turns[2]!.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: call.id });
+    expect(turns[2]!.content[0]).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: call.id,
+      cache_control: { type: 'ephemeral' },
+    });
+    expect(turns[0]!.content[0]).not.toHaveProperty('cache_control');
     expect(
       String(
         llm.requestsFor(c.api_key!)[0]!.headers.authorization ??
           llm.requestsFor(c.api_key!)[0]!.headers['x-api-key'],
       ),
     ).toContain(c.api_key!);
+  });
+
+  it.each([false, true])(
+    'counts the cached parts of the prompt in prompt_tokens and bills them at their prices (streamed: %s)',
+    async (stream) => {
+      const c = config('anthropic/claude-sonnet-4-5', { stream });
+      const usage = {
+        prompt_tokens: 5000,
+        completion_tokens: 100,
+        cache_read_tokens: 3000,
+        cache_write_tokens: 1500,
+      };
+      llm.script(c.api_key!, [{ text: 'ok', usage }]);
+      const response = await createLLM(c).complete(
+        { messages: [system, user('go')], tools },
+        undefined,
+        () => {},
+      );
+      // The wire said input_tokens 500: without the cached parts the agent would think its context small.
+      expect(response.usage).toMatchObject(usage);
+      expect(response.cost).toBeCloseTo((500 * 3 + 3000 * 0.3 + 1500 * 3.75 + 100 * 15) / 1e6);
+    },
+  );
+
+  it('marks nothing for the cache with caching_prompt false', async () => {
+    const c = config('anthropic/claude-sonnet-4', { caching_prompt: false });
+    llm.script(c.api_key!, [{ text: 'ok' }]);
+    await createLLM(c).complete({ messages: [system, user('go')], tools });
+    const sent = llm.requestsFor(c.api_key!)[0]!;
+    expect(sent.body.system).toBe('be brief');
+    expect(JSON.stringify(sent.body)).not.toContain('cache_control');
   });
 
   it('maps a 401 to LLMAuthenticationError', async () => {

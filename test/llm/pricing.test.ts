@@ -5,10 +5,11 @@ import { ConfigError, resolveConfig } from '../../src/cli/config.js';
 import { costOf, PricingError, parsePriceTable, priceOf } from '../../src/llm/index.js';
 import { tempDir } from '../support/server.js';
 
-const usage = (prompt: number, completion: number, cached = 0) => ({
+const usage = (prompt: number, completion: number, cached = 0, written = 0) => ({
   prompt_tokens: prompt,
   completion_tokens: completion,
   cache_read_tokens: cached,
+  cache_write_tokens: written,
 });
 
 describe('pricing', () => {
@@ -25,6 +26,23 @@ describe('pricing', () => {
   it('bills cached prompt tokens at their own price', () => {
     // 1M prompt tokens, half cached: 0.5 × 2.5 + 0.5 × 1.25
     expect(costOf(priceOf('gpt-4o'), usage(1_000_000, 0, 500_000))).toBeCloseTo(1.875);
+  });
+
+  it("bills Anthropic's cache reads at a tenth of the input price and its cache writes at 1.25×", () => {
+    // 1M prompt tokens: 600k read from the cache, 300k written to it, 100k neither.
+    const sonnet = priceOf('anthropic/claude-sonnet-4-5');
+    expect(costOf(sonnet, usage(1_000_000, 0, 600_000, 300_000))).toBeCloseTo(
+      0.1 * 3 + 0.6 * 0.3 + 0.3 * 3.75,
+    );
+    // A price without a write price bills writes as input (OpenAI reports none).
+    expect(costOf(priceOf('gpt-4o'), usage(1_000_000, 0, 0, 300_000))).toBeCloseTo(2.5);
+    expect(() =>
+      parsePriceTable(
+        JSON.stringify({
+          m: { input_cost_per_token: 1, output_cost_per_token: 1, cache_creation_input_token_cost: -1 },
+        }),
+      ),
+    ).toThrow(PricingError);
   });
 
   it('overrides: exact names and /regex/ keys beat the built-in table; the LLM’s own prices beat both', () => {

@@ -32,7 +32,17 @@ export interface ScriptStep {
   streamGapMs?: number;
   /** Streamed answers only: end the response after this many events, as a dropped stream. */
   streamCutAfter?: number;
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
+  /**
+   * The prompt's size (prompt_tokens: the whole prompt, cached parts included) and how much of it
+   * came from or went into the provider's prompt cache; each API reports them in its own shape
+   * (Anthropic's input_tokens leaves both cached parts out).
+   */
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    cache_read_tokens?: number;
+    cache_write_tokens?: number;
+  };
   /**
    * Token ids to answer with, as vLLM does when asked (`return_token_ids: true` in the request
    * body); without this, such a request gets ids derived from the texts.
@@ -156,6 +166,8 @@ export class ScriptedLLM {
     const usage = {
       prompt: step.usage?.prompt_tokens ?? 100,
       completion: step.usage?.completion_tokens ?? 20,
+      cacheRead: step.usage?.cache_read_tokens ?? 0,
+      cacheWrite: step.usage?.cache_write_tokens ?? 0,
     };
     if (api === 'chat') {
       const response = chatResponse(n, model, step, calls, usage);
@@ -181,7 +193,7 @@ export class ScriptedLLM {
 }
 
 type Call = { id: string; name: string; arguments: string };
-type Usage = { prompt: number; completion: number };
+type Usage = { prompt: number; completion: number; cacheRead: number; cacheWrite: number };
 
 function chatResponse(n: number, model: string, step: ScriptStep, calls: Call[], usage: Usage) {
   return {
@@ -213,6 +225,7 @@ function chatResponse(n: number, model: string, step: ScriptStep, calls: Call[],
       prompt_tokens: usage.prompt,
       completion_tokens: usage.completion,
       total_tokens: usage.prompt + usage.completion,
+      prompt_tokens_details: { cached_tokens: usage.cacheRead },
     },
   };
 }
@@ -257,7 +270,7 @@ function responsesResponse(n: number, model: string, step: ScriptStep, calls: Ca
       input_tokens: usage.prompt,
       output_tokens: usage.completion,
       total_tokens: usage.prompt + usage.completion,
-      input_tokens_details: { cached_tokens: 0 },
+      input_tokens_details: { cached_tokens: usage.cacheRead },
       output_tokens_details: { reasoning_tokens: step.reasoningItem ? 5 : 0 },
     },
   };
@@ -279,7 +292,12 @@ function messagesResponse(n: number, model: string, step: ScriptStep, calls: Cal
     content,
     stop_reason: calls.length ? 'tool_use' : 'end_turn',
     stop_sequence: null,
-    usage: { input_tokens: usage.prompt, output_tokens: usage.completion },
+    usage: {
+      input_tokens: usage.prompt - usage.cacheRead - usage.cacheWrite,
+      output_tokens: usage.completion,
+      cache_read_input_tokens: usage.cacheRead,
+      cache_creation_input_tokens: usage.cacheWrite,
+    },
   };
 }
 

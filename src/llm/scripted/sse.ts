@@ -138,7 +138,8 @@ export function messagesFrames(message: Json): Frame[] {
       ...message,
       content: [],
       stop_reason: null,
-      usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+      // The prompt's figures (cache reads and writes too) come here; the output's in message_delta.
+      usage: { ...usage, output_tokens: 1 },
     },
   });
   (message.content as Json[]).forEach((block, index) => {
