@@ -3,7 +3,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { anthropicClient } from './clients.js';
 import { emptyUsage } from './metrics.js';
-import { textOf } from './openai-chat.js';
+import { EPHEMERAL, textOf } from './openai-chat.js';
 import type { Adapter, CallOptions, LLMConfig, LlmDelta, LlmMessage, LlmRequest } from './types.js';
 
 type Block = Anthropic.Messages.ContentBlockParam;
@@ -69,8 +69,6 @@ function toTurns(messages: LlmMessage[]): { system: string; turns: Turn[] } {
   }
   return { system, turns };
 }
-
-const EPHEMERAL = { type: 'ephemeral' } as const;
 
 /**
  * Anthropic caches a prompt's prefix only up to the blocks marked `cache_control` (OpenHands'

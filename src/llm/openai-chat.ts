@@ -45,6 +45,33 @@ function toChat(message: LlmMessage): ChatMessage {
   }
 }
 
+/** The prompt-cache mark Anthropic reads (`cache_control`), through its own API or a proxy's. */
+export const EPHEMERAL = { type: 'ephemeral' } as const;
+type MarkedPart = OpenAI.Chat.Completions.ChatCompletionContentPart & { cache_control?: typeof EPHEMERAL };
+
+/**
+ * Claude behind an OpenAI-compatible proxy (LiteLLM's, as OpenHands' own `litellm_proxy/claude-…`)
+ * caches only up to parts marked `cache_control`, which the proxy hands on to Anthropic: the system
+ * prompt and the last user or tool message are marked, as the Anthropic adapter marks them. OpenAI's
+ * own models cache without marks (and are sent none).
+ */
+function markCacheBreakpoints(messages: ChatMessage[]): void {
+  const mark = (message: ChatMessage) => {
+    const content = message.content;
+    if (content === '' || content == null) return; // an empty block cannot carry the mark
+    const parts: MarkedPart[] =
+      typeof content === 'string' ? [{ type: 'text', text: content }] : (content as MarkedPart[]);
+    if (parts.length === 0) return;
+    parts[parts.length - 1]!.cache_control = EPHEMERAL;
+    (message as { content: unknown }).content = parts;
+  };
+  if (messages[0]?.role === 'system') mark(messages[0]);
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const role = messages[i]!.role;
+    if (role === 'user' || role === 'tool') return mark(messages[i]!);
+  }
+}
+
 export class OpenAIChatAdapter implements Adapter {
   private client: Promise<OpenAI> | null = null;
 
@@ -57,9 +84,11 @@ export class OpenAIChatAdapter implements Adapter {
     const c = this.config;
     if (!this.client) this.client = openaiClient(this.config);
     const client = await this.client;
+    const messages = request.messages.map(toChat);
+    if (c.caching_prompt !== false && /claude/i.test(this.model)) markCacheBreakpoints(messages);
     const params = {
       model: this.model,
-      messages: request.messages.map(toChat),
+      messages,
       ...(request.tools.length
         ? {
             tools: request.tools.map((t) => ({

@@ -166,6 +166,54 @@ describe('OpenAI chat completions', () => {
   });
 });
 
+describe('prompt caching through an OpenAI-compatible proxy', () => {
+  const conversation = (c: LLMConfig) => [
+    system,
+    user('go'),
+    {
+      role: 'assistant' as const,
+      content: [],
+      tool_calls: [
+        { id: 'call-1', name: 'terminal', arguments: '{"command":"ls"}', origin: 'completion' as const },
+      ],
+    },
+    {
+      role: 'tool' as const,
+      tool_call_id: 'call-1',
+      name: 'terminal',
+      content: [{ type: 'text' as const, text: `out for ${c.api_key}`, cache_prompt: false }],
+    },
+  ];
+  const sent = async (c: LLMConfig) => {
+    llm.script(c.api_key!, [{ text: 'ok' }]);
+    await createLLM(c).complete({ messages: conversation(c), tools });
+    return llm.requestsFor(c.api_key!)[0]!.body.messages as { role: string; content: unknown }[];
+  };
+
+  it('marks the system prompt and the last tool result of a Claude model for the cache', async () => {
+    const messages = await sent(config('litellm_proxy/claude-sonnet-4-5', { base_url: llm.openaiBaseUrl }));
+    expect(messages[0]).toEqual({
+      role: 'system',
+      content: [{ type: 'text', text: 'be brief', cache_control: { type: 'ephemeral' } }],
+    });
+    expect(messages[1]).toEqual({ role: 'user', content: 'go' });
+    expect(messages[3]!.content).toEqual([
+      { type: 'text', text: expect.stringMatching(/^out for /), cache_control: { type: 'ephemeral' } },
+    ]);
+  });
+
+  it('sends an OpenAI model, or caching_prompt false, no mark', async () => {
+    for (const c of [
+      config('openai/gpt-4o'),
+      config('litellm_proxy/claude-sonnet-4-5', { base_url: llm.openaiBaseUrl, caching_prompt: false }),
+    ]) {
+      const messages = await sent(c);
+      expect(JSON.stringify(messages)).not.toContain('cache_control');
+      expect(messages[0]).toEqual({ role: 'system', content: 'be brief' });
+    }
+  });
+});
+
 describe('OpenAI Responses', () => {
   it('returns reasoning items and tool calls, and passes the reasoning back', async () => {
     const c = config('openai/gpt-5');
