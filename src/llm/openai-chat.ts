@@ -68,7 +68,10 @@ function markCacheBreakpoints(messages: ChatMessage[]): void {
   if (messages[0]?.role === 'system') mark(messages[0]);
   for (let i = messages.length - 1; i >= 0; i--) {
     const role = messages[i]!.role;
-    if (role === 'user' || role === 'tool') return mark(messages[i]!);
+    if (role === 'user' || role === 'tool') {
+      mark(messages[i]!);
+      return;
+    }
   }
 }
 
