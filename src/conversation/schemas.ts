@@ -54,7 +54,8 @@ export const LLMSpec = Type.Object(
     ),
     caching_prompt: Type.Optional(
       Type.Union([Type.Boolean(), Type.Null()], {
-        description: 'Anthropic prompt caching (the system prompt and the conversation so far); default true',
+        description:
+          'Prompt caching for Claude models (the system prompt and the conversation so far); default true',
       }),
     ),
     log_completions: Type.Optional(Type.Boolean()),
