@@ -229,6 +229,29 @@ describe('condensation', () => {
     expect(kinds.slice(0, at).filter((k) => k === 'Observation:terminal')).toHaveLength(5);
   });
 
+  it("counts a Claude prompt read from Anthropic's cache in the context size (its input_tokens leaves it out)", async () => {
+    const steps: ScriptStep[] = [
+      ...Array.from({ length: 4 }, (_, i) => echo(i)),
+      // 5,000 prompt tokens, 4,800 of them from the cache: Anthropic says input_tokens 200.
+      { ...echo(4), usage: { prompt_tokens: 5_000, completion_tokens: 10, cache_read_tokens: 4_800 } },
+      echo(5),
+      finish,
+    ];
+    const { id } = await startConversation(server, llm, scripted(steps), {
+      tools: ['terminal'],
+      model: 'anthropic/claude-sonnet-4-5',
+      llm: { base_url: llm.url },
+      agent: {
+        condenser: { kind: 'LLMSummarizingCondenser', max_size: 100, keep_first: 4, max_tokens: 1_000 },
+      },
+    });
+    await waitForStatus(server, id, ['finished']);
+    const kinds = withoutStats(shape(await allEvents(server, id)));
+    expect(kinds.filter((k) => k === 'Condensation')).toHaveLength(1);
+    const at = kinds.indexOf('Condensation');
+    expect(kinds.slice(0, at).filter((k) => k === 'Observation:terminal')).toHaveLength(5);
+  });
+
   it('answers a context-window overflow with a CondensationRequest, condenses, and carries on', async () => {
     const steps: ScriptStep[] = [
       ...Array.from({ length: 6 }, (_, i) => echo(i)),
