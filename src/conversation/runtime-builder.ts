@@ -49,13 +49,16 @@ export async function buildRuntime(
   created?: CreatedConversation,
 ): Promise<ConversationRuntime> {
   const state = stateOf(record);
-  // The agent's, the condenser's and the critic's LLMs mostly share one sealed key: opened once.
+  // The agent's, the condenser's and the critic's LLMs mostly share one sealed key: opened once. A
+  // value that is not sealed is used as stored: conversations stored before a start sealed their
+  // MCP servers' values and their LLMs' extra headers kept them in clear.
   const opened = new Map(created?.sealed);
-  const open = (sealed: string) => {
-    let key = opened.get(sealed);
+  const open = (value: string) => {
+    if (!SecretBox.isSealed(value)) return value;
+    let key = opened.get(value);
     if (key === undefined) {
-      key = options.secretBox.decrypt(sealed);
-      opened.set(sealed, key);
+      key = options.secretBox.decrypt(value);
+      opened.set(value, key);
     }
     return key;
   };
@@ -65,11 +68,7 @@ export async function buildRuntime(
   const effective = created ? created.settings : await options.settings.getEffective(record.ownerId);
   const agentMcp = storedAgentMcp(state.agent);
   const servers = agentMcp
-    ? // A conversation stored before a start sealed these kept them in clear.
-      withAgentMcp(
-        effective?.mcp_config,
-        mapMcpValues(agentMcp, (v) => (SecretBox.isSealed(v) ? open(v) : v)),
-      )
+    ? withAgentMcp(effective?.mcp_config, mapMcpValues(agentMcp, open))
     : effective?.mcp_config;
   const mcp = await options.mcp.acquire(record.ownerId, servers, new Set(builtIn.map((t) => t.name)));
   const tools = filterTools(state.agent, [...builtIn, ...mcp.tools]);
@@ -126,9 +125,7 @@ function conversationLLM(
   state: ConversationState,
   open: (sealed: string) => string,
 ): LLM {
-  // Extra headers stored before a start sealed them were kept in clear.
-  const opened = mapLlmSecrets(spec, (v) => (SecretBox.isSealed(v) ? open(v) : v));
-  const llm = createLLM(opened, { prices: options.prices, logger });
+  const llm = createLLM(mapLlmSecrets(spec, open), { prices: options.prices, logger });
   const stored = (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
   llm.metrics.restore(stored[llm.metrics.usageId]);
   llm.metrics.maxBudgetPerTask = state.max_budget_per_task ?? null;
