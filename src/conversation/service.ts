@@ -219,9 +219,9 @@ export class ConversationService extends ConversationIntake {
     // between the two.
     return this.onOwner('navigate', userId, id, [eventId], () =>
       this.options.log.read(id, async () => {
-        const stored = await this.local(userId, id); // the caller's, and not a sandbox's mirror
+        // The caller's, not a sandbox's mirror; the live runtime's record when there is one (get()).
+        const record = await this.local(userId, id);
         const runtime = this.runtimes.get(id);
-        const record = runtime?.record ?? stored;
         if (runtime?.running || record.executionStatus === 'running') throw new ConversationRunningError(id);
         const { events, seq } = await this.readEvents(id);
         if (eventId !== null && !events.some((e) => e.id === eventId))
