@@ -3,7 +3,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { DEFAULT_STUCK_THRESHOLDS, type StuckThresholds } from '../agent/index.js';
 import { ConfirmationPolicy, ExecutionStatus, SecurityAnalyzer } from '../agent/schemas.js';
-import { ImageContent, TextContent } from '../events/index.js';
+import { ImageContent, Nullable, TextContent } from '../events/index.js';
 import { HookConfigInput } from '../hooks/index.js';
 
 const open = { additionalProperties: true } as const;
@@ -150,7 +150,7 @@ const McpValues = Type.Record(
   Type.Union([Type.String({ maxLength: 8192 }), Type.Null()]),
   { maxProperties: 100 },
 );
-const OrNull = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+const OrNull = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 
 /** One MCP server as the SDK sends it (conversation/agent-mcp.ts reads it): a command or a URL. */
 export const McpServerSpec = Type.Object(

@@ -47,7 +47,7 @@ export function resolveAgent(
     }
     checkRequestedLLMs(requested);
     const mcpConfig = normalizeAgentMcp(requested.mcp_config as Record<string, unknown> | null | undefined);
-    toolFilterOf(requested);
+    toolFilterOf(requested); // a filter JavaScript cannot read is refused now (422), not at the first run
     const seal = (llm: LLMSpec): LLMSpec => mapLlmSecrets(llm, (v) => deps.secretBox.encrypt(v));
     const critic = requested.critic?.llm
       ? { critic: { ...requested.critic, llm: seal(requested.critic.llm) } }
