@@ -208,15 +208,26 @@ describe('condensation', () => {
     expect(missing.status).toBe(404);
   });
 
-  it('condenses when the last call used more tokens than max_tokens', async () => {
+  // The second: a Claude prompt of 5,000 tokens, 4,800 read from Anthropic's cache, which says
+  // input_tokens 200 (the adapter counts the cached part back in).
+  it.each([
+    ['an OpenAI model', {}, null],
+    [
+      "a Claude prompt read from Anthropic's cache",
+      { cache_read_tokens: 4_800 },
+      'anthropic/claude-sonnet-4-5',
+    ],
+  ])('condenses when the last call used more tokens than max_tokens (%s)', async (_name, cached, model) => {
     const steps: ScriptStep[] = [
       ...Array.from({ length: 4 }, (_, i) => echo(i)),
-      { ...echo(4), usage: { prompt_tokens: 5_000, completion_tokens: 10 } },
+      { ...echo(4), usage: { prompt_tokens: 5_000, completion_tokens: 10, ...cached } },
       echo(5),
       finish,
     ];
     const { id } = await startConversation(server, llm, scripted(steps), {
       tools: ['terminal'],
+      // The scripted server's URL is known once it has started, not when the table is made.
+      ...(model ? { model, llm: { base_url: llm.url } } : {}),
       agent: {
         condenser: { kind: 'LLMSummarizingCondenser', max_size: 100, keep_first: 4, max_tokens: 1_000 },
       },
@@ -225,29 +236,6 @@ describe('condensation', () => {
     const kinds = withoutStats(shape(await allEvents(server, id)));
     expect(kinds.filter((k) => k === 'Condensation')).toHaveLength(1);
     // Right after the results of the call that went over the limit (the fifth).
-    const at = kinds.indexOf('Condensation');
-    expect(kinds.slice(0, at).filter((k) => k === 'Observation:terminal')).toHaveLength(5);
-  });
-
-  it("counts a Claude prompt read from Anthropic's cache in the context size (its input_tokens leaves it out)", async () => {
-    const steps: ScriptStep[] = [
-      ...Array.from({ length: 4 }, (_, i) => echo(i)),
-      // 5,000 prompt tokens, 4,800 of them from the cache: Anthropic says input_tokens 200.
-      { ...echo(4), usage: { prompt_tokens: 5_000, completion_tokens: 10, cache_read_tokens: 4_800 } },
-      echo(5),
-      finish,
-    ];
-    const { id } = await startConversation(server, llm, scripted(steps), {
-      tools: ['terminal'],
-      model: 'anthropic/claude-sonnet-4-5',
-      llm: { base_url: llm.url },
-      agent: {
-        condenser: { kind: 'LLMSummarizingCondenser', max_size: 100, keep_first: 4, max_tokens: 1_000 },
-      },
-    });
-    await waitForStatus(server, id, ['finished']);
-    const kinds = withoutStats(shape(await allEvents(server, id)));
-    expect(kinds.filter((k) => k === 'Condensation')).toHaveLength(1);
     const at = kinds.indexOf('Condensation');
     expect(kinds.slice(0, at).filter((k) => k === 'Observation:terminal')).toHaveLength(5);
   });
