@@ -96,11 +96,6 @@ export class SessionKeys {
     return this.digests.length > 0;
   }
 
-  /** True when the key is one of the configured keys. Every key is compared, so timing does not tell which. */
-  accepts(key: string | undefined | null): boolean {
-    return !this.enabled || this.userOf(key) !== null;
-  }
-
   /**
    * The user id the key names when it is one of the configured keys, else null (with auth off:
    * the local user). Every key is compared, so timing does not tell which.

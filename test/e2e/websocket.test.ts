@@ -57,15 +57,20 @@ describe('WebSocket /sockets/events/{id}', () => {
     client.close();
   });
 
-  it('authenticates with the query parameter or the header', async () => {
+  it('authenticates with the query parameter or the headers, as every route reads them', async () => {
     for (const [query, headers] of [
       ['session_api_key=ws-key', {}],
       ['', { 'X-Session-API-Key': 'ws-key' }],
+      ['', { Authorization: 'Bearer ws-key' }],
+      // A sandbox's key in the header and the user's as the token, as OpenHands Cloud's clients send.
+      ['', { 'X-Session-API-Key': 'not-a-key', Authorization: 'Bearer ws-key' }],
     ] as const) {
       const client = await connect(wsUrl(server.url, path(query)), headers);
       expect(((await client.next()) as Frame).key).toBe('full_state');
       client.close();
     }
+    const wrong = await connect(wsUrl(server.url, path()), { Authorization: 'Bearer not-a-key' });
+    expect((await wrong.closed).code).toBe(4001);
   });
 
   it('closes with 4001 for a wrong key, a bad first frame, or no auth in time', async () => {

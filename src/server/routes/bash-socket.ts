@@ -10,7 +10,7 @@ import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { type BashEvent, type BashService, bashSchemas } from '../../bash/index.js';
 import type { SessionKeys } from '../auth.js';
-import { isAuthFrame, socketKey } from './socket-auth.js';
+import { isAuthFrame, socketUser } from './socket-auth.js';
 
 export interface BashSocketOptions {
   sessionKeys: SessionKeys;
@@ -45,8 +45,8 @@ export const bashSocketRoutes: FastifyPluginAsync<BashSocketOptions> = async (ap
       const hold = (data: Buffer, isBinary: boolean) => held.push([data, isBinary]);
       socket.on('message', hold);
       const query = request.query as BashSocketQuery;
-      const key = await socketKey(socket, request, sessionKeys, options.authTimeoutMs);
-      if (!sessionKeys.accepts(key)) return socket.close(AUTH_FAILED, 'Authentication failed');
+      const user = await socketUser(socket, request, sessionKeys, options.authTimeoutMs);
+      if (user === null) return socket.close(AUTH_FAILED, 'Authentication failed');
       if (socket.readyState !== socket.OPEN) return;
 
       const send = (event: BashEvent) => {

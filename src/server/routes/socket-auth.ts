@@ -1,25 +1,25 @@
 // What both WebSockets (/sockets/events, /sockets/bash-events) share to authenticate as OpenHands does:
-// the `session_api_key` query parameter, else the keys' headers (offeredKeys), else a first frame
-// {"type":"auth","session_api_key":…}; later redundant auth frames are skipped.
+// the `session_api_key` query parameter, else the keys' headers (as every route reads them), else a
+// first frame {"type":"auth","session_api_key":…}; later redundant auth frames are skipped.
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { offeredKeys, type SessionKeys } from '../auth.js';
+import { offeredKeys, requestUser, type SessionKeys } from '../auth.js';
 
 /**
- * The key the client offers: the `session_api_key` query parameter, else the header, else (when keys
- * are required) the first frame's; null when none. Frames after the auth frame are the caller's to hold.
+ * The user the client's key names: the `session_api_key` query parameter's, else the headers' (the
+ * same rule as every other route), else (when keys are required) the first frame's; null when none
+ * names one. With auth off, the local user. Frames after the auth frame are the caller's to hold.
  */
-export async function socketKey(
+export async function socketUser(
   socket: WebSocket,
   request: FastifyRequest,
   sessionKeys: SessionKeys,
   timeoutMs: number,
 ): Promise<string | null> {
   const query = (request.query as { session_api_key?: string }).session_api_key;
-  if (query !== undefined) return query;
-  const offered = offeredKeys(request.headers);
-  if (offered.length > 0) return offered.find((k) => sessionKeys.userOf(k) !== null) ?? offered[0]!;
-  return sessionKeys.enabled ? firstFrameKey(socket, timeoutMs) : null;
+  if (query !== undefined) return sessionKeys.userOf(query);
+  if (offeredKeys(request.headers).length > 0) return requestUser(sessionKeys, request.headers);
+  return sessionKeys.userOf(sessionKeys.enabled ? await firstFrameKey(socket, timeoutMs) : null);
 }
 
 /** Waits for the first text frame {"type":"auth","session_api_key":…}; null on timeout or anything else. */

@@ -21,13 +21,12 @@ import { ConversationNotFoundError } from '../../conversation/errors.js';
 import type { ConversationService } from '../../conversation/service.js';
 import { type Resend, subscribe } from '../../conversation/subscription.js';
 import { newEventId, normalizeTimestamp, nowTimestamp } from '../../events/index.js';
-import { userIdForSessionKey } from '../../settings/index.js';
 import type { Store } from '../../store/index.js';
 import type { SessionKeys } from '../auth.js';
 import { ConversationIdParams, dashedUuid } from '../schemas.js';
 import { bashSocketRoutes } from './bash-socket.js';
 import { frameText, writeFrames } from './event-frames.js';
-import { isAuthFrame, socketKey } from './socket-auth.js';
+import { isAuthFrame, socketUser } from './socket-auth.js';
 
 export interface SocketRoutesOptions {
   sessionKeys: SessionKeys;
@@ -181,9 +180,8 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
       const held: [Buffer, boolean][] = [];
       const hold = (data: Buffer, isBinary: boolean) => held.push([data, isBinary]);
       socket.on('message', hold);
-      const key = await socketKey(socket, request, options.sessionKeys, authTimeoutMs);
-      if (!options.sessionKeys.accepts(key)) return socket.close(AUTH_FAILED, 'Authentication failed');
-      const userId = userIdForSessionKey(options.sessionKeys.enabled ? key : null);
+      const userId = await socketUser(socket, request, options.sessionKeys, authTimeoutMs);
+      if (userId === null) return socket.close(AUTH_FAILED, 'Authentication failed');
 
       let record: Awaited<ReturnType<ConversationService['get']>>;
       try {
