@@ -52,6 +52,12 @@ export const LLMSpec = Type.Object(
         { description: 'Sent with every request to the LLM; stored encrypted, shown masked' },
       ),
     ),
+    extended_thinking_budget: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+        description:
+          'Thinking tokens per turn for Claude Sonnet 4.5/4.6 and Haiku 4.5 (default 200000, capped below max_output_tokens); null or 0 turns thinking off',
+      }),
+    ),
     caching_prompt: Type.Optional(
       Type.Union([Type.Boolean(), Type.Null()], {
         description:

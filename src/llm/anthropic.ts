@@ -1,6 +1,7 @@
 // Anthropic Messages: system prompt apart, tool results as user turns, and thinking / redacted
 // thinking blocks (with signatures) passed back on later turns as the API requires.
 import type Anthropic from '@anthropic-ai/sdk';
+import { maxTokensOf, thinkingFor, thinkingHeaders } from './anthropic-thinking.js';
 import { anthropicClient } from './clients.js';
 import { emptyUsage } from './metrics.js';
 import { EPHEMERAL, textOf } from './openai-chat.js';
@@ -87,6 +88,14 @@ function markCacheBreakpoint(turns: Turn[]): void {
   }
 }
 
+function samplingOf(c: LLMConfig) {
+  return {
+    ...(c.temperature != null ? { temperature: c.temperature } : {}),
+    ...(c.top_p != null ? { top_p: c.top_p } : {}),
+    ...(c.top_k != null ? { top_k: c.top_k } : {}),
+  };
+}
+
 export class AnthropicAdapter implements Adapter {
   private client: Promise<Anthropic> | null = null;
 
@@ -102,9 +111,11 @@ export class AnthropicAdapter implements Adapter {
     if (caching) markCacheBreakpoint(turns);
     if (!this.client) this.client = anthropicClient(this.config);
     const client = await this.client;
+    const maxTokens = maxTokensOf(c);
+    const thinking = thinkingFor(c, maxTokens, turns);
     const params = {
       model: this.model,
-      max_tokens: c.max_output_tokens ?? 8192,
+      max_tokens: maxTokens,
       ...(system
         ? { system: caching ? [{ type: 'text' as const, text: system, cache_control: EPHEMERAL }] : system }
         : {}),
@@ -118,15 +129,15 @@ export class AnthropicAdapter implements Adapter {
             })),
           }
         : {}),
-      ...(c.temperature != null ? { temperature: c.temperature } : {}),
-      ...(c.top_p != null ? { top_p: c.top_p } : {}),
-      ...(c.top_k != null ? { top_k: c.top_k } : {}),
+      // The API takes no sampling parameters with thinking on (OpenHands drops them too).
+      ...(thinking ? { thinking } : samplingOf(c)),
       // Passed through as given, as to OpenAI's APIs: the user asked this server for these members.
       ...(c.litellm_extra_body ?? {}),
     };
+    const options = { signal, headers: thinking ? thinkingHeaders(c) : undefined };
     const response = onDelta
-      ? await streamed(client.messages.stream(params, { signal }), onDelta)
-      : await client.messages.create(params, { signal });
+      ? await streamed(client.messages.stream(params, options), onDelta)
+      : await client.messages.create(params, options);
     const message: LlmMessage = { role: 'assistant', content: [], thinking_blocks: [] };
     const calls: NonNullable<LlmMessage['tool_calls']> = [];
     for (const block of response.content) {

@@ -73,6 +73,11 @@ export interface LLMConfig {
   extra_headers?: Record<string, string> | null;
   /** Extra members for the request body (LiteLLM's extra_body), e.g. vLLM's `return_token_ids`. */
   litellm_extra_body?: Record<string, unknown> | null;
+  /**
+   * Tokens Claude may think for in a turn, on the models that think with a budget (OpenHands'
+   * default 200k, capped below max_tokens); null or 0: no thinking.
+   */
+  extended_thinking_budget?: number | null;
   /** Anthropic prompt caching (cache_control on the system prompt and the last user turn); default on. */
   caching_prompt?: boolean | null;
   /** Each completion becomes an LLMCompletionLogEvent (instead of a file on the server). */

@@ -6,6 +6,7 @@
 // `stream: true` is answered with server-sent events, as each provider streams (sse.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { chatFrames, messagesFrames, responsesFrames, writeSse } from './sse.js';
+import { thinkingOn, thinkingViolation } from './thinking-rules.js';
 
 export interface ScriptedToolCall {
   name: string;
@@ -153,6 +154,9 @@ export class ScriptedLLM {
           : { error: { message, type: 'scripted', code: null } };
       return json(res, step.error.status, errorBody);
     }
+    const refused = api === 'messages' ? thinkingViolation(body, req.headers) : null;
+    if (refused !== null)
+      return json(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: refused } });
     const n = ++this.counter;
     // Streamed as the provider streams it: server-sent events, the same content in pieces.
     const stream = body.stream === true;
@@ -187,7 +191,12 @@ export class ScriptedLLM {
       const response = responsesResponse(n, model, step, calls, usage);
       return stream ? writeSse(res, responsesFrames(response), false, sseOptions) : json(res, 200, response);
     }
-    const response = messagesResponse(n, model, step, calls, usage);
+    // Claude thinking on answers with a thinking block first; a script need not write one.
+    const thinks = thinkingOn(body) && !step.thinking && !step.redactedThinking;
+    const thinking = thinks
+      ? [{ thinking: 'Scripted thinking.', signature: `scripted-signature-${n}` }]
+      : step.thinking;
+    const response = messagesResponse(n, model, { ...step, thinking }, calls, usage);
     return stream ? writeSse(res, messagesFrames(response), false, sseOptions) : json(res, 200, response);
   }
 }

@@ -1,0 +1,52 @@
+// Claude's extended thinking through the server: an agent on a model that thinks asks for it, stores
+// each step's thinking on its ActionEvent, and hands it back with the tool result, as the Messages
+// API requires (the scripted LLM refuses a tool turn whose thinking was dropped).
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  allEvents,
+  finishStep,
+  startConversation,
+  terminalStep,
+  waitForStatus,
+} from '../support/conversation.js';
+import { ScriptedLLM } from '../support/scripted-llm.js';
+import { startServer, type TestServer } from '../support/server.js';
+
+const llm = new ScriptedLLM();
+let server: TestServer;
+beforeAll(async () => {
+  await llm.start();
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close({ remove: true });
+  await llm.stop();
+});
+
+it.each([
+  ['by default', {}, 63_999],
+  ['with the budget OpenHands’ LLM sends', { extended_thinking_budget: 2048 }, 2048],
+])('an agent on claude-haiku-4-5 thinks %s and runs a tool loop to the end', async (_, extra, budget) => {
+  const { id, key } = await startConversation(server, llm, [terminalStep('echo thought'), finishStep], {
+    tools: ['terminal'],
+    model: 'anthropic/claude-haiku-4-5',
+    llm: { base_url: llm.url, ...extra },
+  });
+  expect(await waitForStatus(server, id, ['finished', 'error'])).toBe('finished');
+  const requests = llm.requestsFor(key);
+  expect(requests).toHaveLength(2);
+  for (const r of requests) expect(r.body.thinking).toEqual({ type: 'enabled', budget_tokens: budget });
+  const actions = (await allEvents(server, id)).filter((e) => e.kind === 'ActionEvent');
+  expect(actions[0]!.thinking_blocks).toEqual([
+    { type: 'thinking', thinking: 'Scripted thinking.', signature: expect.any(String) },
+  ]);
+  const turns = requests[1]!.body.messages as {
+    role: string;
+    content: { type: string; signature?: string }[];
+  }[];
+  const assistant = turns.filter((t) => t.role === 'assistant').at(-1)!;
+  expect(assistant.content[0]).toMatchObject({
+    type: 'thinking',
+    signature: (actions[0]!.thinking_blocks as { signature: string }[])[0]!.signature,
+  });
+});
