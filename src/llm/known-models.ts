@@ -7,15 +7,15 @@
 // Each id carries its provider prefix, so a client that groups by it (`provider/model`) needs no list
 // of its own. The OpenAI names are ones OpenHands' UI also knows bare, because it saves an OpenAI model
 // without its prefix and must still recognize the saved name as one of these on its next visit.
+// Claude models leave the list when Anthropic retires them (the models its SDK still names) or dates
+// their end (Sonnet 4.5: November 30th, 2026; the SDK warns on each call), and join it once their
+// price is in the table.
 
 export const KNOWN_MODELS: readonly string[] = [
-  'anthropic/claude-sonnet-4-5-20250929',
+  'anthropic/claude-sonnet-4-6',
+  'anthropic/claude-opus-4-6',
+  'anthropic/claude-opus-4-5-20251101',
   'anthropic/claude-haiku-4-5-20251001',
-  'anthropic/claude-opus-4-1-20250805',
-  'anthropic/claude-opus-4-20250514',
-  'anthropic/claude-sonnet-4-20250514',
-  'anthropic/claude-3-7-sonnet-20250219',
-  'anthropic/claude-3-5-haiku-20241022',
   'openai/gpt-5-2025-08-07',
   'openai/gpt-5-mini-2025-08-07',
   'openai/gpt-4.1',

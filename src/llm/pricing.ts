@@ -40,9 +40,12 @@ export const BUILT_IN_PRICES: PriceTable = {
   '/o4-mini.*|o3-mini.*/': perMillion(1.1, 4.4, 0.275),
   '/o3.*/': perMillion(2, 8, 0.5),
   // Anthropic: cache reads at a tenth of the input price, writes (five-minute cache) at 1.25×.
+  // Haiku 4.5 costs more than 3.5; Opus 4.5 and 4.6 a third of Opus 4 and 4.1, the price of any Opus
+  // not named here (the highest: a budget then stops too early rather than too late).
+  '/claude-.*haiku-4.*/': perMillion(1, 5, 0.1, 1.25),
   '/claude-.*haiku.*/': perMillion(0.8, 4, 0.08, 1),
   '/claude-.*sonnet.*/': perMillion(3, 15, 0.3, 3.75),
-  '/claude-.*opus-4-[15].*|claude-opus-4-[15].*/': perMillion(5, 25, 0.5, 6.25),
+  '/claude-.*opus-4-[56].*/': perMillion(5, 25, 0.5, 6.25),
   '/claude-.*opus.*/': perMillion(15, 75, 1.5, 18.75),
   '/gemini-2\\.5-pro.*/': perMillion(1.25, 10, 0.31),
   '/gemini-2\\.5-flash.*/': perMillion(0.3, 2.5, 0.075),

@@ -20,6 +20,17 @@ describe('pricing', () => {
       18,
     );
     expect(priceOf('ollama/some-local-model')).toBeNull();
+  });
+
+  it.each([
+    ['anthropic/claude-haiku-4-5-20251001', 6],
+    ['claude-3-5-haiku-20241022', 4.8],
+    ['anthropic/claude-opus-4-1-20250805', 90],
+    ['claude-opus-4-20250514', 90],
+    ['anthropic/claude-opus-4-5-20251101', 30],
+    ['claude-opus-4-6', 30],
+  ])("prices %s at Anthropic's list price (1M tokens in, 1M out: $%d)", (model, dollars) => {
+    expect(costOf(priceOf(model), usage(1_000_000, 1_000_000))).toBeCloseTo(dollars);
     expect(costOf(null, usage(10, 10))).toBe(0);
   });
 

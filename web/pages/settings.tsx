@@ -64,7 +64,7 @@ export function SettingsPage() {
             <input
               name="llm-model"
               value={draft.llm_model ?? ''}
-              placeholder="anthropic/claude-sonnet-4-5"
+              placeholder="anthropic/claude-sonnet-4-6"
               onInput={(e) => set({ llm_model: e.currentTarget.value || null })}
             />
           </label>
