@@ -1,0 +1,233 @@
+// Wire types of an agent as OpenHands' clients send it (its LLM, tools, critic, context, condenser,
+// MCP servers). Request models accept unknown members, as OpenHands' do; they are not stored.
+import { type Static, type TSchema, Type } from 'typebox';
+import { Nullable } from '../events/index.js';
+
+const open = { additionalProperties: true } as const;
+
+/** The LLM block of an agent (OpenHands `LLM`); only the members agentd uses are typed. */
+export const LLMSpec = Type.Object(
+  {
+    model: Type.String({ minLength: 1 }),
+    api_key: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    base_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    usage_id: Type.Optional(Type.String()),
+    num_retries: Type.Optional(Type.Integer({ minimum: 0 })),
+    retry_min_wait: Type.Optional(Type.Number({ minimum: 0 })),
+    retry_max_wait: Type.Optional(Type.Number({ minimum: 0 })),
+    retry_multiplier: Type.Optional(Type.Number({ minimum: 0 })),
+    timeout: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+    temperature: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+    top_p: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+    top_k: Type.Optional(
+      Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description: 'Anthropic models only' }),
+    ),
+    seed: Type.Optional(
+      Type.Union([Type.Integer(), Type.Null()], { description: 'OpenAI chat completions only' }),
+    ),
+    max_output_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    reasoning_effort: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    input_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+    output_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+    litellm_extra_body: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    extra_headers: Type.Optional(
+      Type.Union(
+        [
+          Type.Record(Type.String({ minLength: 1, maxLength: 256 }), Type.String({ maxLength: 8192 }), {
+            maxProperties: 50,
+          }),
+          Type.Null(),
+        ],
+        { description: 'Sent with every request to the LLM; stored encrypted, shown masked' },
+      ),
+    ),
+    extended_thinking_budget: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+        description:
+          'Thinking tokens per turn for Claude Sonnet 4.5/4.6 and Haiku 4.5 (default 200000, capped below max_output_tokens); null or 0 turns thinking off',
+      }),
+    ),
+    caching_prompt: Type.Optional(
+      Type.Union([Type.Boolean(), Type.Null()], {
+        description:
+          'Prompt caching for Claude models (the system prompt and the conversation so far); default true',
+      }),
+    ),
+    log_completions: Type.Optional(Type.Boolean()),
+    stream: Type.Optional(
+      Type.Boolean({
+        description:
+          'Stream from the provider; WebSocket readers get each piece as a StreamingDeltaEvent (not stored).',
+      }),
+    ),
+  },
+  { ...open, $id: 'LLM' },
+);
+export type LLMSpec = Static<typeof LLMSpec> & Record<string, unknown>;
+
+export const ToolSpec = Type.Object(
+  { name: Type.String({ minLength: 1 }), params: Type.Optional(Type.Record(Type.String(), Type.Unknown())) },
+  open,
+);
+
+const CriticMode = Type.Optional(
+  Type.Union([Type.Literal('finish_and_message'), Type.Literal('all_actions')], {
+    default: 'finish_and_message',
+    description: 'Judge only finishing actions and replies (default), or every action.',
+  }),
+);
+
+/**
+ * The agent's critic (agentd's kinds): LLMCritic asks an LLM (its own `llm`, else the agent's) to
+ * score each judged step; PassCritic always scores 1.
+ */
+export const CriticSpec = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('LLMCritic'), Type.Literal('PassCritic')]),
+    // The LLM shape again without its $id: one schema may carry an $id only once.
+    llm: Type.Optional(Type.Object(LLMSpec.properties, open)),
+    mode: CriticMode,
+  },
+  { ...open, $id: 'Critic' },
+);
+
+/** OpenHands' AgentContext, the members agentd uses: skills (a keyword trigger or always on) and suffixes. */
+export const AgentContextSpec = Type.Object(
+  {
+    skills: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ minLength: 1 }),
+            content: Type.String(),
+            trigger: Type.Optional(
+              Type.Union([
+                Type.Object(
+                  {
+                    type: Type.Optional(Type.String()),
+                    keywords: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+                  },
+                  open,
+                ),
+                Type.Null(),
+              ]),
+            ),
+          },
+          open,
+        ),
+      ),
+    ),
+    system_message_suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    user_message_suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    load_project_skills: Type.Optional(Type.Boolean({ default: true })),
+  },
+  { ...open, $id: 'AgentContext' },
+);
+/**
+ * An agent's condenser (OpenHands' `LLMSummarizingCondenser`; `NoOpCondenser` means none). Without
+ * `llm`, the agent's LLM writes the summaries. Missing sizes default to OpenHands' (120 and 4).
+ */
+export const CondenserSpec = Type.Object(
+  {
+    kind: Type.String({ minLength: 1, examples: ['LLMSummarizingCondenser'] }),
+    // A reference: the agent's LLM schema already carries the `LLM` id, which may appear only once.
+    llm: Type.Optional(Type.Unsafe<Static<typeof LLMSpec> & Record<string, unknown>>(Type.Ref('LLM'))),
+    max_size: Type.Optional(Type.Integer({ minimum: 1 })),
+    keep_first: Type.Optional(Type.Integer({ minimum: 0 })),
+    max_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  },
+  { ...open, $id: 'Condenser' },
+);
+export type CondenserSpec = Static<typeof CondenserSpec> & Record<string, unknown>;
+
+const McpValues = Type.Record(
+  Type.String({ maxLength: 256 }),
+  Type.Union([Type.String({ maxLength: 8192 }), Type.Null()]),
+  { maxProperties: 100 },
+);
+const OrNull = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+
+/** One MCP server as the SDK sends it (conversation/agent-mcp.ts reads it): a command or a URL. */
+export const McpServerSpec = Type.Object(
+  {
+    command: OrNull(Type.String({ minLength: 1, maxLength: 4096 })),
+    args: OrNull(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 100 })),
+    env: OrNull(McpValues),
+    cwd: OrNull(Type.String({ minLength: 1, maxLength: 4096 })),
+    url: OrNull(Type.String({ minLength: 1, maxLength: 4096 })),
+    transport: OrNull(
+      Type.Union([
+        Type.Literal('stdio'),
+        Type.Literal('sse'),
+        Type.Literal('http'),
+        Type.Literal('streamable-http'),
+        Type.Literal('shttp'),
+      ]),
+    ),
+    headers: OrNull(McpValues),
+    enabled: OrNull(Type.Boolean()),
+    // The SDK's MCPAuthCredential: agentd turns it into headers (agent-mcp.ts).
+    auth: OrNull(
+      Type.Object(
+        {
+          strategy: Type.String({ maxLength: 32, description: 'none, bearer, api_key, basic or header' }),
+          value: OrNull(Type.String({ maxLength: 8192 })),
+          header_name: OrNull(Type.String({ minLength: 1, maxLength: 256 })),
+          username: OrNull(Type.String({ maxLength: 1024 })),
+          password: OrNull(Type.String({ maxLength: 8192 })),
+          headers: OrNull(McpValues),
+        },
+        open,
+      ),
+    ),
+  },
+  open,
+);
+export type McpServerSpec = Static<typeof McpServerSpec>;
+
+/**
+ * The SDK's `Agent.mcp_config`, in either of its shapes: `{"mcpServers": {name: server}}` or
+ * `{name: server}`. Its servers are connected beside your settings' ones.
+ */
+export const AgentMcpConfig = Type.Object(
+  {
+    mcpServers: Type.Optional(
+      Type.Record(Type.String({ minLength: 1, maxLength: 128 }), McpServerSpec, { maxProperties: 50 }),
+    ),
+  },
+  {
+    additionalProperties: McpServerSpec,
+    maxProperties: 50,
+    $id: 'AgentMcpConfig',
+    description:
+      'MCP servers by name (or under mcpServers), each a command or an http(s) URL; env, header and auth values are stored encrypted and shown masked',
+  },
+);
+
+export const AgentSpec = Type.Object(
+  {
+    kind: Type.Optional(Type.Literal('Agent')),
+    llm: LLMSpec,
+    critic: Type.Optional(Type.Union([CriticSpec, Type.Null()])),
+    agent_context: Type.Optional(Type.Union([AgentContextSpec, Type.Null()])),
+    condenser: Type.Optional(Type.Union([CondenserSpec, Type.Null()])),
+    tools: Type.Optional(Type.Array(ToolSpec)),
+    include_default_tools: Type.Optional(Type.Array(Type.String())),
+    tool_concurrency_limit: Type.Optional(Type.Integer({ minimum: 1 })),
+    system_prompt_kwargs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    system_prompt: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 100_000 }), Type.Null()], {
+        description: "Used verbatim as the system prompt instead of agentd's; the dynamic context follows it",
+      }),
+    ),
+    mcp_config: Type.Optional(Type.Union([AgentMcpConfig, Type.Null()])),
+    filter_tools_regex: Type.Optional(
+      Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], {
+        description:
+          "Keeps the tools (the spec's and the MCP servers') whose name matches from its start; the included defaults (finish, think) always stay",
+      }),
+    ),
+  },
+  { ...open, $id: 'Agent' },
+);
+export type AgentSpec = Static<typeof AgentSpec> & Record<string, unknown>;
