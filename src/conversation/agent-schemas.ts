@@ -26,7 +26,12 @@ export const LLMSpec = Type.Object(
       Type.Union([Type.Integer(), Type.Null()], { description: 'OpenAI chat completions only' }),
     ),
     max_output_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-    reasoning_effort: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    reasoning_effort: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description:
+          "OpenAI reasoning models' effort; for Claude Opus 4.6 and later and Sonnet 4.6, the effort of their adaptive thinking (none: no thinking)",
+      }),
+    ),
     input_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
     output_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
     litellm_extra_body: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
@@ -44,7 +49,7 @@ export const LLMSpec = Type.Object(
     extended_thinking_budget: Type.Optional(
       Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
         description:
-          'Thinking tokens per turn for Claude Sonnet 4.5/4.6 and Haiku 4.5 (default 200000, capped below max_output_tokens); null or 0 turns thinking off',
+          'Thinking tokens per turn for Claude Sonnet 4.5 and Haiku 4.5 (default 200000, capped below max_output_tokens); null or 0 turns their thinking off. Later Claude models think adaptively, at reasoning_effort',
       }),
     ),
     caching_prompt: Type.Optional(

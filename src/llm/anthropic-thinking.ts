@@ -1,37 +1,74 @@
-// Extended thinking for the Claude models OpenHands runs with it (its EXTENDED_THINKING_MODELS): a
-// thinking budget, interleaved with tool calls, as OpenHands' LLM asks for unless told otherwise
-// (`extended_thinking_budget`, 200k by default, capped below max_tokens). What the Messages API
-// refuses with thinking on is never sent: sampling parameters, a budget under its floor, or thinking
-// on a turn whose tool calls were made without it (a conversation begun with thinking off or another
-// model) — that turn is sent without thinking, as LiteLLM does for OpenHands (`modify_params`).
+// Thinking for the Claude models OpenHands runs with it. Two kinds (Anthropic's):
+// - budgeted (Sonnet 4.5, Haiku 4.5; OpenHands' EXTENDED_THINKING_MODELS): `extended_thinking_budget`
+//   tokens (200k by default, capped below max_tokens), interleaved with tool calls (a beta header);
+// - adaptive (Opus 4.6 and later, Sonnet 4.6, Mythos, Fable): the model decides how much to think,
+//   steered by `reasoning_effort` (OpenHands sends `high` by default); budgets are deprecated there,
+//   and refused from Opus 4.7 on.
+// What the Messages API refuses with thinking on is never sent: sampling parameters, a budget under
+// its floor, or budgeted thinking on a turn whose tool calls were made without it (a conversation
+// begun with thinking off or on another model) — that turn is sent without thinking, as LiteLLM does
+// for OpenHands (`modify_params`). Adaptive thinking may skip a turn, so such turns are valid there.
 import type Anthropic from '@anthropic-ai/sdk';
 import type { LLMConfig } from './types.js';
 
 /** Substrings of the model names that think with a budget (matched as OpenHands matches them). */
-const BUDGETED_THINKING_MODELS = ['claude-sonnet-4-5', 'claude-sonnet-4-6', 'claude-haiku-4-5'];
+const BUDGETED_THINKING_MODELS = ['claude-sonnet-4-5', 'claude-haiku-4-5'];
+/** Substrings of the model names that think adaptively. */
+const ADAPTIVE_THINKING_MODELS = [
+  'claude-opus-4-6',
+  'claude-sonnet-4-6',
+  'claude-opus-4-7',
+  'claude-opus-4-8',
+  'claude-mythos',
+  'claude-fable',
+];
 
 /** OpenHands' default `extended_thinking_budget`. */
-export const DEFAULT_THINKING_BUDGET = 200_000;
+const DEFAULT_THINKING_BUDGET = 200_000;
 /** The smallest budget the Messages API takes. */
-export const MIN_THINKING_BUDGET = 1024;
+const MIN_THINKING_BUDGET = 1024;
 /** Thinking between tool calls of one turn, not only before the first. */
-export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
-/** These models' output limit: the default max_tokens when they think (OpenHands takes LiteLLM's). */
+const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
+/**
+ * The default max_tokens of a model that thinks (its thinking counts toward it): the output limit of
+ * Sonnet 4.5 and Haiku 4.5, half of the later models' (OpenHands takes LiteLLM's figure).
+ */
 const THINKING_MODELS_MAX_OUTPUT = 64_000;
+/** The efforts the Messages API takes, by OpenHands' `reasoning_effort` names. */
+const EFFORTS: Record<string, Effort> = {
+  minimal: 'low',
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+  xhigh: 'xhigh',
+  max: 'max',
+};
 /** max_tokens when the client sets none, for every other model. */
 const DEFAULT_MAX_TOKENS = 8192;
 
 type Turn = Anthropic.Messages.MessageParam;
+type Effort = NonNullable<Anthropic.Messages.OutputConfig['effort']>;
 
-export const thinksWithBudget = (model: string): boolean => {
+/** How a request asks Claude to think. */
+export interface Thinking {
+  thinking: Anthropic.Messages.ThinkingConfigEnabled | Anthropic.Messages.ThinkingConfigAdaptive;
+  /** `output_config.effort` (adaptive thinking); absent: the API's default. */
+  effort?: Effort;
+  /** Whether it needs the interleaved-thinking beta header (budgeted thinking). */
+  interleaved: boolean;
+}
+
+function thinkingKind(model: string): 'budgeted' | 'adaptive' | null {
   const raw = model.toLowerCase();
-  return BUDGETED_THINKING_MODELS.some((m) => raw.includes(m));
-};
+  if (BUDGETED_THINKING_MODELS.some((m) => raw.includes(m))) return 'budgeted';
+  if (ADAPTIVE_THINKING_MODELS.some((m) => raw.includes(m))) return 'adaptive';
+  return null;
+}
 
 /** max_tokens for a request: the client's, else the model's default. */
 export function maxTokensOf(config: LLMConfig): number {
   if (config.max_output_tokens != null) return config.max_output_tokens;
-  return thinksWithBudget(config.model) ? THINKING_MODELS_MAX_OUTPUT : DEFAULT_MAX_TOKENS;
+  return thinkingKind(config.model) ? THINKING_MODELS_MAX_OUTPUT : DEFAULT_MAX_TOKENS;
 }
 
 /**
@@ -50,18 +87,23 @@ function toolTurnWithoutThinking(turns: readonly Turn[]): boolean {
 }
 
 /** The thinking to request for these turns, or null for none. */
-export function thinkingFor(
-  config: LLMConfig,
-  maxTokens: number,
-  turns: readonly Turn[],
-): Anthropic.Messages.ThinkingConfigEnabled | null {
-  if (!thinksWithBudget(config.model)) return null;
+export function thinkingFor(config: LLMConfig, maxTokens: number, turns: readonly Turn[]): Thinking | null {
+  const kind = thinkingKind(config.model);
+  if (kind === 'adaptive') return adaptive(config.reasoning_effort);
+  if (kind === null) return null;
   const asked =
     config.extended_thinking_budget === undefined ? DEFAULT_THINKING_BUDGET : config.extended_thinking_budget;
   if (!asked) return null;
   const budget = Math.min(asked, maxTokens - 1);
   if (budget < MIN_THINKING_BUDGET || toolTurnWithoutThinking(turns)) return null;
-  return { type: 'enabled', budget_tokens: budget };
+  return { thinking: { type: 'enabled', budget_tokens: budget }, interleaved: true };
+}
+
+/** `reasoning_effort: none` asks for no thinking; an effort the API does not name, for its default. */
+function adaptive(reasoningEffort: string | null | undefined): Thinking | null {
+  if (reasoningEffort === 'none') return null;
+  const effort = reasoningEffort ? EFFORTS[reasoningEffort.toLowerCase()] : undefined;
+  return { thinking: { type: 'adaptive' }, ...(effort ? { effort } : {}), interleaved: false };
 }
 
 /**

@@ -113,6 +113,10 @@ export class AnthropicAdapter implements Adapter {
     const client = await this.client;
     const maxTokens = maxTokensOf(c);
     const thinking = thinkingFor(c, maxTokens, turns);
+    const thinkingParams = thinking && {
+      thinking: thinking.thinking,
+      ...(thinking.effort ? { output_config: { effort: thinking.effort } } : {}),
+    };
     const params = {
       model: this.model,
       max_tokens: maxTokens,
@@ -130,11 +134,11 @@ export class AnthropicAdapter implements Adapter {
           }
         : {}),
       // The API takes no sampling parameters with thinking on (OpenHands drops them too).
-      ...(thinking ? { thinking } : samplingOf(c)),
+      ...(thinkingParams ?? samplingOf(c)),
       // Passed through as given, as to OpenAI's APIs: the user asked this server for these members.
       ...(c.litellm_extra_body ?? {}),
     };
-    const options = { signal, headers: thinking ? thinkingHeaders(c) : undefined };
+    const options = { signal, headers: thinking?.interleaved ? thinkingHeaders(c) : undefined };
     const response = onDelta
       ? await streamed(client.messages.stream(params, options), onDelta)
       : await client.messages.create(params, options);

@@ -32,7 +32,7 @@ const apis: { api: string; model: string; reasoning: (text: string) => Partial<S
   },
   {
     api: 'messages',
-    model: 'anthropic/claude-sonnet-4-6', // a model that thinks: the thinking goes back with the tool result
+    model: 'anthropic/claude-haiku-4-5', // thinks with a budget: its thinking must go back with the tool result
     reasoning: (text) => ({ thinking: [{ thinking: text, signature: 'sig' }] }),
   },
 ];

@@ -23,19 +23,25 @@ afterAll(async () => {
   await llm.stop();
 });
 
+const budgeted = (budget_tokens: number) => ({ thinking: { type: 'enabled', budget_tokens } });
 it.each([
-  ['by default', {}, 63_999],
-  ['with the budget OpenHands’ LLM sends', { extended_thinking_budget: 2048 }, 2048],
-])('an agent on claude-haiku-4-5 thinks %s and runs a tool loop to the end', async (_, extra, budget) => {
+  ['claude-haiku-4-5', {}, budgeted(63_999)],
+  ['claude-haiku-4-5', { extended_thinking_budget: 2048 }, budgeted(2048)],
+  [
+    'claude-opus-4-6',
+    { reasoning_effort: 'high' },
+    { thinking: { type: 'adaptive' }, output_config: { effort: 'high' } },
+  ],
+])('an agent on %s with %j thinks and runs a tool loop to the end', async (model, extra, asked) => {
   const { id, key } = await startConversation(server, llm, [terminalStep('echo thought'), finishStep], {
     tools: ['terminal'],
-    model: 'anthropic/claude-haiku-4-5',
+    model: `anthropic/${model}`,
     llm: { base_url: llm.url, ...extra },
   });
   expect(await waitForStatus(server, id, ['finished', 'error'])).toBe('finished');
   const requests = llm.requestsFor(key);
   expect(requests).toHaveLength(2);
-  for (const r of requests) expect(r.body.thinking).toEqual({ type: 'enabled', budget_tokens: budget });
+  for (const r of requests) expect(r.body).toMatchObject(asked);
   const actions = (await allEvents(server, id)).filter((e) => e.kind === 'ActionEvent');
   expect(actions[0]!.thinking_blocks).toEqual([
     { type: 'thinking', thinking: 'Scripted thinking.', signature: expect.any(String) },

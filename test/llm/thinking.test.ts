@@ -38,7 +38,7 @@ async function sent(c: LLMConfig, messages: LlmMessage[] = [user('go')]) {
 const sampling = { temperature: 0.3, top_p: 0.9, top_k: 40 };
 
 describe('Claude extended thinking', () => {
-  it.each(['anthropic/claude-sonnet-4-5-20250929', 'claude-haiku-4-5', 'anthropic/claude-sonnet-4-6'])(
+  it.each(['anthropic/claude-sonnet-4-5-20250929', 'claude-haiku-4-5'])(
     '%s thinks: a budget below max_tokens (its output limit by default), interleaved, no sampling parameters',
     async (model) => {
       const { body, beta } = await sent(config(model, sampling));
@@ -48,6 +48,31 @@ describe('Claude extended thinking', () => {
       for (const p of Object.keys(sampling)) expect(body).not.toHaveProperty(p);
     },
   );
+
+  it.each(['anthropic/claude-sonnet-4-6', 'claude-opus-4-6', 'anthropic/claude-opus-4-7', 'claude-fable-5'])(
+    '%s thinks adaptively at the reasoning_effort asked, with no budget, beta header or sampling parameters',
+    async (model) => {
+      const { body, beta } = await sent(
+        config(model, { ...sampling, reasoning_effort: 'high', extended_thinking_budget: 4096 }),
+      );
+      expect(body.thinking).toEqual({ type: 'adaptive' });
+      expect(body.output_config).toEqual({ effort: 'high' });
+      expect(body.max_tokens).toBe(64_000);
+      expect(beta).toBeUndefined();
+      for (const p of Object.keys(sampling)) expect(body).not.toHaveProperty(p);
+    },
+  );
+
+  it.each([
+    [undefined, undefined],
+    ['minimal', { effort: 'low' }],
+    ['max', { effort: 'max' }],
+    ['unheard-of', undefined],
+  ])('maps reasoning_effort %s to the effort %j', async (reasoning_effort, outputConfig) => {
+    const { body } = await sent(config('claude-opus-4-6', { reasoning_effort }));
+    expect(body.thinking).toEqual({ type: 'adaptive' });
+    expect(body.output_config).toEqual(outputConfig);
+  });
 
   it("takes the client's budget, capped below its max_output_tokens", async () => {
     expect(
@@ -71,6 +96,7 @@ describe('Claude extended thinking', () => {
       'claude-sonnet-4-5',
       { max_output_tokens: 1000 },
     ],
+    ['reasoning_effort none', 'claude-sonnet-4-6', { reasoning_effort: 'none' }],
   ])('does not think for %s, and sends its sampling parameters', async (_, model, extra) => {
     const { body, beta } = await sent(config(model, { ...sampling, ...extra }));
     expect(body).not.toHaveProperty('thinking');
@@ -113,6 +139,13 @@ describe('Claude extended thinking', () => {
     expect(nextTurn.body.thinking).toMatchObject({ type: 'enabled' });
   });
 
+  it('thinks adaptively on a tool turn begun without thinking: an adaptive turn may skip it', async () => {
+    const call = { id: 'toolu_2', name: 'terminal', arguments: '{}', origin: 'completion' as const };
+    const before: LlmMessage = { role: 'assistant', content: [], tool_calls: [call] };
+    const { body } = await sent(config('claude-opus-4-6'), [user('go'), before, toolResult(call.id)]);
+    expect(body.thinking).toEqual({ type: 'adaptive' });
+  });
+
   it("leaves the client's own anthropic-beta header as it is", async () => {
     const { body, beta } = await sent(
       config('claude-sonnet-4-5', { extra_headers: { 'Anthropic-Beta': 'context-1m-2025-08-07' } }),
@@ -129,6 +162,12 @@ describe('Claude extended thinking', () => {
       'greater than or equal to 1024',
     ],
     ['a budget at max_tokens, not interleaved', { max_tokens: 2000 }, 'must be greater than'],
+    ['top_k, adaptive', { thinking: { type: 'adaptive' }, top_k: 5 }, 'top_k'],
+    [
+      'an effort the API does not name',
+      { thinking: { type: 'adaptive' }, output_config: { effort: 'huge' } },
+      'effort',
+    ],
   ])('the scripted LLM refuses thinking with %s, as the API does', async (_, change, message) => {
     const body = {
       model: 'claude-sonnet-4-5',
