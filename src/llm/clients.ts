@@ -3,11 +3,12 @@
 // dist/ each is a CommonJS bundle of its own (scripts/build.mjs), whose default is its whole namespace.
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
+import { endpointOf } from './config-check.js';
 import type { LLMConfig } from './types.js';
 
 const options = (config: LLMConfig) => ({
   apiKey: config.api_key ?? 'no-key',
-  baseURL: config.base_url ?? undefined,
+  baseURL: endpointOf(config),
   maxRetries: 0, // retries are ours (llm.ts): only what retrying can fix, OpenHands' backoff formula
   timeout: (config.timeout ?? 300) * 1000,
   defaultHeaders: config.extra_headers ?? undefined,

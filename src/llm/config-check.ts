@@ -10,8 +10,14 @@ export interface LLMConfigProblem {
   message: string;
 }
 
-/** Provider prefixes served by their own SDK at a default endpoint; any other prefix needs `base_url`. */
-const OWN_ENDPOINT_PREFIXES = new Set(['', 'openai', 'anthropic']);
+/**
+ * OpenHands' own LLM provider (`openhands/<model>`, an OpenHands API key): its LiteLLM proxy, unless
+ * the LLM names another base URL, as OpenHands' SDK resolves it.
+ */
+export const OPENHANDS_LLM_PROXY = 'https://llm-proxy.app.all-hands.dev';
+
+/** Prefixes with a default endpoint (their SDK's, or OpenHands' proxy); any other needs `base_url`. */
+const DEFAULT_ENDPOINT_PREFIXES = new Set(['', 'openai', 'anthropic', 'openhands']);
 
 /** The model string's LiteLLM provider prefix ('' for a bare name) and the model name after it. */
 export function splitModel(model: string): { prefix: string; name: string } {
@@ -24,6 +30,13 @@ export function splitModel(model: string): { prefix: string; name: string } {
 /** An empty base URL means none (clients send "" as well as null). */
 export function baseUrlOf(config: Pick<LLMConfig, 'base_url'>): string | null {
   return config.base_url?.trim() ? config.base_url.trim() : null;
+}
+
+/** Where requests go: the LLM's base URL, else OpenHands' proxy for its models, else the SDK's default. */
+export function endpointOf(config: Pick<LLMConfig, 'base_url' | 'model'>): string | undefined {
+  const own = baseUrlOf(config);
+  if (own !== null) return own;
+  return splitModel(config.model.trim()).prefix === 'openhands' ? OPENHANDS_LLM_PROXY : undefined;
 }
 
 /** Problems with the model string and the endpoint (the start of a conversation rejects these). */
@@ -40,7 +53,7 @@ export function routingProblems(config: LLMConfig): LLMConfigProblem[] {
   }
   const baseUrl = baseUrlOf(config);
   if (baseUrl === null) {
-    if (!OWN_ENDPOINT_PREFIXES.has(prefix)) {
+    if (!DEFAULT_ENDPOINT_PREFIXES.has(prefix)) {
       problems.push({
         field: 'base_url',
         message: `Model ${config.model} needs a base URL for its ${prefix} endpoint (e.g. http://localhost:4000)`,

@@ -1,8 +1,10 @@
 export { preloadFetch, preloadOpenAI } from './clients.js';
 export {
   apiKeyProblem,
+  endpointOf,
   type LLMConfigProblem,
   llmConfigProblems,
+  OPENHANDS_LLM_PROXY,
   routingProblems,
   splitModel,
 } from './config-check.js';

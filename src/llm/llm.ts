@@ -4,6 +4,7 @@
 //   anthropic/<m>, bare claude-*   → Anthropic Messages
 //   litellm_proxy/<m> and other provider prefixes (ollama/, hosted_vllm/, openrouter/, …) →
 //                                    OpenAI-compatible chat completions at `base_url`
+//   openhands/<m>                  → the same at OpenHands' LLM proxy, unless `base_url` names another
 import { AnthropicAdapter } from './anthropic.js';
 import { llmConfigProblems, problemError, splitModel } from './config-check.js';
 import { classify, LLMBadRequestError, LLMError } from './errors.js';
@@ -30,6 +31,7 @@ export function route(config: LLMConfig): Route {
     const responses = config.use_responses_api ?? RESPONSES_MODELS.test(model);
     return { provider: 'openai', api: responses ? 'responses' : 'chat', model };
   }
+  if (prefix === 'openhands') return { provider: 'compatible', api: 'chat', model };
   if (!config.base_url) {
     throw new LLMBadRequestError(
       `Model ${config.model} needs a base URL (llm_base_url) for its ${prefix} endpoint`,

@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openaiClient } from '../../src/llm/clients.js';
 import {
   backoffSeconds,
   createLLM,
+  endpointOf,
   LLMAuthenticationError,
   LLMBadRequestError,
   type LLMConfig,
   LLMRateLimitError,
   type LlmMessage,
+  OPENHANDS_LLM_PROXY,
   route,
+  routingProblems,
 } from '../../src/llm/index.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
 
@@ -59,6 +63,22 @@ describe('model routing', () => {
       model: 'my-model',
     });
     expect(() => route({ model: 'litellm_proxy/my-model' })).toThrow(LLMBadRequestError);
+  });
+
+  it("sends OpenHands' own models (openhands/…) to its LLM proxy, unless base_url names another", async () => {
+    const model = 'openhands/claude-sonnet-4-6';
+    expect(route({ model })).toMatchObject({
+      provider: 'compatible',
+      api: 'chat',
+      model: 'claude-sonnet-4-6',
+    });
+    expect(routingProblems({ model })).toEqual([]);
+    expect(endpointOf({ model })).toBe(OPENHANDS_LLM_PROXY);
+    expect(endpointOf({ model, base_url: ' ' })).toBe(OPENHANDS_LLM_PROXY);
+    expect(endpointOf({ model, base_url: 'http://127.0.0.1:4000' })).toBe('http://127.0.0.1:4000');
+    expect(endpointOf({ model: 'openai/gpt-4o' })).toBeUndefined();
+    expect((await openaiClient({ model })).baseURL).toBe(OPENHANDS_LLM_PROXY);
+    expect(routingProblems({ model: 'litellm_proxy/claude-sonnet-4-6' })[0]?.field).toBe('base_url');
   });
 
   it('backs off exponentially within [min, max]', () => {
@@ -200,6 +220,12 @@ describe('prompt caching through an OpenAI-compatible proxy', () => {
     expect(messages[3]!.content).toEqual([
       { type: 'text', text: expect.stringMatching(/^out for /), cache_control: { type: 'ephemeral' } },
     ]);
+  });
+
+  it("marks them the same for OpenHands' own provider (openhands/claude-…)", async () => {
+    const messages = await sent(config('openhands/claude-haiku-4-5', { base_url: llm.openaiBaseUrl }));
+    expect(JSON.stringify(messages).match(/cache_control/g)).toHaveLength(2);
+    expect(llm.requests.at(-1)!.body.model).toBe('claude-haiku-4-5');
   });
 
   it('sends an OpenAI model, or caching_prompt false, no mark', async () => {
