@@ -2,6 +2,7 @@
 // `chat.completion` object the same request without streaming answers, so the rest of the adapter
 // (and the completion log's `raw`) cannot tell the two apart. Each delta is also handed on as it comes.
 import type OpenAI from 'openai';
+import { StreamedThinking } from './chat-thinking.js';
 import { LLMServiceUnavailableError } from './errors.js';
 import type { LlmDelta } from './types.js';
 
@@ -15,7 +16,11 @@ interface ToolCallParts {
 }
 
 /** The members compatible servers add: reasoning text (DeepSeek, vLLM, LiteLLM) and vLLM token ids. */
-type ExtendedDelta = Chunk['choices'][number]['delta'] & { reasoning_content?: string | null };
+type ExtendedDelta = Chunk['choices'][number]['delta'] & {
+  reasoning_content?: string | null;
+  /** LiteLLM's proxy: pieces of Claude's thinking blocks (chat-thinking.ts). */
+  thinking_blocks?: unknown;
+};
 type ExtendedChoice = Chunk['choices'][number] & { token_ids?: unknown };
 
 const isIds = (v: unknown): v is number[] => Array.isArray(v) && v.every((n) => Number.isInteger(n));
@@ -35,6 +40,7 @@ export async function collectChatStream(
   let promptIds: number[] | null = null;
   let responseIds: number[] | null = null;
   const calls: ToolCallParts[] = [];
+  const thinking = new StreamedThinking();
   for await (const chunk of chunks) {
     id ||= chunk.id;
     model ||= chunk.model;
@@ -53,6 +59,7 @@ export async function collectChatStream(
     }
     const delta = choice.delta as ExtendedDelta | undefined;
     if (!delta) continue;
+    thinking.add(delta.thinking_blocks);
     if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) {
       reasoning = (reasoning ?? '') + delta.reasoning_content;
       onDelta({ type: 'reasoning', text: delta.reasoning_content });
@@ -90,11 +97,13 @@ export async function collectChatStream(
       type: 'function' as const,
       function: { name: c.name, arguments: c.arguments },
     }));
+  const thinkingBlocks = thinking.blocks();
   const message = {
     role: 'assistant' as const,
     content,
     refusal: null,
     ...(reasoning !== null ? { reasoning_content: reasoning } : {}),
+    ...(thinkingBlocks.length ? { thinking_blocks: thinkingBlocks } : {}),
     ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
   };
   const choice = {

@@ -2,6 +2,7 @@
 // proxy, …). Parallel tool calls come back as several tool_calls in one message.
 import type OpenAI from 'openai';
 import { collectChatStream } from './chat-stream.js';
+import { chatThinkingBlocks, thinkingBlocksOf } from './chat-thinking.js';
 import { openaiClient } from './clients.js';
 import { emptyUsage } from './metrics.js';
 import type { Adapter, CallOptions, LLMConfig, LlmMessage, LlmRequest } from './types.js';
@@ -12,7 +13,8 @@ export function textOf(message: LlmMessage): string {
   return (message.content ?? []).map((c) => ('text' in c ? c.text : '')).join('');
 }
 
-function toChat(message: LlmMessage): ChatMessage {
+/** A message in chat completions' shape; `withThinking`: an assistant's thinking blocks go too. */
+function toChat(message: LlmMessage, withThinking: boolean): ChatMessage {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: textOf(message) };
@@ -30,6 +32,8 @@ function toChat(message: LlmMessage): ChatMessage {
           function: { name: c.name, arguments: c.arguments },
         }));
       }
+      if (withThinking && message.thinking_blocks?.length)
+        Object.assign(out, { thinking_blocks: chatThinkingBlocks(message) });
       return out;
     }
     default: {
@@ -87,8 +91,10 @@ export class OpenAIChatAdapter implements Adapter {
     const c = this.config;
     if (!this.client) this.client = openaiClient(this.config);
     const client = await this.client;
-    const messages = request.messages.map(toChat);
-    if (c.caching_prompt !== false && /claude/i.test(this.model)) markCacheBreakpoints(messages);
+    // Claude behind a proxy (LiteLLM's) gets its cache marks and its thinking back; others neither.
+    const claude = /claude/i.test(this.model);
+    const messages = request.messages.map((m) => toChat(m, claude));
+    if (c.caching_prompt !== false && claude) markCacheBreakpoints(messages);
     const params = {
       model: this.model,
       messages,
@@ -121,7 +127,10 @@ export class OpenAIChatAdapter implements Adapter {
       : await client.chat.completions.create(params, { signal });
     const choice = response.choices[0];
     const m = choice?.message as
-      | (OpenAI.Chat.Completions.ChatCompletionMessage & { reasoning_content?: string | null })
+      | (OpenAI.Chat.Completions.ChatCompletionMessage & {
+          reasoning_content?: string | null;
+          thinking_blocks?: unknown;
+        })
       | undefined;
     const usage = emptyUsage();
     usage.prompt_tokens = response.usage?.prompt_tokens ?? 0;
@@ -131,7 +140,7 @@ export class OpenAIChatAdapter implements Adapter {
     const message: LlmMessage = {
       role: 'assistant',
       content: m?.content ? [{ type: 'text', text: m.content, cache_prompt: false }] : [],
-      thinking_blocks: [],
+      thinking_blocks: thinkingBlocksOf(m?.thinking_blocks),
     };
     const toolCalls = (m?.tool_calls ?? []).filter((t) => t.type === 'function');
     if (toolCalls.length) {

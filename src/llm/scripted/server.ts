@@ -217,6 +217,7 @@ function chatResponse(n: number, model: string, step: ScriptStep, calls: Call[],
           role: 'assistant',
           content: step.text ?? null,
           ...(step.reasoning ? { reasoning_content: step.reasoning } : {}),
+          ...proxiedThinking(step),
           ...(calls.length
             ? {
                 tool_calls: calls.map((c) => ({
@@ -237,6 +238,20 @@ function chatResponse(n: number, model: string, step: ScriptStep, calls: Call[],
       prompt_tokens_details: { cached_tokens: usage.cacheRead },
     },
   };
+}
+
+/**
+ * Claude's thinking as LiteLLM's proxy answers it in a chat completion: the blocks as the message's
+ * `thinking_blocks`, their text as its `reasoning_content`.
+ */
+function proxiedThinking(step: ScriptStep) {
+  const blocks = [
+    ...(step.thinking ?? []).map((t) => ({ type: 'thinking', thinking: t.thinking, signature: t.signature })),
+    ...(step.redactedThinking ?? []).map((data) => ({ type: 'redacted_thinking', data })),
+  ];
+  if (blocks.length === 0) return {};
+  const text = (step.thinking ?? []).map((t) => t.thinking).join('');
+  return { thinking_blocks: blocks, ...(step.reasoning ? {} : { reasoning_content: text }) };
 }
 
 function responsesResponse(n: number, model: string, step: ScriptStep, calls: Call[], usage: Usage) {

@@ -50,7 +50,9 @@ export function chatFrames(response: Json, includeUsage: boolean): Frame[] {
   const first = chunk({ role: 'assistant', content: '' });
   if (response.prompt_token_ids) (first.data as Json).prompt_token_ids = response.prompt_token_ids;
   frames.push(first);
-  if (typeof message.reasoning_content === 'string')
+  const thinking = message.thinking_blocks as Json[] | undefined;
+  if (thinking) frames.push(...proxiedThinkingFrames(thinking, chunk));
+  else if (typeof message.reasoning_content === 'string')
     for (const w of words(message.reasoning_content)) frames.push(chunk({ reasoning_content: w }));
   if (typeof message.content === 'string')
     for (const w of words(message.content)) frames.push(chunk({ content: w }));
@@ -73,6 +75,25 @@ export function chatFrames(response: Json, includeUsage: boolean): Frame[] {
     ),
   );
   if (includeUsage) frames.push({ data: { ...base, choices: [], usage: response.usage } });
+  return frames;
+}
+
+/**
+ * Thinking blocks streamed as LiteLLM's proxy streams Claude's: a delta per piece of a block's thinking
+ * (also as `reasoning_content`), then one with its signature alone; redacted blocks whole.
+ */
+function proxiedThinkingFrames(blocks: Json[], chunk: (delta: Json) => Frame): Frame[] {
+  const frames: Frame[] = [];
+  const piece = (block: Json, reasoning: string) =>
+    frames.push(chunk({ reasoning_content: reasoning, thinking_blocks: [block] }));
+  for (const b of blocks) {
+    if (b.type === 'redacted_thinking') {
+      frames.push(chunk({ thinking_blocks: [b] }));
+      continue;
+    }
+    for (const w of words(b.thinking as string)) piece({ type: 'thinking', thinking: w, signature: null }, w);
+    piece({ type: 'thinking', thinking: '', signature: b.signature }, '');
+  }
   return frames;
 }
 
