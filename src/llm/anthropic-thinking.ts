@@ -31,9 +31,11 @@ const MIN_THINKING_BUDGET = 1024;
 const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
 /**
  * The default max_tokens of a model that thinks (its thinking counts toward it): the output limit of
- * Sonnet 4.5 and Haiku 4.5, half of the later models' (OpenHands takes LiteLLM's figure).
+ * Sonnet 4.5 and Haiku 4.5, within the later models' (OpenHands takes LiteLLM's figure for each).
  */
 const THINKING_MODELS_MAX_OUTPUT = 64_000;
+/** max_tokens when the client sets none, for every other model. */
+const DEFAULT_MAX_TOKENS = 8192;
 /** The efforts the Messages API takes, by OpenHands' `reasoning_effort` names. */
 const EFFORTS: Record<string, Effort> = {
   minimal: 'low',
@@ -43,8 +45,6 @@ const EFFORTS: Record<string, Effort> = {
   xhigh: 'xhigh',
   max: 'max',
 };
-/** max_tokens when the client sets none, for every other model. */
-const DEFAULT_MAX_TOKENS = 8192;
 
 type Turn = Anthropic.Messages.MessageParam;
 type Effort = NonNullable<Anthropic.Messages.OutputConfig['effort']>;
