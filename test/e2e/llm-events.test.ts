@@ -1,7 +1,15 @@
-// TokenEvent and LLMCompletionLogEvent through real conversations; the scripted LLM plays a vLLM
-// backend that returns token ids.
+// TokenEvent, LLMCompletionLogEvent and Claude's thinking through real conversations; the scripted LLM
+// plays a vLLM backend that returns token ids, Claude (refusing a tool turn whose thinking was dropped)
+// and LiteLLM's proxy in front of Claude.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allEvents, type Ev, startConversation, waitForStatus } from '../support/conversation.js';
+import {
+  allEvents,
+  type Ev,
+  finishStep,
+  startConversation,
+  terminalStep,
+  waitForStatus,
+} from '../support/conversation.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { connect, wsUrl } from '../support/ws.js';
@@ -118,5 +126,57 @@ describe('LLM completion logs', () => {
     // The same events reached the WebSocket client.
     await client.next((f) => (f as Ev).id === logs[1]!.id);
     client.close();
+  });
+});
+
+describe("Claude's thinking", () => {
+  const budgeted = (budget_tokens: number) => ({ thinking: { type: 'enabled', budget_tokens } });
+  it.each([
+    ['claude-haiku-4-5', {}, budgeted(63_999)],
+    ['claude-haiku-4-5', { extended_thinking_budget: 2048 }, budgeted(2048)],
+    [
+      'claude-opus-4-6',
+      { reasoning_effort: 'high' },
+      { thinking: { type: 'adaptive' }, output_config: { effort: 'high' } },
+    ],
+  ])(
+    'an agent on %s with %j thinks, keeps its thinking and hands it back through a tool loop',
+    async (model, extra, asked) => {
+      const { id, key } = await startConversation(server, llm, [terminalStep('echo thought'), finishStep], {
+        tools: ['terminal'],
+        model: `anthropic/${model}`,
+        llm: { base_url: llm.url, ...extra },
+      });
+      expect(await waitForStatus(server, id, ['finished', 'error'])).toBe('finished');
+      const requests = llm.requestsFor(key);
+      expect(requests).toHaveLength(2);
+      for (const r of requests) expect(r.body).toMatchObject(asked);
+      const actions = (await allEvents(server, id)).filter((e) => e.kind === 'ActionEvent');
+      const [block] = actions[0]!.thinking_blocks as { thinking: string; signature: string }[];
+      expect(block).toEqual({
+        type: 'thinking',
+        thinking: 'Scripted thinking.',
+        signature: expect.any(String),
+      });
+      const turns = requests[1]!.body.messages as { role: string; content: { type: string }[] }[];
+      const assistant = turns.filter((t) => t.role === 'assistant').at(-1)!;
+      expect(assistant.content[0]).toMatchObject({ type: 'thinking', signature: block!.signature });
+    },
+  );
+
+  it('through an OpenAI-compatible proxy (LiteLLM’s), the thinking it answers goes back with the tool result', async () => {
+    const thinking = [{ thinking: 'Proxied thinking.', signature: 'proxy-signature' }];
+    const { id, key } = await startConversation(
+      server,
+      llm,
+      [{ ...terminalStep('echo thought'), thinking }, finishStep],
+      { tools: ['terminal'], model: 'litellm_proxy/claude-haiku-4-5' },
+    );
+    expect(await waitForStatus(server, id, ['finished', 'error'])).toBe('finished');
+    const actions = (await allEvents(server, id)).filter((e) => e.kind === 'ActionEvent');
+    const blocks = [{ type: 'thinking', ...thinking[0] }];
+    expect(actions[0]!.thinking_blocks).toEqual(blocks);
+    const turns = llm.requestsFor(key)[1]!.body.messages as Record<string, unknown>[];
+    expect(turns.filter((t) => t.role === 'assistant').at(-1)).toMatchObject({ thinking_blocks: blocks });
   });
 });
