@@ -32,6 +32,12 @@ export const LLMSpec = Type.Object(
           "OpenAI reasoning models' effort; for Claude Opus 4.6 and later and Sonnet 4.6, the effort of their adaptive thinking (none: no thinking)",
       }),
     ),
+    reasoning_summary: Type.Optional(
+      Type.Union([Type.Literal('auto'), Type.Literal('concise'), Type.Literal('detailed'), Type.Null()], {
+        description:
+          'OpenAI reasoning summaries (Responses API), streamed as reasoning; OpenAI gives them to verified organizations only, so none unless asked',
+      }),
+    ),
     input_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
     output_cost_per_token: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
     litellm_extra_body: Type.Optional(Type.Record(Type.String(), Type.Unknown())),

@@ -54,6 +54,20 @@ function toInput(messages: LlmMessage[]): { instructions: string; input: InputIt
   return { instructions, input };
 }
 
+/**
+ * The reasoning asked for: the effort, and summaries only when the LLM asks for them (OpenAI refuses
+ * them, 400 on every call, to an organization it has not verified; OpenHands sends none by default).
+ */
+function reasoningOf(c: LLMConfig) {
+  if (!c.reasoning_effort && !c.reasoning_summary) return {};
+  return {
+    reasoning: {
+      ...(c.reasoning_effort ? { effort: c.reasoning_effort as OpenAI.ReasoningEffort } : {}),
+      ...(c.reasoning_summary ? { summary: c.reasoning_summary } : {}),
+    },
+  };
+}
+
 export class OpenAIResponsesAdapter implements Adapter {
   private client: Promise<OpenAI> | null = null;
 
@@ -84,9 +98,7 @@ export class OpenAIResponsesAdapter implements Adapter {
             })),
           }
         : {}),
-      ...(c.reasoning_effort
-        ? { reasoning: { effort: c.reasoning_effort as OpenAI.ReasoningEffort, summary: 'auto' as const } }
-        : {}),
+      ...reasoningOf(c),
       ...(c.max_output_tokens != null ? { max_output_tokens: c.max_output_tokens } : {}),
     };
     const response = onDelta

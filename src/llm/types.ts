@@ -64,6 +64,8 @@ export interface LLMConfig {
   seed?: number | null;
   max_output_tokens?: number | null;
   reasoning_effort?: string | null;
+  /** Responses API reasoning summaries (OpenAI gives them to verified organizations only); none by default. */
+  reasoning_summary?: 'auto' | 'concise' | 'detailed' | null;
   /** Force (true) or forbid (false) the OpenAI Responses API; by default reasoning models use it. */
   use_responses_api?: boolean | null;
   /** Per-token prices for this LLM, over the pricing tables (OpenHands' LLM fields). */

@@ -67,6 +67,7 @@ async function start(
           num_retries: 0,
           usage_id: 'agent',
           stream,
+          reasoning_summary: 'auto', // the Responses API's reasoning comes as summaries, when asked for
         },
         tools: [{ name: 'terminal' }],
       },

@@ -241,8 +241,23 @@ describe('prompt caching through an OpenAI-compatible proxy', () => {
 });
 
 describe('OpenAI Responses', () => {
+  it('asks for reasoning summaries only when reasoning_summary says so (OpenAI refuses them to unverified organizations)', async () => {
+    const sentReasoning = async (extra: Partial<LLMConfig>) => {
+      const c = config('openai/gpt-5', extra);
+      llm.script(c.api_key!, [{ text: 'ok' }]);
+      await createLLM(c).complete({ messages: [user('x')], tools: [] });
+      return llm.requestsFor(c.api_key!)[0]!.body.reasoning;
+    };
+    expect(await sentReasoning({ reasoning_effort: 'high' })).toEqual({ effort: 'high' });
+    expect(await sentReasoning({ reasoning_effort: 'low', reasoning_summary: 'detailed' })).toEqual({
+      effort: 'low',
+      summary: 'detailed',
+    });
+    expect(await sentReasoning({})).toBeUndefined();
+  });
+
   it('returns reasoning items and tool calls, and passes the reasoning back', async () => {
-    const c = config('openai/gpt-5');
+    const c = config('openai/gpt-5', { reasoning_summary: 'auto' });
     llm.script(c.api_key!, [
       {
         reasoningItem: { id: 'rs_1', summary: ['thought about it'], encrypted_content: 'opaque' },

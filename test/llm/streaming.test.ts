@@ -56,6 +56,7 @@ function configFor(model: string, stream: boolean): LLMConfig {
     base_url: model.startsWith('anthropic/') ? llm.url : llm.openaiBaseUrl,
     num_retries: 0,
     stream,
+    reasoning_summary: 'auto', // the Responses API's reasoning comes as summaries, when asked for
   };
 }
 

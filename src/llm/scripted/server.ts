@@ -188,7 +188,9 @@ export class ScriptedLLM {
       return writeSse(res, chatFrames(response, options?.include_usage === true), true, sseOptions);
     }
     if (api === 'responses') {
-      const response = responsesResponse(n, model, step, calls, usage);
+      // Summaries only when asked for, as OpenAI gives them.
+      const summarize = Boolean((body.reasoning as { summary?: unknown } | undefined)?.summary);
+      const response = responsesResponse(n, model, step, calls, usage, summarize);
       return stream ? writeSse(res, responsesFrames(response), false, sseOptions) : json(res, 200, response);
     }
     // Claude thinking on answers with a thinking block first; a script need not write one.
@@ -254,13 +256,20 @@ function proxiedThinking(step: ScriptStep) {
   return { thinking_blocks: blocks, ...(step.reasoning ? {} : { reasoning_content: text }) };
 }
 
-function responsesResponse(n: number, model: string, step: ScriptStep, calls: Call[], usage: Usage) {
+function responsesResponse(
+  n: number,
+  model: string,
+  step: ScriptStep,
+  calls: Call[],
+  usage: Usage,
+  summarize: boolean,
+) {
   const output: unknown[] = [];
   if (step.reasoningItem) {
     output.push({
       type: 'reasoning',
       id: step.reasoningItem.id ?? `rs_scripted_${n}`,
-      summary: step.reasoningItem.summary.map((text) => ({ type: 'summary_text', text })),
+      summary: summarize ? step.reasoningItem.summary.map((text) => ({ type: 'summary_text', text })) : [],
       encrypted_content: step.reasoningItem.encrypted_content ?? null,
       status: 'completed',
     });
