@@ -5,6 +5,7 @@ import { collectChatStream } from './chat-stream.js';
 import { chatThinkingBlocks, thinkingBlocksOf } from './chat-thinking.js';
 import { openaiClient } from './clients.js';
 import { emptyUsage } from './metrics.js';
+import { takesReasoningEffort } from './reasoning-effort.js';
 import type { Adapter, CallOptions, LLMConfig, LlmMessage, LlmRequest } from './types.js';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -110,7 +111,9 @@ export class OpenAIChatAdapter implements Adapter {
       ...(c.top_p != null ? { top_p: c.top_p } : {}),
       ...(c.seed != null ? { seed: c.seed } : {}),
       ...(c.max_output_tokens != null ? { max_completion_tokens: c.max_output_tokens } : {}),
-      ...(c.reasoning_effort ? { reasoning_effort: c.reasoning_effort as OpenAI.ReasoningEffort } : {}),
+      ...(c.reasoning_effort && takesReasoningEffort(this.model)
+        ? { reasoning_effort: c.reasoning_effort as OpenAI.ReasoningEffort }
+        : {}),
       // Passed through as given: the user asked this server for these members.
       ...(c.litellm_extra_body ?? {}),
     } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;

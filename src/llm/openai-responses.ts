@@ -5,6 +5,7 @@ import type OpenAI from 'openai';
 import { openaiClient } from './clients.js';
 import { emptyUsage } from './metrics.js';
 import { textOf } from './openai-chat.js';
+import { takesReasoningEffort } from './reasoning-effort.js';
 import { collectResponsesStream } from './responses-stream.js';
 import type { Adapter, CallOptions, LLMConfig, LlmMessage, LlmRequest } from './types.js';
 
@@ -58,11 +59,12 @@ function toInput(messages: LlmMessage[]): { instructions: string; input: InputIt
  * The reasoning asked for: the effort, and summaries only when the LLM asks for them (OpenAI refuses
  * them, 400 on every call, to an organization it has not verified; OpenHands sends none by default).
  */
-function reasoningOf(c: LLMConfig) {
-  if (!c.reasoning_effort && !c.reasoning_summary) return {};
+function reasoningOf(c: LLMConfig, model: string) {
+  const effort = c.reasoning_effort && takesReasoningEffort(model) ? c.reasoning_effort : null;
+  if (!effort && !c.reasoning_summary) return {};
   return {
     reasoning: {
-      ...(c.reasoning_effort ? { effort: c.reasoning_effort as OpenAI.ReasoningEffort } : {}),
+      ...(effort ? { effort: effort as OpenAI.ReasoningEffort } : {}),
       ...(c.reasoning_summary ? { summary: c.reasoning_summary } : {}),
     },
   };
@@ -98,7 +100,7 @@ export class OpenAIResponsesAdapter implements Adapter {
             })),
           }
         : {}),
-      ...reasoningOf(c),
+      ...reasoningOf(c, this.model),
       ...(c.max_output_tokens != null ? { max_output_tokens: c.max_output_tokens } : {}),
     };
     const response = onDelta

@@ -407,6 +407,38 @@ describe('Anthropic Messages', () => {
   });
 });
 
+describe('reasoning effort', () => {
+  // OpenHands' LLM sends reasoning_effort "high" whatever the model; OpenAI refuses it (400) for its
+  // models that do not reason.
+  const sentBody = async (model: string) => {
+    const c = config(model, { reasoning_effort: 'high' });
+    llm.script(c.api_key!, [{ text: 'ok' }]);
+    await createLLM(c).complete({ messages: [user('x')], tools: [] });
+    return llm.requestsFor(c.api_key!)[0]!;
+  };
+
+  it.each([
+    'openai/gpt-4o',
+    'gpt-4.1-mini',
+    'openai/gpt-5-chat-latest',
+    'chatgpt-4o-latest',
+    'litellm_proxy/gpt-4o',
+  ])('leaves it out for %s, which does not reason', async (model) => {
+    const { body } = await sentBody(model);
+    expect(body).not.toHaveProperty('reasoning_effort');
+    expect(body).not.toHaveProperty('reasoning');
+  });
+
+  it.each([
+    ['openai/o3', { reasoning: { effort: 'high' } }],
+    ['openai/gpt-5.1-codex', { reasoning: { effort: 'high' } }],
+    ['hosted_vllm/qwen3-32b', { reasoning_effort: 'high' }],
+    ['litellm_proxy/claude-sonnet-4-5', { reasoning_effort: 'high' }],
+  ])('sends it to %s', async (model, expected) => {
+    expect((await sentBody(model)).body).toMatchObject(expected);
+  });
+});
+
 describe('sampling parameters', () => {
   const sampling = { temperature: 0.3, top_p: 0.9, top_k: 40, seed: 7, max_output_tokens: 300 };
   const sentBody = async (model: string, extra: Partial<LLMConfig> = {}) => {
