@@ -32,6 +32,11 @@ export const LLMSpec = Type.Object(
           "OpenAI reasoning models' effort; for Claude Opus 4.6 and later and Sonnet 4.6, the effort of their adaptive thinking (none: no thinking)",
       }),
     ),
+    api_version: Type.Optional(
+      Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+        description: 'Azure OpenAI API version for azure/<deployment> models (default 2025-02-01-preview)',
+      }),
+    ),
     reasoning_summary: Type.Optional(
       Type.Union([Type.Literal('auto'), Type.Literal('concise'), Type.Literal('detailed'), Type.Null()], {
         description:

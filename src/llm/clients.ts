@@ -3,7 +3,7 @@
 // dist/ each is a CommonJS bundle of its own (scripts/build.mjs), whose default is its whole namespace.
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
-import { endpointOf } from './config-check.js';
+import { endpointOf, isAzure } from './config-check.js';
 import type { LLMConfig } from './types.js';
 
 const options = (config: LLMConfig) => ({
@@ -14,9 +14,20 @@ const options = (config: LLMConfig) => ({
   defaultHeaders: config.extra_headers ?? undefined,
 });
 
+/** The API version an Azure OpenAI request names unless the LLM's `api_version` does (LiteLLM's default). */
+const AZURE_API_VERSION = '2025-02-01-preview';
+
 export async function openaiClient(config: LLMConfig): Promise<OpenAI> {
-  const { OpenAI: OpenAIClient } = await import('openai');
-  return new OpenAIClient(options(config));
+  const { OpenAI: OpenAIClient, AzureOpenAI } = await import('openai');
+  if (!isAzure(config)) return new OpenAIClient(options(config));
+  // The resource's endpoint, as LiteLLM takes it (https://<resource>.openai.azure.com), gains the
+  // /openai of Azure's paths; the client adds /deployments/<model> and the api-version query.
+  const endpoint = (endpointOf(config) ?? '').replace(/\/+$/, '');
+  return new AzureOpenAI({
+    ...options(config),
+    baseURL: /\/openai(\/|$)/.test(new URL(endpoint).pathname) ? endpoint : `${endpoint}/openai`,
+    apiVersion: config.api_version?.trim() || AZURE_API_VERSION,
+  });
 }
 
 export async function anthropicClient(config: LLMConfig): Promise<Anthropic> {

@@ -27,6 +27,10 @@ export function splitModel(model: string): { prefix: string; name: string } {
     : { prefix: model.slice(0, slash), name: model.slice(slash + 1) };
 }
 
+/** Azure OpenAI (`azure/<deployment>`): its own client, path and API version (clients.ts). */
+export const isAzure = (config: Pick<LLMConfig, 'model'>): boolean =>
+  splitModel(config.model.trim()).prefix === 'azure';
+
 /** An empty base URL means none (clients send "" as well as null). */
 export function baseUrlOf(config: Pick<LLMConfig, 'base_url'>): string | null {
   return config.base_url?.trim() ? config.base_url.trim() : null;

@@ -5,6 +5,7 @@
 //   litellm_proxy/<m> and other provider prefixes (ollama/, hosted_vllm/, openrouter/, …) →
 //                                    OpenAI-compatible chat completions at `base_url`
 //   openhands/<m>                  → the same at OpenHands' LLM proxy, unless `base_url` names another
+//   azure/<deployment>             → Azure OpenAI's chat completions for that deployment at `base_url`
 import { AnthropicAdapter } from './anthropic.js';
 import { llmConfigProblems, problemError, splitModel } from './config-check.js';
 import { classify, LLMBadRequestError, LLMError } from './errors.js';
@@ -18,7 +19,7 @@ import type { Adapter, CallOptions, LLM, LLMConfig, LlmRequest, LlmResponse, Log
 const RESPONSES_MODELS = /^(gpt-5|o[134](-|$)|codex)/;
 
 export interface Route {
-  provider: 'openai' | 'anthropic' | 'compatible';
+  provider: 'openai' | 'anthropic' | 'azure' | 'compatible';
   api: 'chat' | 'responses' | 'messages';
   model: string;
 }
@@ -37,6 +38,8 @@ export function route(config: LLMConfig): Route {
       `Model ${config.model} needs a base URL (llm_base_url) for its ${prefix} endpoint`,
     );
   }
+  // Azure's Responses API has no deployment in its path, and OpenHands' SDK takes Azure to chat too.
+  if (prefix === 'azure') return { provider: 'azure', api: 'chat', model };
   return { provider: 'compatible', api: config.use_responses_api ? 'responses' : 'chat', model };
 }
 

@@ -4,6 +4,7 @@ import type OpenAI from 'openai';
 import { collectChatStream } from './chat-stream.js';
 import { chatThinkingBlocks, thinkingBlocksOf } from './chat-thinking.js';
 import { openaiClient } from './clients.js';
+import { isAzure } from './config-check.js';
 import { emptyUsage } from './metrics.js';
 import { takesReasoningEffort } from './reasoning-effort.js';
 import type { Adapter, CallOptions, LLMConfig, LlmMessage, LlmRequest } from './types.js';
@@ -110,7 +111,12 @@ export class OpenAIChatAdapter implements Adapter {
       ...(c.temperature != null ? { temperature: c.temperature } : {}),
       ...(c.top_p != null ? { top_p: c.top_p } : {}),
       ...(c.seed != null ? { seed: c.seed } : {}),
-      ...(c.max_output_tokens != null ? { max_completion_tokens: c.max_output_tokens } : {}),
+      // Azure's deployments take max_tokens (as OpenHands sends it there).
+      ...(c.max_output_tokens != null
+        ? isAzure(c)
+          ? { max_tokens: c.max_output_tokens }
+          : { max_completion_tokens: c.max_output_tokens }
+        : {}),
       ...(c.reasoning_effort && takesReasoningEffort(this.model)
         ? { reasoning_effort: c.reasoning_effort as OpenAI.ReasoningEffort }
         : {}),

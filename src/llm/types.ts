@@ -66,6 +66,8 @@ export interface LLMConfig {
   reasoning_effort?: string | null;
   /** Responses API reasoning summaries (OpenAI gives them to verified organizations only); none by default. */
   reasoning_summary?: 'auto' | 'concise' | 'detailed' | null;
+  /** Azure OpenAI's API version (`azure/<deployment>` models); default clients.ts' AZURE_API_VERSION. */
+  api_version?: string | null;
   /** Force (true) or forbid (false) the OpenAI Responses API; by default reasoning models use it. */
   use_responses_api?: boolean | null;
   /** Per-token prices for this LLM, over the pricing tables (OpenHands' LLM fields). */

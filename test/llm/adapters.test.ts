@@ -407,6 +407,39 @@ describe('Anthropic Messages', () => {
   });
 });
 
+describe('Azure OpenAI', () => {
+  const sent = async (extra: Partial<LLMConfig>) => {
+    const c = config('azure/my-gpt-deployment', {
+      base_url: `${llm.url}/`,
+      max_output_tokens: 500,
+      ...extra,
+    });
+    llm.script(c.api_key!, [{ text: 'ok' }]);
+    const answer = await createLLM(c).complete({ messages: [user('x')], tools: [] });
+    expect(answer.message.content).toEqual([{ type: 'text', text: 'ok', cache_prompt: false }]);
+    return llm.requestsFor(c.api_key!)[0]!;
+  };
+
+  it("sends azure/<deployment> to the deployment's chat completions, with the api-key header and max_tokens", async () => {
+    const request = await sent({});
+    const url = new URL(request.url, 'http://x');
+    expect(url.pathname).toBe('/openai/deployments/my-gpt-deployment/chat/completions');
+    expect(url.searchParams.get('api-version')).toBe('2025-02-01-preview');
+    expect(request.headers['api-key']).toMatch(/^key-/);
+    expect(request.body).toMatchObject({ model: 'my-gpt-deployment', max_tokens: 500 });
+    expect(request.body).not.toHaveProperty('max_completion_tokens');
+  });
+
+  it("takes the LLM's api_version, and a base URL that already ends in /openai", async () => {
+    const request = await sent({ api_version: '2024-10-21', base_url: `${llm.url}/openai` });
+    expect(request.url).toBe('/openai/deployments/my-gpt-deployment/chat/completions?api-version=2024-10-21');
+  });
+
+  it('needs a base URL: the resource', () => {
+    expect(routingProblems({ model: 'azure/my-gpt-deployment' })[0]?.field).toBe('base_url');
+  });
+});
+
 describe('reasoning effort', () => {
   // OpenHands' LLM sends reasoning_effort "high" whatever the model; OpenAI refuses it (400) for its
   // models that do not reason.

@@ -54,6 +54,8 @@ export interface ScriptStep {
 export interface RecordedRequest {
   api: 'chat' | 'responses' | 'messages';
   key: string | null;
+  /** The path and query the request was sent to. */
+  url: string;
   headers: IncomingMessage['headers'];
   body: Record<string, unknown>;
 }
@@ -141,8 +143,9 @@ export class ScriptedLLM {
     const key =
       (typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice(7) : null) ??
       (req.headers['x-api-key'] as string | undefined) ??
+      (req.headers['api-key'] as string | undefined) ?? // Azure OpenAI's
       null;
-    const request: RecordedRequest = { api, key, headers: req.headers, body };
+    const request: RecordedRequest = { api, key, url: req.url ?? '', headers: req.headers, body };
     this.requests.push(request);
     const step = this.nextStep(request);
     if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
