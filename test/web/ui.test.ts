@@ -353,6 +353,12 @@ describe('the web UI in Chromium', () => {
     await page.getByLabel('Max iterations').waitFor();
     expect(await page.getByTestId('key-state').textContent()).toBe('set');
     expect(await page.getByLabel(/^API key/).inputValue()).toBe('');
+    // The model field suggests the models that work with a key alone.
+    const suggested = page.locator('datalist#known-models option');
+    await suggested.first().waitFor({ state: 'attached' });
+    expect(await suggested.evaluateAll((o) => o.map((e) => e.getAttribute('value')))).toContain(
+      'anthropic/claude-sonnet-4-6',
+    );
     await page.getByLabel('Max iterations').fill('42');
     await page.getByLabel(/Confirmation mode/).check();
     await page.getByRole('button', { name: 'Save' }).click();

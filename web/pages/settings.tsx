@@ -13,6 +13,8 @@ export function SettingsPage() {
   const [clearKey, setClearKey] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  // The models that work with a key alone, offered as the model field's suggestions (any other is typed).
+  const [models, setModels] = useState<string[]>([]);
 
   const load = () =>
     api<Settings>('/api/settings')
@@ -22,6 +24,13 @@ export function SettingsPage() {
       })
       .catch((e: unknown) => setError(errorText(e)));
   useEffect(() => void load(), []);
+  useEffect(
+    () =>
+      void api<string[]>('/api/options/models').then(setModels, () => {
+        // No suggestions (a server without the options routes): the field still takes any model.
+      }),
+    [],
+  );
 
   if (!draft || !stored) return <ErrorNote error={error} />;
   const set = (patch: Partial<Settings>) => {
@@ -63,10 +72,16 @@ export function SettingsPage() {
             Model
             <input
               name="llm-model"
+              list="known-models"
               value={draft.llm_model ?? ''}
               placeholder="anthropic/claude-sonnet-4-6"
               onInput={(e) => set({ llm_model: e.currentTarget.value || null })}
             />
+            <datalist id="known-models">
+              {models.map((model) => (
+                <option key={model} value={model} />
+              ))}
+            </datalist>
           </label>
           <label>
             Base URL
