@@ -1,6 +1,28 @@
-// Small shared pieces: links, status badges, times, errors.
+// Small shared pieces: links, status badges, times, errors, the models a model field suggests.
 import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api } from './api.js';
 import { onLinkClick } from './router.js';
+
+/** The id of the list of models a model field suggests (`<input list={KNOWN_MODELS}>`). */
+export const KNOWN_MODELS = 'known-models';
+
+/**
+ * The models that work with an API key alone (/api/options/models), as the suggestions of the model
+ * fields that name KNOWN_MODELS as their list; any other model is typed. None from a server without
+ * that route: the fields still take any model.
+ */
+export function KnownModels() {
+  const [models, setModels] = useState<string[]>([]);
+  useEffect(() => void api<string[]>('/api/options/models').then(setModels, () => {}), []);
+  return (
+    <datalist id={KNOWN_MODELS}>
+      {models.map((model) => (
+        <option key={model} value={model} />
+      ))}
+    </datalist>
+  );
+}
 
 export function Link(props: { href: string; class?: string; children: ComponentChildren }) {
   return (

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import { navigate } from '../router.js';
 import type { ConversationInfo, Settings } from '../types.js';
-import { ErrorNote, Link } from '../ui.js';
+import { ErrorNote, KNOWN_MODELS, KnownModels, Link } from '../ui.js';
 
 const LAST_DIR = 'agentd.lastWorkingDir';
 
@@ -82,10 +82,12 @@ export function NewConversationPage() {
           Model
           <input
             name="model"
+            list={KNOWN_MODELS}
             value={model}
             placeholder="provider/model"
             onInput={(e) => setModel(e.currentTarget.value)}
           />
+          <KnownModels />
         </label>
         <label class="check">
           <input

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import type { McpConfig, Settings } from '../types.js';
-import { ErrorNote } from '../ui.js';
+import { ErrorNote, KNOWN_MODELS, KnownModels } from '../ui.js';
 import { McpServers } from './mcp.js';
 
 export function SettingsPage() {
@@ -13,8 +13,6 @@ export function SettingsPage() {
   const [clearKey, setClearKey] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  // The models that work with a key alone, offered as the model field's suggestions (any other is typed).
-  const [models, setModels] = useState<string[]>([]);
 
   const load = () =>
     api<Settings>('/api/settings')
@@ -24,13 +22,6 @@ export function SettingsPage() {
       })
       .catch((e: unknown) => setError(errorText(e)));
   useEffect(() => void load(), []);
-  useEffect(
-    () =>
-      void api<string[]>('/api/options/models').then(setModels, () => {
-        // No suggestions (a server without the options routes): the field still takes any model.
-      }),
-    [],
-  );
 
   if (!draft || !stored) return <ErrorNote error={error} />;
   const set = (patch: Partial<Settings>) => {
@@ -72,16 +63,12 @@ export function SettingsPage() {
             Model
             <input
               name="llm-model"
-              list="known-models"
+              list={KNOWN_MODELS}
               value={draft.llm_model ?? ''}
               placeholder="anthropic/claude-sonnet-4-6"
               onInput={(e) => set({ llm_model: e.currentTarget.value || null })}
             />
-            <datalist id="known-models">
-              {models.map((model) => (
-                <option key={model} value={model} />
-              ))}
-            </datalist>
+            <KnownModels />
           </label>
           <label>
             Base URL
