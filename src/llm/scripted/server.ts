@@ -147,6 +147,10 @@ export class ScriptedLLM {
       null;
     const request: RecordedRequest = { api, key, url: req.url ?? '', headers: req.headers, body };
     this.requests.push(request);
+    // Refused as the API refuses it, before a step of the script is taken.
+    const refused = api === 'messages' ? thinkingViolation(body, req.headers) : null;
+    if (refused !== null)
+      return json(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: refused } });
     const step = this.nextStep(request);
     if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
     if (step.error) {
@@ -157,9 +161,6 @@ export class ScriptedLLM {
           : { error: { message, type: 'scripted', code: null } };
       return json(res, step.error.status, errorBody);
     }
-    const refused = api === 'messages' ? thinkingViolation(body, req.headers) : null;
-    if (refused !== null)
-      return json(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: refused } });
     const n = ++this.counter;
     // Streamed as the provider streams it: server-sent events, the same content in pieces.
     const stream = body.stream === true;
