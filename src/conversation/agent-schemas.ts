@@ -32,6 +32,30 @@ export const LLMSpec = Type.Object(
           "OpenAI reasoning models' effort; for Claude Opus 4.6 and later and Sonnet 4.6, the effort of their adaptive thinking (none: no thinking)",
       }),
     ),
+    api_mode: Type.Optional(
+      Type.Union([Type.Literal('auto'), Type.Literal('chat'), Type.Literal('responses'), Type.Null()], {
+        description:
+          'chat or responses forces the OpenAI API used; auto (default) takes the Responses API for OpenAI reasoning models',
+      }),
+    ),
+    capability_overrides: Type.Optional(
+      Type.Union(
+        [
+          Type.Record(
+            Type.String({ maxLength: 64 }),
+            Type.Union([Type.Boolean(), Type.String({ maxLength: 64 })]),
+            {
+              maxProperties: 32,
+            },
+          ),
+          Type.Null(),
+        ],
+        {
+          description:
+            "What the model takes, over agentd's table (proxy aliases, newer models): supports_reasoning_effort, supports_sampling_params, supports_prompt_cache, supports_responses_api (true/false), thinking_mode (adaptive, manual, none)",
+        },
+      ),
+    ),
     api_version: Type.Optional(
       Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
         description: 'Azure OpenAI API version for azure/<deployment> models (default 2025-02-01-preview)',

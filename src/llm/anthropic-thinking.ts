@@ -9,6 +9,7 @@
 // begun with thinking off or on another model) — that turn is sent without thinking, as LiteLLM does
 // for OpenHands (`modify_params`). Adaptive thinking may skip a turn, so such turns are valid there.
 import type Anthropic from '@anthropic-ai/sdk';
+import { thinkingModeOverride } from './capabilities.js';
 import type { LLMConfig } from './types.js';
 
 /** Substrings of the model names that think with a budget (matched as OpenHands matches them). */
@@ -58,8 +59,10 @@ export interface Thinking {
   interleaved: boolean;
 }
 
-function thinkingKind(model: string): 'budgeted' | 'adaptive' | null {
-  const raw = model.toLowerCase();
+function thinkingKind(config: LLMConfig): 'budgeted' | 'adaptive' | null {
+  const override = thinkingModeOverride(config);
+  if (override !== null) return override === 'none' ? null : override;
+  const raw = config.model.toLowerCase();
   if (BUDGETED_THINKING_MODELS.some((m) => raw.includes(m))) return 'budgeted';
   if (ADAPTIVE_THINKING_MODELS.some((m) => raw.includes(m))) return 'adaptive';
   return null;
@@ -68,7 +71,7 @@ function thinkingKind(model: string): 'budgeted' | 'adaptive' | null {
 /** max_tokens for a request: the client's, else the model's default. */
 export function maxTokensOf(config: LLMConfig): number {
   if (config.max_output_tokens != null) return config.max_output_tokens;
-  return thinkingKind(config.model) ? THINKING_MODELS_MAX_OUTPUT : DEFAULT_MAX_TOKENS;
+  return thinkingKind(config) ? THINKING_MODELS_MAX_OUTPUT : DEFAULT_MAX_TOKENS;
 }
 
 /**
@@ -88,7 +91,7 @@ function toolTurnWithoutThinking(turns: readonly Turn[]): boolean {
 
 /** The thinking to request for these turns, or null for none. */
 export function thinkingFor(config: LLMConfig, maxTokens: number, turns: readonly Turn[]): Thinking | null {
-  const kind = thinkingKind(config.model);
+  const kind = thinkingKind(config);
   if (kind === 'adaptive') return adaptive(config.reasoning_effort);
   if (kind === null) return null;
   const asked =

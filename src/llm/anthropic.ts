@@ -2,6 +2,7 @@
 // thinking blocks (with signatures) passed back on later turns as the API requires.
 import type Anthropic from '@anthropic-ai/sdk';
 import { maxTokensOf, thinkingFor, thinkingHeaders } from './anthropic-thinking.js';
+import { marksPromptCache, takesSamplingParams } from './capabilities.js';
 import { anthropicClient } from './clients.js';
 import { emptyUsage } from './metrics.js';
 import { EPHEMERAL, textOf } from './openai-chat.js';
@@ -89,6 +90,7 @@ function markCacheBreakpoint(turns: Turn[]): void {
 }
 
 function samplingOf(c: LLMConfig) {
+  if (!takesSamplingParams(c)) return {};
   return {
     ...(c.temperature != null ? { temperature: c.temperature } : {}),
     ...(c.top_p != null ? { top_p: c.top_p } : {}),
@@ -107,7 +109,7 @@ export class AnthropicAdapter implements Adapter {
   async complete(request: LlmRequest, { signal, onDelta }: CallOptions) {
     const { system, turns } = toTurns(request.messages);
     const c = this.config;
-    const caching = c.caching_prompt !== false;
+    const caching = marksPromptCache(c, true);
     if (caching) markCacheBreakpoint(turns);
     if (!this.client) this.client = anthropicClient(this.config);
     const client = await this.client;

@@ -7,6 +7,7 @@
 //   openhands/<m>                  → the same at OpenHands' LLM proxy, unless `base_url` names another
 //   azure/<deployment>             → Azure OpenAI's chat completions for that deployment at `base_url`
 import { AnthropicAdapter } from './anthropic.js';
+import { usesResponsesApi } from './capabilities.js';
 import { llmConfigProblems, problemError, splitModel } from './config-check.js';
 import { classify, LLMBadRequestError, LLMError } from './errors.js';
 import { Metrics } from './metrics.js';
@@ -14,9 +15,6 @@ import { OpenAIChatAdapter } from './openai-chat.js';
 import { OpenAIResponsesAdapter } from './openai-responses.js';
 import { costOf, type PriceTable, priceOf } from './pricing.js';
 import type { Adapter, CallOptions, LLM, LLMConfig, LlmRequest, LlmResponse, Logger } from './types.js';
-
-/** Reasoning models that OpenAI serves best through the Responses API. */
-const RESPONSES_MODELS = /^(gpt-5|o[134](-|$)|codex)/;
 
 export interface Route {
   provider: 'openai' | 'anthropic' | 'azure' | 'compatible';
@@ -29,8 +27,7 @@ export function route(config: LLMConfig): Route {
   if (prefix === 'anthropic' || (prefix === '' && model.startsWith('claude')))
     return { provider: 'anthropic', api: 'messages', model };
   if (prefix === '' || prefix === 'openai') {
-    const responses = config.use_responses_api ?? RESPONSES_MODELS.test(model);
-    return { provider: 'openai', api: responses ? 'responses' : 'chat', model };
+    return { provider: 'openai', api: usesResponsesApi(config, true) ? 'responses' : 'chat', model };
   }
   if (prefix === 'openhands') return { provider: 'compatible', api: 'chat', model };
   if (!config.base_url) {
@@ -40,7 +37,7 @@ export function route(config: LLMConfig): Route {
   }
   // Azure's Responses API has no deployment in its path, and OpenHands' SDK takes Azure to chat too.
   if (prefix === 'azure') return { provider: 'azure', api: 'chat', model };
-  return { provider: 'compatible', api: config.use_responses_api ? 'responses' : 'chat', model };
+  return { provider: 'compatible', api: usesResponsesApi(config, false) ? 'responses' : 'chat', model };
 }
 
 function adapterFor(config: LLMConfig, r: Route): Adapter {

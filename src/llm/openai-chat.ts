@@ -1,12 +1,12 @@
 // OpenAI chat completions with tools, for OpenAI and every compatible server (vLLM, Ollama, LiteLLM
 // proxy, …). Parallel tool calls come back as several tool_calls in one message.
 import type OpenAI from 'openai';
+import { marksPromptCache, takesReasoningEffort, takesSamplingParams } from './capabilities.js';
 import { collectChatStream } from './chat-stream.js';
 import { chatThinkingBlocks, thinkingBlocksOf } from './chat-thinking.js';
 import { openaiClient } from './clients.js';
 import { isAzure } from './config-check.js';
 import { emptyUsage } from './metrics.js';
-import { takesReasoningEffort } from './reasoning-effort.js';
 import type { Adapter, CallOptions, LLMConfig, LlmMessage, LlmRequest } from './types.js';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -96,7 +96,7 @@ export class OpenAIChatAdapter implements Adapter {
     // Claude behind a proxy (LiteLLM's) gets its cache marks and its thinking back; others neither.
     const claude = /claude/i.test(this.model);
     const messages = request.messages.map((m) => toChat(m, claude));
-    if (c.caching_prompt !== false && claude) markCacheBreakpoints(messages);
+    if (marksPromptCache(c, false)) markCacheBreakpoints(messages);
     const params = {
       model: this.model,
       messages,
@@ -108,8 +108,8 @@ export class OpenAIChatAdapter implements Adapter {
             })),
           }
         : {}),
-      ...(c.temperature != null ? { temperature: c.temperature } : {}),
-      ...(c.top_p != null ? { top_p: c.top_p } : {}),
+      ...(c.temperature != null && takesSamplingParams(c) ? { temperature: c.temperature } : {}),
+      ...(c.top_p != null && takesSamplingParams(c) ? { top_p: c.top_p } : {}),
       ...(c.seed != null ? { seed: c.seed } : {}),
       // Azure's deployments take max_tokens (as OpenHands sends it there).
       ...(c.max_output_tokens != null
@@ -117,7 +117,7 @@ export class OpenAIChatAdapter implements Adapter {
           ? { max_tokens: c.max_output_tokens }
           : { max_completion_tokens: c.max_output_tokens }
         : {}),
-      ...(c.reasoning_effort && takesReasoningEffort(this.model)
+      ...(c.reasoning_effort && takesReasoningEffort(c)
         ? { reasoning_effort: c.reasoning_effort as OpenAI.ReasoningEffort }
         : {}),
       // Passed through as given: the user asked this server for these members.

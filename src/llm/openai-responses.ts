@@ -2,10 +2,10 @@
 // `responses_reasoning_item` (with encrypted content, passed back on later turns since nothing is
 // stored server-side), tool calls have origin `responses`, tool results are function_call_output items.
 import type OpenAI from 'openai';
+import { takesReasoningEffort } from './capabilities.js';
 import { openaiClient } from './clients.js';
 import { emptyUsage } from './metrics.js';
 import { textOf } from './openai-chat.js';
-import { takesReasoningEffort } from './reasoning-effort.js';
 import { collectResponsesStream } from './responses-stream.js';
 import type { Adapter, CallOptions, LLMConfig, LlmMessage, LlmRequest } from './types.js';
 
@@ -59,8 +59,8 @@ function toInput(messages: LlmMessage[]): { instructions: string; input: InputIt
  * The reasoning asked for: the effort, and summaries only when the LLM asks for them (OpenAI refuses
  * them, 400 on every call, to an organization it has not verified; OpenHands sends none by default).
  */
-function reasoningOf(c: LLMConfig, model: string) {
-  const effort = c.reasoning_effort && takesReasoningEffort(model) ? c.reasoning_effort : null;
+function reasoningOf(c: LLMConfig) {
+  const effort = c.reasoning_effort && takesReasoningEffort(c) ? c.reasoning_effort : null;
   if (!effort && !c.reasoning_summary) return {};
   return {
     reasoning: {
@@ -100,7 +100,7 @@ export class OpenAIResponsesAdapter implements Adapter {
             })),
           }
         : {}),
-      ...reasoningOf(c, this.model),
+      ...reasoningOf(c),
       ...(c.max_output_tokens != null ? { max_output_tokens: c.max_output_tokens } : {}),
     };
     const response = onDelta

@@ -70,6 +70,14 @@ export interface LLMConfig {
   api_version?: string | null;
   /** Force (true) or forbid (false) the OpenAI Responses API; by default reasoning models use it. */
   use_responses_api?: boolean | null;
+  /** OpenHands' SDK's successor of `use_responses_api`: `chat` or `responses` force the API. */
+  api_mode?: 'auto' | 'chat' | 'responses' | null;
+  /**
+   * OpenHands' SDK's capability overrides, for proxy aliases and models newer than agentd's table:
+   * supports_reasoning_effort, supports_sampling_params, supports_prompt_cache, supports_responses_api
+   * (true/false) and thinking_mode (adaptive, manual, none, unknown). capabilities.ts reads them.
+   */
+  capability_overrides?: Record<string, boolean | string> | null;
   /** Per-token prices for this LLM, over the pricing tables (OpenHands' LLM fields). */
   input_cost_per_token?: number | null;
   output_cost_per_token?: number | null;

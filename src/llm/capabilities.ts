@@ -1,0 +1,83 @@
+// What a model takes, decided per request: from the model's name, unless the LLM's
+// `capability_overrides` (OpenHands' SDK: for proxy aliases and models newer than this table) say
+// otherwise, and `api_mode` for the API. One place for each decision the adapters make.
+import { splitModel } from './config-check.js';
+import type { LLMConfig } from './types.js';
+
+type Overrides = NonNullable<LLMConfig['capability_overrides']>;
+type Flag =
+  | 'supports_reasoning_effort'
+  | 'supports_sampling_params'
+  | 'supports_prompt_cache'
+  | 'supports_responses_api';
+
+/** An override of a yes/no capability, or undefined where the LLM sets none. */
+function flag(config: Pick<LLMConfig, 'capability_overrides'>, key: Flag): boolean | undefined {
+  const value = (config.capability_overrides as Overrides | null | undefined)?.[key];
+  return typeof value === 'boolean' ? value : undefined;
+}
+
+const nameOf = (config: Pick<LLMConfig, 'model'>) => splitModel(config.model.trim()).name;
+
+/**
+ * OpenAI's models that refuse a reasoning effort (a 400, "Unsupported parameter: 'reasoning_effort' is
+ * not supported with this model", behind a proxy too): GPT-3.5 and GPT-4 (4o, 4.1, …), the GPT-5 chat
+ * models. OpenHands' LLM sends `reasoning_effort: "high"` unless told otherwise, whatever the model,
+ * and sends it only to models LiteLLM knows to reason; agentd leaves it out for these and sends it to
+ * every other model as asked (a server that does not know it ignores it or says so).
+ */
+const REFUSE_REASONING_EFFORT = /^(gpt-3\.5|gpt-4|chatgpt-|gpt-5(\.\d+)?-chat)/i;
+
+/** Whether a request may carry a reasoning effort. */
+export function takesReasoningEffort(config: Pick<LLMConfig, 'model' | 'capability_overrides'>): boolean {
+  return flag(config, 'supports_reasoning_effort') ?? !REFUSE_REASONING_EFFORT.test(nameOf(config));
+}
+
+/** Whether temperature, top_p and top_k may be sent (a model may refuse them; the SDK's override). */
+export const takesSamplingParams = (config: Pick<LLMConfig, 'capability_overrides'>): boolean =>
+  flag(config, 'supports_sampling_params') ?? true;
+
+/**
+ * Whether the prompt gets Anthropic's cache marks: Claude (Anthropic's API, or a Claude model through
+ * a proxy), or any model the LLM says caches that way (a proxy alias of Claude); never with
+ * `caching_prompt: false`.
+ */
+export function marksPromptCache(
+  config: Pick<LLMConfig, 'model' | 'caching_prompt' | 'capability_overrides'>,
+  anthropicApi: boolean,
+): boolean {
+  if (config.caching_prompt === false) return false;
+  return flag(config, 'supports_prompt_cache') ?? (anthropicApi || /claude/i.test(nameOf(config)));
+}
+
+/** Reasoning models that OpenAI serves best through the Responses API. */
+const RESPONSES_MODELS = /^(gpt-5|o[134](-|$)|codex)/;
+
+/**
+ * Whether the Responses API serves the request: `api_mode` (OpenHands' SDK) when it names one, else
+ * the older `use_responses_api`, else the SDK's override, else OpenAI's reasoning models (`openai`:
+ * an OpenAI model; any other server only when told).
+ */
+export function usesResponsesApi(
+  config: Pick<LLMConfig, 'model' | 'api_mode' | 'use_responses_api' | 'capability_overrides'>,
+  openai: boolean,
+): boolean {
+  if (config.api_mode === 'chat') return false;
+  if (config.api_mode === 'responses') return true;
+  return (
+    config.use_responses_api ??
+    flag(config, 'supports_responses_api') ??
+    (openai && RESPONSES_MODELS.test(nameOf(config)))
+  );
+}
+
+/** How a Claude model thinks, when the LLM's `thinking_mode` override says: null where it does not. */
+export function thinkingModeOverride(
+  config: Pick<LLMConfig, 'capability_overrides'>,
+): 'budgeted' | 'adaptive' | 'none' | null {
+  const mode = (config.capability_overrides as Overrides | null | undefined)?.thinking_mode;
+  if (mode === 'manual') return 'budgeted';
+  if (mode === 'adaptive') return 'adaptive';
+  if (mode === 'none' || mode === 'unknown') return 'none';
+  return null;
+}
