@@ -1,6 +1,7 @@
 // What a model takes, decided per request: from the model's name, unless the LLM's
 // `capability_overrides` (OpenHands' SDK: for proxy aliases and models newer than this table) say
-// otherwise, and `api_mode` for the API. One place for each decision the adapters make.
+// otherwise, and `api_mode` for the API. How Claude thinks is decided in anthropic-thinking.ts, from the
+// `thinking_mode` override read here.
 import { splitModel } from './config-check.js';
 import type { LLMConfig } from './types.js';
 
