@@ -29,8 +29,8 @@ export function route(config: LLMConfig): Route {
   if (prefix === '' || prefix === 'openai') {
     return { provider: 'openai', api: usesResponsesApi(config, true) ? 'responses' : 'chat', model };
   }
-  if (prefix === 'openhands') return { provider: 'compatible', api: 'chat', model };
-  if (!config.base_url) {
+  // OpenHands' own provider has a default endpoint (its proxy); every other one needs a base URL.
+  if (prefix !== 'openhands' && !config.base_url) {
     throw new LLMBadRequestError(
       `Model ${config.model} needs a base URL (llm_base_url) for its ${prefix} endpoint`,
     );
