@@ -34,9 +34,19 @@ export function takesReasoningEffort(config: Pick<LLMConfig, 'model' | 'capabili
   return flag(config, 'supports_reasoning_effort') ?? !REFUSE_REASONING_EFFORT.test(nameOf(config));
 }
 
-/** Whether temperature, top_p and top_k may be sent (a model may refuse them; the SDK's override). */
-export const takesSamplingParams = (config: Pick<LLMConfig, 'capability_overrides'>): boolean =>
-  flag(config, 'supports_sampling_params') ?? true;
+/** Reasoning models that OpenAI serves best through the Responses API. */
+const RESPONSES_MODELS = /^(gpt-5|o[134](-|$)|codex)/;
+
+/**
+ * Whether temperature, top_p and top_k may be sent: not to OpenAI's reasoning models, which refuse any
+ * but their defaults (a 400; OpenHands drops them for every model that takes a reasoning effort), and
+ * not where the LLM's override says so.
+ */
+export function takesSamplingParams(config: Pick<LLMConfig, 'model' | 'capability_overrides'>): boolean {
+  const name = nameOf(config);
+  const openaiReasoning = RESPONSES_MODELS.test(name) && !REFUSE_REASONING_EFFORT.test(name);
+  return flag(config, 'supports_sampling_params') ?? !openaiReasoning;
+}
 
 /**
  * Whether the prompt gets Anthropic's cache marks: Claude (Anthropic's API, or a Claude model through
@@ -50,9 +60,6 @@ export function marksPromptCache(
   if (config.caching_prompt === false) return false;
   return flag(config, 'supports_prompt_cache') ?? (anthropicApi || /claude/i.test(nameOf(config)));
 }
-
-/** Reasoning models that OpenAI serves best through the Responses API. */
-const RESPONSES_MODELS = /^(gpt-5|o[134](-|$)|codex)/;
 
 /**
  * Whether the Responses API serves the request: `api_mode` (OpenHands' SDK) when it names one, else

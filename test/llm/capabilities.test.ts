@@ -68,6 +68,16 @@ describe('capability_overrides', () => {
     }
   });
 
+  it("sends no temperature or top_p to OpenAI's reasoning models (they refuse them), unless told", async () => {
+    const sampling = { temperature: 0.2, top_p: 0.9 };
+    const o3 = await sentBody('litellm_proxy/o3', { ...sampling, api_mode: 'chat' });
+    expect(o3).not.toHaveProperty('temperature');
+    expect(o3).not.toHaveProperty('top_p');
+    expect(await sentBody('openai/gpt-4o', sampling)).toMatchObject(sampling);
+    const told = { ...sampling, capability_overrides: { supports_sampling_params: true } };
+    expect(await sentBody('openai/gpt-5', { ...told, api_mode: 'chat' })).toMatchObject(sampling);
+  });
+
   it('supports_prompt_cache marks a proxy alias of Claude for the cache, or no Claude at all', async () => {
     const alias = await sentBody('litellm_proxy/house-model', {
       capability_overrides: { supports_prompt_cache: true },
