@@ -98,6 +98,12 @@ describe('a start with an LLM configuration that cannot work', () => {
       'base_url',
       /http:\/\/ or https:\/\//,
     ],
+    [
+      'an Azure deployment without its resource',
+      { model: 'azure/my-deployment', api_key: 'k' },
+      'base_url',
+      /needs a base URL/,
+    ],
     ['a blank model', { ...goodLlm(), model: '   ' }, 'model', /must not be empty/],
     ['a prefix without a model', { ...goodLlm(), model: 'openai/' }, 'model', /names no model/],
   ])('%s: 422 at the member, nothing stored', async (_name, llmConfig, field, message) => {
@@ -106,6 +112,17 @@ describe('a start with an LLM configuration that cannot work', () => {
     expect(detail).toEqual([
       { loc: ['body', 'agent', 'llm', field], msg: expect.stringMatching(message), type: 'value_error' },
     ]);
+  });
+
+  it("takes OpenHands' own provider without a base URL (its proxy is the default)", async () => {
+    const res = await api(server, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({
+        ...agent({ model: 'openhands/claude-sonnet-4-6', api_key: 'oh-key' }),
+        workspace: { working_dir: folder() },
+      }),
+    });
+    expect(res.status).toBe(201);
   });
 
   it("checks the critic's and the condenser's own LLMs too", async () => {
