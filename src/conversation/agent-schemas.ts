@@ -32,6 +32,11 @@ export const LLMSpec = Type.Object(
           "OpenAI reasoning models' effort; for Claude Opus 4.6 and later and Sonnet 4.6, the effort of their adaptive thinking (none: no thinking)",
       }),
     ),
+    disable_vision: Type.Optional(
+      Type.Union([Type.Boolean(), Type.Null()], {
+        description: 'Leave images out of what the model is sent (each replaced by a line that says so)',
+      }),
+    ),
     api_mode: Type.Optional(
       Type.Union([Type.Literal('auto'), Type.Literal('chat'), Type.Literal('responses'), Type.Null()], {
         description:

@@ -10,7 +10,8 @@ type Flag =
   | 'supports_reasoning_effort'
   | 'supports_sampling_params'
   | 'supports_prompt_cache'
-  | 'supports_responses_api';
+  | 'supports_responses_api'
+  | 'supports_vision';
 
 /** An override of a yes/no capability, or undefined where the LLM sets none. */
 function flag(config: Pick<LLMConfig, 'capability_overrides'>, key: Flag): boolean | undefined {
@@ -60,6 +61,13 @@ export function marksPromptCache(
   if (config.caching_prompt === false) return false;
   return flag(config, 'supports_prompt_cache') ?? (anthropicApi || /claude/i.test(nameOf(config)));
 }
+
+/**
+ * Whether images go to the model: not when the LLM says `disable_vision` (OpenHands' LLM) or
+ * `supports_vision: false` (a text-only model, which would refuse the request).
+ */
+export const seesImages = (config: Pick<LLMConfig, 'disable_vision' | 'capability_overrides'>): boolean =>
+  config.disable_vision !== true && (flag(config, 'supports_vision') ?? true);
 
 /**
  * Whether the Responses API serves the request: `api_mode` (OpenHands' SDK) when it names one, else

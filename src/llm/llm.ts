@@ -7,7 +7,7 @@
 //   openhands/<m>                  → the same at OpenHands' LLM proxy, unless `base_url` names another
 //   azure/<deployment>             → Azure OpenAI's chat completions for that deployment at `base_url`
 import { AnthropicAdapter } from './anthropic.js';
-import { usesResponsesApi } from './capabilities.js';
+import { seesImages, usesResponsesApi } from './capabilities.js';
 import { llmConfigProblems, problemError, splitModel } from './config-check.js';
 import { classify, LLMBadRequestError, LLMError } from './errors.js';
 import { Metrics } from './metrics.js';
@@ -38,6 +38,27 @@ export function route(config: LLMConfig): Route {
   // Azure's Responses API has no deployment in its path, and OpenHands' SDK takes Azure to chat too.
   if (prefix === 'azure') return { provider: 'azure', api: 'chat', model };
   return { provider: 'compatible', api: usesResponsesApi(config, false) ? 'responses' : 'chat', model };
+}
+
+/**
+ * The request without its images, each group of them replaced by a line that says so: the model can
+ * then tell the user it did not see them (OpenHands leaves them out silently).
+ */
+function withoutImages(request: LlmRequest): LlmRequest {
+  const messages = request.messages.map((m) => {
+    if (!m.content?.some((c) => 'image_urls' in c)) return m;
+    const content = m.content.map((c) =>
+      'image_urls' in c
+        ? {
+            type: 'text' as const,
+            text: `[${c.image_urls.length} image(s) left out: this model is set not to see images]`,
+            cache_prompt: false,
+          }
+        : c,
+    );
+    return { ...m, content };
+  });
+  return { ...request, messages };
 }
 
 function adapterFor(config: LLMConfig, r: Route): Adapter {
@@ -136,12 +157,13 @@ export function createLLM(config: LLMConfig, options: CreateLLMOptions = {}): LL
         logger.error(fields(failure, 0), 'LLM call not made: the LLM configuration cannot work');
         throw failure;
       }
+      const sent = seesImages(config) ? request : withoutImages(request);
       for (let attempt = 0; ; attempt++) {
         const started = performance.now();
         const call = requestSignal(signal);
         try {
           // Deltas only when the config asks to stream: a caller's callback never turns streaming on.
-          const result = await adapter.complete(request, {
+          const result = await adapter.complete(sent, {
             ...(call.signal ? { signal: call.signal } : {}),
             ...(config.stream && onDelta ? { onDelta } : {}),
           });

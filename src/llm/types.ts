@@ -70,6 +70,8 @@ export interface LLMConfig {
   api_version?: string | null;
   /** Force (true) or forbid (false) the OpenAI Responses API; by default reasoning models use it. */
   use_responses_api?: boolean | null;
+  /** Leave images out of what the model is sent (a model that does not see them refuses them). */
+  disable_vision?: boolean | null;
   /** OpenHands' SDK's successor of `use_responses_api`: `chat` or `responses` force the API. */
   api_mode?: 'auto' | 'chat' | 'responses' | null;
   /**

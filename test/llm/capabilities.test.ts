@@ -90,6 +90,31 @@ describe('capability_overrides', () => {
   });
 
   it.each([
+    ['disable_vision', { disable_vision: true }],
+    ['supports_vision false', { capability_overrides: { supports_vision: false } }],
+  ])('%s leaves images out, each replaced by a line that says so', async (_, extra) => {
+    const withImage = async (more: Partial<LLMConfig>) => {
+      const c: LLMConfig = {
+        model: 'openai/gpt-4o',
+        api_key: `vision-key-${++n}`,
+        base_url: llm.openaiBaseUrl,
+        ...more,
+      };
+      llm.script(c.api_key!, [{ text: 'ok' }]);
+      const content = [
+        { type: 'text' as const, text: 'what is this?', cache_prompt: false },
+        { type: 'image' as const, image_urls: ['data:image/png;base64,iVBORw0KGgo='], cache_prompt: false },
+      ];
+      await createLLM(c).complete({ messages: [{ role: 'user', content }], tools: [] });
+      return JSON.stringify(llm.requestsFor(c.api_key!)[0]!.body.messages);
+    };
+    const without = await withImage(extra);
+    expect(without).not.toContain('image_url');
+    expect(without).toContain('1 image(s) left out');
+    expect(await withImage({})).toContain('image_url');
+  });
+
+  it.each([
     ['adaptive', 'anthropic/claude-opus-5', { thinking: { type: 'adaptive' } }],
     ['manual', 'anthropic/claude-opus-4-6', { thinking: { type: 'enabled', budget_tokens: 63_999 } }],
   ])('thinking_mode %s decides how %s thinks', async (mode, model, expected) => {
