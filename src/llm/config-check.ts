@@ -16,8 +16,28 @@ export interface LLMConfigProblem {
  */
 export const OPENHANDS_LLM_PROXY = 'https://llm-proxy.app.all-hands.dev';
 
-/** Prefixes with a default endpoint (their SDK's, or OpenHands' proxy); any other needs `base_url`. */
-const DEFAULT_ENDPOINT_PREFIXES = new Set(['', 'openai', 'anthropic', 'openhands']);
+/**
+ * The OpenAI-compatible endpoints of providers LiteLLM knows by their prefix, so that a model string
+ * OpenHands' clients send (`deepseek/deepseek-chat`, `openrouter/…`, `gemini/…`) runs with its key
+ * alone, as there; a `base_url` still wins.
+ */
+const KNOWN_ENDPOINTS: Readonly<Record<string, string>> = {
+  openhands: OPENHANDS_LLM_PROXY,
+  openrouter: 'https://openrouter.ai/api/v1',
+  deepseek: 'https://api.deepseek.com/v1',
+  gemini: 'https://generativelanguage.googleapis.com/v1beta/openai',
+  mistral: 'https://api.mistral.ai/v1',
+  groq: 'https://api.groq.com/openai/v1',
+  xai: 'https://api.x.ai/v1',
+  together_ai: 'https://api.together.xyz/v1',
+  fireworks_ai: 'https://api.fireworks.ai/inference/v1',
+  moonshot: 'https://api.moonshot.ai/v1',
+  cerebras: 'https://api.cerebras.ai/v1',
+};
+
+/** Whether a prefix's provider has a default endpoint (its SDK's, or a known one); others need `base_url`. */
+export const hasDefaultEndpoint = (prefix: string): boolean =>
+  prefix === '' || prefix === 'openai' || prefix === 'anthropic' || Object.hasOwn(KNOWN_ENDPOINTS, prefix);
 
 /** The model string's LiteLLM provider prefix ('' for a bare name) and the model name after it. */
 export function splitModel(model: string): { prefix: string; name: string } {
@@ -36,11 +56,12 @@ export function baseUrlOf(config: Pick<LLMConfig, 'base_url'>): string | null {
   return config.base_url?.trim() ? config.base_url.trim() : null;
 }
 
-/** Where requests go: the LLM's base URL, else OpenHands' proxy for its models, else the SDK's default. */
+/** Where requests go: the LLM's base URL, else its provider's known endpoint, else the SDK's default. */
 export function endpointOf(config: Pick<LLMConfig, 'base_url' | 'model'>): string | undefined {
   const own = baseUrlOf(config);
   if (own !== null) return own;
-  return splitModel(config.model.trim()).prefix === 'openhands' ? OPENHANDS_LLM_PROXY : undefined;
+  const { prefix } = splitModel(config.model.trim());
+  return Object.hasOwn(KNOWN_ENDPOINTS, prefix) ? KNOWN_ENDPOINTS[prefix] : undefined;
 }
 
 /** Problems with the model string and the endpoint (the start of a conversation rejects these). */
@@ -57,7 +78,7 @@ export function routingProblems(config: LLMConfig): LLMConfigProblem[] {
   }
   const baseUrl = baseUrlOf(config);
   if (baseUrl === null) {
-    if (!DEFAULT_ENDPOINT_PREFIXES.has(prefix)) {
+    if (!hasDefaultEndpoint(prefix)) {
       problems.push({
         field: 'base_url',
         message: `Model ${config.model} needs a base URL for its ${prefix} endpoint (e.g. http://localhost:4000)`,

@@ -4,11 +4,12 @@
 //   anthropic/<m>, bare claude-*   → Anthropic Messages
 //   litellm_proxy/<m> and other provider prefixes (ollama/, hosted_vllm/, openrouter/, …) →
 //                                    OpenAI-compatible chat completions at `base_url`
-//   openhands/<m>                  → the same at OpenHands' LLM proxy, unless `base_url` names another
+//   openhands/<m>, openrouter/<m>, deepseek/<m>, gemini/<m>, … → the same at the provider's known
+//                                    endpoint (OpenHands' LLM proxy, …), unless `base_url` names another
 //   azure/<deployment>             → Azure OpenAI's chat completions for that deployment at `base_url`
 import { AnthropicAdapter } from './anthropic.js';
 import { seesImages, usesResponsesApi } from './capabilities.js';
-import { llmConfigProblems, problemError, splitModel } from './config-check.js';
+import { hasDefaultEndpoint, llmConfigProblems, problemError, splitModel } from './config-check.js';
 import { classify, LLMBadRequestError, LLMError } from './errors.js';
 import { Metrics } from './metrics.js';
 import { OpenAIChatAdapter } from './openai-chat.js';
@@ -29,8 +30,8 @@ export function route(config: LLMConfig): Route {
   if (prefix === '' || prefix === 'openai') {
     return { provider: 'openai', api: usesResponsesApi(config, true) ? 'responses' : 'chat', model };
   }
-  // OpenHands' own provider has a default endpoint (its proxy); every other one needs a base URL.
-  if (prefix !== 'openhands' && !config.base_url) {
+  // A provider with a known endpoint (OpenHands' proxy, OpenRouter, DeepSeek, …) needs no base URL.
+  if (!hasDefaultEndpoint(prefix) && !config.base_url) {
     throw new LLMBadRequestError(
       `Model ${config.model} needs a base URL (llm_base_url) for its ${prefix} endpoint`,
     );

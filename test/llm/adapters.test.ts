@@ -81,6 +81,21 @@ describe('model routing', () => {
     expect(routingProblems({ model: 'litellm_proxy/claude-sonnet-4-6' })[0]?.field).toBe('base_url');
   });
 
+  it.each([
+    ['openrouter/anthropic/claude-sonnet-4.5', 'https://openrouter.ai/api/v1', 'anthropic/claude-sonnet-4.5'],
+    ['deepseek/deepseek-chat', 'https://api.deepseek.com/v1', 'deepseek-chat'],
+    ['gemini/gemini-2.5-pro', 'https://generativelanguage.googleapis.com/v1beta/openai', 'gemini-2.5-pro'],
+    ['mistral/devstral-medium-2507', 'https://api.mistral.ai/v1', 'devstral-medium-2507'],
+  ])(
+    'runs %s with its key alone, at the provider’s endpoint (a base_url still wins)',
+    (model, endpoint, name) => {
+      expect(routingProblems({ model })).toEqual([]);
+      expect(route({ model })).toMatchObject({ provider: 'compatible', api: 'chat', model: name });
+      expect(endpointOf({ model })).toBe(endpoint);
+      expect(endpointOf({ model, base_url: 'http://127.0.0.1:4000/v1' })).toBe('http://127.0.0.1:4000/v1');
+    },
+  );
+
   it('backs off exponentially within [min, max]', () => {
     const c = { model: 'x', retry_min_wait: 1, retry_max_wait: 10, retry_multiplier: 2 };
     expect([1, 2, 3, 4, 5].map((a) => backoffSeconds(a, c))).toEqual([2, 4, 8, 10, 10]);
