@@ -31,10 +31,12 @@ const MIN_THINKING_BUDGET = 1024;
 /** Thinking between tool calls of one turn, not only before the first. */
 const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
 /**
- * The default max_tokens of a model that thinks (its thinking counts toward it): the output limit of
- * Sonnet 4.5 and Haiku 4.5, within the later models' (OpenHands takes LiteLLM's figure for each).
+ * The default max_tokens of a model that thinks (its thinking counts toward it; OpenHands' SDK sends
+ * the model's whole output limit, 64k and up): room for long thinking and the answer after it, half of
+ * Sonnet 4.5's and Haiku 4.5's limit. A smaller figure leaves the answer cut short; a larger one asks
+ * more of an account's output-tokens-per-minute limit than one turn needs.
  */
-const THINKING_MODELS_MAX_OUTPUT = 64_000;
+const THINKING_MODELS_MAX_OUTPUT = 32_000;
 /** max_tokens when the client sets none, for every other model. */
 const DEFAULT_MAX_TOKENS = 8192;
 /** The efforts the Messages API takes, by OpenHands' `reasoning_effort` names. */

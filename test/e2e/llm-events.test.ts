@@ -132,7 +132,7 @@ describe('LLM completion logs', () => {
 describe("Claude's thinking", () => {
   const budgeted = (budget_tokens: number) => ({ thinking: { type: 'enabled', budget_tokens } });
   it.each([
-    ['claude-haiku-4-5', {}, budgeted(63_999)],
+    ['claude-haiku-4-5', {}, budgeted(31_999)],
     ['claude-haiku-4-5', { extended_thinking_budget: 2048 }, budgeted(2048)],
     [
       'claude-opus-4-6',

@@ -116,7 +116,7 @@ describe('capability_overrides', () => {
 
   it.each([
     ['adaptive', 'anthropic/claude-opus-5', { thinking: { type: 'adaptive' } }],
-    ['manual', 'anthropic/claude-opus-4-6', { thinking: { type: 'enabled', budget_tokens: 63_999 } }],
+    ['manual', 'anthropic/claude-opus-4-6', { thinking: { type: 'enabled', budget_tokens: 31_999 } }],
   ])('thinking_mode %s decides how %s thinks', async (mode, model, expected) => {
     expect(await sentBody(model, { capability_overrides: { thinking_mode: mode } })).toMatchObject(expected);
   });

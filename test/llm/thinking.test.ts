@@ -39,11 +39,11 @@ const sampling = { temperature: 0.3, top_p: 0.9, top_k: 40 };
 
 describe('Claude extended thinking', () => {
   it.each(['anthropic/claude-sonnet-4-5-20250929', 'claude-haiku-4-5'])(
-    '%s thinks: a budget below max_tokens (its output limit by default), interleaved, no sampling parameters',
+    '%s thinks: a budget below max_tokens (32k by default), interleaved, no sampling parameters',
     async (model) => {
       const { body, beta } = await sent(config(model, sampling));
-      expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 63_999 });
-      expect(body.max_tokens).toBe(64_000);
+      expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 31_999 });
+      expect(body.max_tokens).toBe(32_000);
       expect(beta).toContain('interleaved-thinking-2025-05-14');
       for (const p of Object.keys(sampling)) expect(body).not.toHaveProperty(p);
     },
@@ -57,7 +57,7 @@ describe('Claude extended thinking', () => {
       );
       expect(body.thinking).toEqual({ type: 'adaptive' });
       expect(body.output_config).toEqual({ effort: 'high' });
-      expect(body.max_tokens).toBe(64_000);
+      expect(body.max_tokens).toBe(32_000);
       expect(beta).toBeUndefined();
       for (const p of Object.keys(sampling)) expect(body).not.toHaveProperty(p);
     },
