@@ -1,8 +1,10 @@
 // The models offered by name to a settings page (GET /api/options/models): LiteLLM-style ids that
-// `route` sends to a provider's own endpoint, so each works with an API key alone (the basic settings
-// page of OpenHands' UI asks for nothing else), and that the built-in price table knows, so budgets
-// apply. Other models (a proxy, ollama/, gemini/ …) need a base URL: they are typed in by hand (the
-// advanced settings page), and work the same.
+// `route` sends to an endpoint it knows (the provider's own, or OpenHands' LLM proxy for `openhands/`,
+// OpenHands' own provider), so each works with an API key alone (the basic settings page of OpenHands'
+// UI asks for nothing else), and that the built-in price table knows, so budgets apply. Other models are
+// typed in by hand (the advanced settings page): those of the other providers whose endpoint agentd
+// knows (deepseek/, gemini/, openrouter/, …) with a key alone, any other (a proxy, ollama/, a server of
+// your own) with its base URL.
 //
 // Each id carries its provider prefix, so a client that groups by it (`provider/model`) needs no list
 // of its own. The OpenAI names are ones OpenHands' UI also knows bare, because it saves an OpenAI model
@@ -16,6 +18,9 @@ export const KNOWN_MODELS: readonly string[] = [
   'anthropic/claude-opus-4-6',
   'anthropic/claude-opus-4-5-20251101',
   'anthropic/claude-haiku-4-5-20251001',
+  'openhands/claude-sonnet-4-6',
+  'openhands/claude-opus-4-6',
+  'openhands/claude-opus-4-5-20251101',
   'openai/gpt-5-2025-08-07',
   'openai/gpt-5-mini-2025-08-07',
   'openai/gpt-4.1',

@@ -3,7 +3,7 @@
 // (GetConfigResponse) and option-service.api.ts (string[] lists).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzerFromSettings } from '../../src/conversation/start-request.js';
-import { priceOf, route, routingProblems } from '../../src/llm/index.js';
+import { endpointOf, OPENHANDS_LLM_PROXY, priceOf, route, routingProblems } from '../../src/llm/index.js';
 import { api, startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -37,19 +37,22 @@ describe('GET /api/options/config', () => {
 });
 
 describe('GET /api/options/models', () => {
-  it('lists provider/model ids the UI groups into OpenAI and Anthropic, each runnable with a key alone', async () => {
+  it('lists provider/model ids the UI groups into OpenAI, Anthropic and OpenHands, each runnable with a key alone', async () => {
     const models = await getJson<string[]>('/api/options/models');
     expect(models.length).toBeGreaterThan(0);
     expect(new Set(models).size).toBe(models.length);
     // The UI splits at the first "/" and groups by what comes before it.
     const providers = new Set(models.map((m) => m.split('/')[0]));
-    expect([...providers].sort()).toEqual(['anthropic', 'openai']);
+    expect([...providers].sort()).toEqual(['anthropic', 'openai', 'openhands']);
     for (const model of models) {
       const name = model.slice(model.indexOf('/') + 1);
       expect(name, model).not.toBe('');
-      // No base URL needed (basic settings ask for none), the provider's own endpoint, and a price.
+      // No base URL needed (basic settings ask for none), the provider's own endpoint (OpenHands' LLM
+      // proxy for its own provider), and a price.
       expect(routingProblems({ model }), model).toEqual([]);
-      expect(route({ model }).provider, model).toBe(model.split('/')[0]);
+      const provider = model.split('/')[0];
+      if (provider === 'openhands') expect(endpointOf({ model }), model).toBe(OPENHANDS_LLM_PROXY);
+      else expect(route({ model }).provider, model).toBe(provider);
       expect(priceOf(model), model).not.toBeNull();
       // The UI saves an OpenAI choice without its prefix: the bare name must reach OpenAI too.
       if (model.startsWith('openai/')) expect(route({ model: name }).provider, name).toBe('openai');
