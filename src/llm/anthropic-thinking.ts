@@ -1,4 +1,5 @@
-// Thinking for the Claude models OpenHands runs with it. Two kinds (Anthropic's):
+// What a request to Claude carries for its thinking, once capabilities.ts (thinkingKind) has said which
+// of Anthropic's two kinds the model thinks in:
 // - budgeted (Sonnet 4.5, Haiku 4.5; OpenHands' EXTENDED_THINKING_MODELS): `extended_thinking_budget`
 //   tokens (200k by default, capped below max_tokens), interleaved with tool calls (a beta header);
 // - adaptive (Opus 4.6 and later, Sonnet 4.6, Mythos, Fable): the model decides how much to think,
@@ -9,20 +10,8 @@
 // begun with thinking off or on another model) — that turn is sent without thinking, as LiteLLM does
 // for OpenHands (`modify_params`). Adaptive thinking may skip a turn, so such turns are valid there.
 import type Anthropic from '@anthropic-ai/sdk';
-import { thinkingModeOverride } from './capabilities.js';
+import { thinkingKind } from './capabilities.js';
 import type { LLMConfig } from './types.js';
-
-/** Substrings of the model names that think with a budget (matched as OpenHands matches them). */
-const BUDGETED_THINKING_MODELS = ['claude-sonnet-4-5', 'claude-haiku-4-5'];
-/** Substrings of the model names that think adaptively. */
-const ADAPTIVE_THINKING_MODELS = [
-  'claude-opus-4-6',
-  'claude-sonnet-4-6',
-  'claude-opus-4-7',
-  'claude-opus-4-8',
-  'claude-mythos',
-  'claude-fable',
-];
 
 /** OpenHands' default `extended_thinking_budget`. */
 const DEFAULT_THINKING_BUDGET = 200_000;
@@ -52,33 +41,45 @@ const EFFORTS: Record<string, Effort> = {
 type Turn = Anthropic.Messages.MessageParam;
 type Effort = NonNullable<Anthropic.Messages.OutputConfig['effort']>;
 
-/** How a request asks Claude to think. */
-export interface Thinking {
-  thinking: Anthropic.Messages.ThinkingConfigEnabled | Anthropic.Messages.ThinkingConfigAdaptive;
-  /** `output_config.effort` (adaptive thinking); absent: the API's default. */
-  effort?: Effort;
-  /** Whether it needs the interleaved-thinking beta header (budgeted thinking). */
-  interleaved: boolean;
+/** What a request to Claude carries for its thinking. */
+export interface ThinkingRequest {
+  max_tokens: number;
+  /** The thinking members of the request body (none: the model does not think on this turn). */
+  params?: {
+    thinking: Anthropic.Messages.ThinkingConfigEnabled | Anthropic.Messages.ThinkingConfigAdaptive;
+    output_config?: { effort: Effort };
+  };
+  /** Headers of this request (the interleaved-thinking beta a budget needs). */
+  headers?: Record<string, string>;
 }
 
-function thinkingKind(config: LLMConfig): 'budgeted' | 'adaptive' | null {
-  const override = thinkingModeOverride(config);
-  if (override !== null) return override === 'none' ? null : override;
-  const raw = config.model.toLowerCase();
-  if (BUDGETED_THINKING_MODELS.some((m) => raw.includes(m))) return 'budgeted';
-  if (ADAPTIVE_THINKING_MODELS.some((m) => raw.includes(m))) return 'adaptive';
-  return null;
+/** max_tokens and, when the model thinks on these turns, how. */
+export function thinkingRequest(config: LLMConfig, turns: readonly Turn[]): ThinkingRequest {
+  const kind = thinkingKind(config);
+  const max_tokens = config.max_output_tokens ?? (kind ? THINKING_MODELS_MAX_OUTPUT : DEFAULT_MAX_TOKENS);
+  if (kind === 'adaptive') return { max_tokens, ...adaptive(config.reasoning_effort) };
+  if (kind === null) return { max_tokens };
+  const asked =
+    config.extended_thinking_budget === undefined ? DEFAULT_THINKING_BUDGET : config.extended_thinking_budget;
+  const budget = Math.min(asked ?? 0, max_tokens - 1);
+  if (budget < MIN_THINKING_BUDGET || toolTurnWithoutThinking(turns)) return { max_tokens };
+  return {
+    max_tokens,
+    params: { thinking: { type: 'enabled', budget_tokens: budget } },
+    headers: interleavedHeader(config),
+  };
 }
 
-/** max_tokens for a request: the client's, else the model's default. */
-export function maxTokensOf(config: LLMConfig): number {
-  if (config.max_output_tokens != null) return config.max_output_tokens;
-  return thinkingKind(config) ? THINKING_MODELS_MAX_OUTPUT : DEFAULT_MAX_TOKENS;
+/** `reasoning_effort: none` asks for no thinking; an effort the API does not name, for its default. */
+function adaptive(reasoningEffort: string | null | undefined): Pick<ThinkingRequest, 'params'> {
+  if (reasoningEffort === 'none') return {};
+  const effort = reasoningEffort ? EFFORTS[reasoningEffort.toLowerCase()] : undefined;
+  return { params: { thinking: { type: 'adaptive' }, ...(effort ? { output_config: { effort } } : {}) } };
 }
 
 /**
- * Whether the last assistant turn called tools without thinking first: with thinking on, the API
- * refuses such a turn ("a final assistant message must start with a thinking block").
+ * Whether the last assistant turn called tools without thinking first: with a budget, the API refuses
+ * such a turn ("a final assistant message must start with a thinking block").
  */
 function toolTurnWithoutThinking(turns: readonly Turn[]): boolean {
   for (let i = turns.length - 1; i >= 0; i--) {
@@ -91,31 +92,11 @@ function toolTurnWithoutThinking(turns: readonly Turn[]): boolean {
   return false;
 }
 
-/** The thinking to request for these turns, or null for none. */
-export function thinkingFor(config: LLMConfig, maxTokens: number, turns: readonly Turn[]): Thinking | null {
-  const kind = thinkingKind(config);
-  if (kind === 'adaptive') return adaptive(config.reasoning_effort);
-  if (kind === null) return null;
-  const asked =
-    config.extended_thinking_budget === undefined ? DEFAULT_THINKING_BUDGET : config.extended_thinking_budget;
-  if (!asked) return null;
-  const budget = Math.min(asked, maxTokens - 1);
-  if (budget < MIN_THINKING_BUDGET || toolTurnWithoutThinking(turns)) return null;
-  return { thinking: { type: 'enabled', budget_tokens: budget }, interleaved: true };
-}
-
-/** `reasoning_effort: none` asks for no thinking; an effort the API does not name, for its default. */
-function adaptive(reasoningEffort: string | null | undefined): Thinking | null {
-  if (reasoningEffort === 'none') return null;
-  const effort = reasoningEffort ? EFFORTS[reasoningEffort.toLowerCase()] : undefined;
-  return { thinking: { type: 'adaptive' }, ...(effort ? { effort } : {}), interleaved: false };
-}
-
 /**
  * The beta header thinking between tool calls needs, unless the client's own headers (the LLM's
  * `extra_headers`, sent with every request) already say which betas to use.
  */
-export function thinkingHeaders(config: LLMConfig): Record<string, string> | undefined {
+function interleavedHeader(config: LLMConfig): Record<string, string> | undefined {
   const own = Object.keys(config.extra_headers ?? {}).some((h) => h.toLowerCase() === 'anthropic-beta');
   return own ? undefined : { 'anthropic-beta': INTERLEAVED_THINKING_BETA };
 }

@@ -1,8 +1,8 @@
 // Anthropic Messages: system prompt apart, tool results as user turns, and thinking / redacted
 // thinking blocks (with signatures) passed back on later turns as the API requires.
 import type Anthropic from '@anthropic-ai/sdk';
-import { maxTokensOf, thinkingFor, thinkingHeaders } from './anthropic-thinking.js';
-import { marksPromptCache, takesSamplingParams } from './capabilities.js';
+import { thinkingRequest } from './anthropic-thinking.js';
+import { marksPromptCache, samplingParams } from './capabilities.js';
 import { anthropicClient } from './clients.js';
 import { emptyUsage } from './metrics.js';
 import { EPHEMERAL, textOf } from './openai-chat.js';
@@ -89,15 +89,6 @@ function markCacheBreakpoint(turns: Turn[]): void {
   }
 }
 
-function samplingOf(c: LLMConfig) {
-  if (!takesSamplingParams(c)) return {};
-  return {
-    ...(c.temperature != null ? { temperature: c.temperature } : {}),
-    ...(c.top_p != null ? { top_p: c.top_p } : {}),
-    ...(c.top_k != null ? { top_k: c.top_k } : {}),
-  };
-}
-
 export class AnthropicAdapter implements Adapter {
   private client: Promise<Anthropic> | null = null;
 
@@ -113,15 +104,10 @@ export class AnthropicAdapter implements Adapter {
     if (caching) markCacheBreakpoint(turns);
     if (!this.client) this.client = anthropicClient(this.config);
     const client = await this.client;
-    const maxTokens = maxTokensOf(c);
-    const thinking = thinkingFor(c, maxTokens, turns);
-    const thinkingParams = thinking && {
-      thinking: thinking.thinking,
-      ...(thinking.effort ? { output_config: { effort: thinking.effort } } : {}),
-    };
+    const thinking = thinkingRequest(c, turns);
     const params = {
       model: this.model,
-      max_tokens: maxTokens,
+      max_tokens: thinking.max_tokens,
       ...(system
         ? { system: caching ? [{ type: 'text' as const, text: system, cache_control: EPHEMERAL }] : system }
         : {}),
@@ -136,11 +122,11 @@ export class AnthropicAdapter implements Adapter {
           }
         : {}),
       // The API takes no sampling parameters with thinking on (OpenHands drops them too).
-      ...(thinkingParams ?? samplingOf(c)),
+      ...(thinking.params ?? samplingParams(c, true)),
       // Passed through as given, as to OpenAI's APIs: the user asked this server for these members.
       ...(c.litellm_extra_body ?? {}),
     };
-    const options = { signal, headers: thinking?.interleaved ? thinkingHeaders(c) : undefined };
+    const options = { signal, headers: thinking.headers };
     const response = onDelta
       ? await streamed(client.messages.stream(params, options), onDelta)
       : await client.messages.create(params, options);

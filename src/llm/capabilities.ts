@@ -1,7 +1,7 @@
 // What a model takes, decided per request: from the model's name, unless the LLM's
 // `capability_overrides` (OpenHands' SDK: for proxy aliases and models newer than this table) say
-// otherwise, and `api_mode` for the API. How Claude thinks is decided in anthropic-thinking.ts, from the
-// `thinking_mode` override read here.
+// otherwise, and `api_mode` for the API. The adapters ask here; anthropic-thinking.ts shapes the
+// thinking a request asks for once thinkingKind has said which.
 import { splitModel } from './config-check.js';
 import type { LLMConfig } from './types.js';
 
@@ -39,14 +39,23 @@ export function takesReasoningEffort(config: Pick<LLMConfig, 'model' | 'capabili
 const RESPONSES_MODELS = /^(gpt-5|o[134](-|$)|codex)/;
 
 /**
- * Whether temperature, top_p and top_k may be sent: not to OpenAI's reasoning models, which refuse any
- * but their defaults (a 400; OpenHands drops them for every model that takes a reasoning effort), and
- * not where the LLM's override says so.
+ * The sampling parameters the LLM sets, as a request carries them: none to OpenAI's reasoning models,
+ * which refuse any but their defaults (a 400; OpenHands drops them for every model that takes a
+ * reasoning effort), nor where the LLM's override says so; `top_k` only to an API that takes it
+ * (Anthropic's: OpenAI's refuse a member they do not know).
  */
-export function takesSamplingParams(config: Pick<LLMConfig, 'model' | 'capability_overrides'>): boolean {
+export function samplingParams(
+  config: Pick<LLMConfig, 'model' | 'capability_overrides' | 'temperature' | 'top_p' | 'top_k'>,
+  takesTopK: boolean,
+): { temperature?: number; top_p?: number; top_k?: number } {
   const name = nameOf(config);
   const openaiReasoning = RESPONSES_MODELS.test(name) && !REFUSE_REASONING_EFFORT.test(name);
-  return flag(config, 'supports_sampling_params') ?? !openaiReasoning;
+  if (!(flag(config, 'supports_sampling_params') ?? !openaiReasoning)) return {};
+  return {
+    ...(config.temperature != null ? { temperature: config.temperature } : {}),
+    ...(config.top_p != null ? { top_p: config.top_p } : {}),
+    ...(takesTopK && config.top_k != null ? { top_k: config.top_k } : {}),
+  };
 }
 
 /**
@@ -87,13 +96,31 @@ export function usesResponsesApi(
   );
 }
 
-/** How a Claude model thinks, when the LLM's `thinking_mode` override says: null where it does not. */
-export function thinkingModeOverride(
-  config: Pick<LLMConfig, 'capability_overrides'>,
-): 'budgeted' | 'adaptive' | 'none' | null {
+/** Substrings of the Claude models that think with a budget (matched as OpenHands matches them). */
+const BUDGETED_THINKING_MODELS = ['claude-sonnet-4-5', 'claude-haiku-4-5'];
+/** Substrings of the Claude models that think adaptively (budgets deprecated, refused from Opus 4.7). */
+const ADAPTIVE_THINKING_MODELS = [
+  'claude-opus-4-6',
+  'claude-sonnet-4-6',
+  'claude-opus-4-7',
+  'claude-opus-4-8',
+  'claude-mythos',
+  'claude-fable',
+];
+
+/**
+ * How a Claude model thinks: with a budget, adaptively, or not at all (null). The LLM's `thinking_mode`
+ * override (`manual`, `adaptive`, `none`/`unknown`) wins over the tables.
+ */
+export function thinkingKind(
+  config: Pick<LLMConfig, 'model' | 'capability_overrides'>,
+): 'budgeted' | 'adaptive' | null {
   const mode = (config.capability_overrides as Overrides | null | undefined)?.thinking_mode;
   if (mode === 'manual') return 'budgeted';
   if (mode === 'adaptive') return 'adaptive';
-  if (mode === 'none' || mode === 'unknown') return 'none';
+  if (mode === 'none' || mode === 'unknown') return null;
+  const raw = config.model.toLowerCase();
+  if (BUDGETED_THINKING_MODELS.some((m) => raw.includes(m))) return 'budgeted';
+  if (ADAPTIVE_THINKING_MODELS.some((m) => raw.includes(m))) return 'adaptive';
   return null;
 }

@@ -1,7 +1,7 @@
 // OpenAI chat completions with tools, for OpenAI and every compatible server (vLLM, Ollama, LiteLLM
 // proxy, …). Parallel tool calls come back as several tool_calls in one message.
 import type OpenAI from 'openai';
-import { marksPromptCache, takesReasoningEffort, takesSamplingParams } from './capabilities.js';
+import { marksPromptCache, samplingParams, takesReasoningEffort } from './capabilities.js';
 import { collectChatStream } from './chat-stream.js';
 import { chatThinkingBlocks, thinkingBlocksOf } from './chat-thinking.js';
 import { openaiClient } from './clients.js';
@@ -108,8 +108,7 @@ export class OpenAIChatAdapter implements Adapter {
             })),
           }
         : {}),
-      ...(c.temperature != null && takesSamplingParams(c) ? { temperature: c.temperature } : {}),
-      ...(c.top_p != null && takesSamplingParams(c) ? { top_p: c.top_p } : {}),
+      ...samplingParams(c, false),
       ...(c.seed != null ? { seed: c.seed } : {}),
       // Azure's deployments take max_tokens (as OpenHands sends it there).
       ...(c.max_output_tokens != null
