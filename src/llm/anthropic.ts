@@ -3,6 +3,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { thinkingRequest } from './anthropic-thinking.js';
 import { marksPromptCache, samplingParams } from './capabilities.js';
+import { sentThinkingBlocks } from './chat-thinking.js';
 import { anthropicClient } from './clients.js';
 import { emptyUsage } from './metrics.js';
 import { EPHEMERAL, textOf } from './openai-chat.js';
@@ -33,17 +34,7 @@ function toTurns(messages: LlmMessage[]): { system: string; turns: Turn[] } {
     if (m.role === 'tool') {
       push('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id ?? '', content: textOf(m) }]);
     } else if (m.role === 'assistant') {
-      const blocks: Block[] = [];
-      for (const b of m.thinking_blocks ?? []) {
-        if (b.type === 'redacted_thinking')
-          blocks.push({ type: 'redacted_thinking', data: (b as { data: string }).data });
-        else
-          blocks.push({
-            type: 'thinking',
-            thinking: (b as { thinking: string }).thinking,
-            signature: (b as { signature?: string | null }).signature ?? '',
-          });
-      }
+      const blocks: Block[] = sentThinkingBlocks(m);
       const text = textOf(m);
       if (text) blocks.push({ type: 'text', text });
       for (const call of m.tool_calls ?? []) {

@@ -1,8 +1,9 @@
-// Claude's thinking blocks through an OpenAI-compatible proxy (LiteLLM's: OpenHands' litellm_proxy/
-// and openhands/ Claude models). The proxy answers them as the message's `thinking_blocks` (streamed:
-// a delta per piece of thinking, the signature in a delta of its own) and takes them back on assistant
-// messages, which it must: Anthropic refuses a tool turn whose thinking was dropped while thinking is
-// on (the proxy turns it on for a `reasoning_effort`), or the proxy drops the thinking.
+// Claude's thinking blocks as they go back to it (`sentThinkingBlocks`: Anthropic's adapter and a
+// proxy's take the same blocks), and as an OpenAI-compatible proxy (LiteLLM's: OpenHands'
+// litellm_proxy/ and openhands/ Claude models) answers them: the message's `thinking_blocks`
+// (streamed: a delta per piece of thinking, the signature in a delta of its own). They must go back:
+// Anthropic refuses a tool turn whose thinking was dropped while thinking is on (the proxy turns it on
+// for a `reasoning_effort`), or the proxy drops the thinking.
 import type { LlmMessage } from './types.js';
 
 type ThinkingBlock = NonNullable<LlmMessage['thinking_blocks']>[number];
@@ -71,15 +72,23 @@ export class StreamedThinking {
   }
 }
 
-/** The blocks as the proxy takes them back on an assistant message (LiteLLM's `thinking_blocks`). */
-export function chatThinkingBlocks(message: LlmMessage): Record<string, unknown>[] {
+/** A thinking block as it goes back to Claude: Anthropic's block, which LiteLLM's proxy takes as is. */
+export type SentThinkingBlock =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string };
+
+/**
+ * An assistant message's thinking blocks as they go back to Claude, through Anthropic's API (its
+ * content blocks) or a proxy (the message's `thinking_blocks`); a stored block may lack its `type`.
+ */
+export function sentThinkingBlocks(message: LlmMessage): SentThinkingBlock[] {
   return (message.thinking_blocks ?? []).map((b) =>
     b.type === 'redacted_thinking'
       ? { type: 'redacted_thinking', data: (b as { data: string }).data }
       : {
           type: 'thinking',
           thinking: (b as { thinking: string }).thinking,
-          signature: (b as { signature?: string | null }).signature ?? null,
+          signature: (b as { signature?: string | null }).signature ?? '',
         },
   );
 }

@@ -3,7 +3,7 @@
 import type OpenAI from 'openai';
 import { marksPromptCache, samplingParams, takesReasoningEffort } from './capabilities.js';
 import { collectChatStream } from './chat-stream.js';
-import { chatThinkingBlocks, thinkingBlocksOf } from './chat-thinking.js';
+import { sentThinkingBlocks, thinkingBlocksOf } from './chat-thinking.js';
 import { openaiClient } from './clients.js';
 import { isAzure } from './config-check.js';
 import { emptyUsage } from './metrics.js';
@@ -35,7 +35,7 @@ function toChat(message: LlmMessage, withThinking: boolean): ChatMessage {
         }));
       }
       if (withThinking && message.thinking_blocks?.length)
-        Object.assign(out, { thinking_blocks: chatThinkingBlocks(message) });
+        Object.assign(out, { thinking_blocks: sentThinkingBlocks(message) });
       return out;
     }
     default: {
