@@ -58,6 +58,9 @@ export function samplingParams(
   };
 }
 
+/** Whether the model is Claude by its name (through a proxy too: `litellm_proxy/claude-…`). */
+export const isClaude = (config: Pick<LLMConfig, 'model'>): boolean => /claude/i.test(nameOf(config));
+
 /**
  * Whether the prompt gets Anthropic's cache marks: Claude (Anthropic's API, or a Claude model through
  * a proxy), or any model the LLM says caches that way (a proxy alias of Claude); never with
@@ -68,7 +71,7 @@ export function marksPromptCache(
   anthropicApi: boolean,
 ): boolean {
   if (config.caching_prompt === false) return false;
-  return flag(config, 'supports_prompt_cache') ?? (anthropicApi || /claude/i.test(nameOf(config)));
+  return flag(config, 'supports_prompt_cache') ?? (anthropicApi || isClaude(config));
 }
 
 /**

@@ -1,7 +1,7 @@
 // OpenAI chat completions with tools, for OpenAI and every compatible server (vLLM, Ollama, LiteLLM
 // proxy, …). Parallel tool calls come back as several tool_calls in one message.
 import type OpenAI from 'openai';
-import { marksPromptCache, samplingParams, takesReasoningEffort } from './capabilities.js';
+import { isClaude, marksPromptCache, samplingParams, takesReasoningEffort } from './capabilities.js';
 import { collectChatStream } from './chat-stream.js';
 import { sentThinkingBlocks, thinkingBlocksOf } from './chat-thinking.js';
 import { openaiClient } from './clients.js';
@@ -94,7 +94,7 @@ export class OpenAIChatAdapter implements Adapter {
     if (!this.client) this.client = openaiClient(this.config);
     const client = await this.client;
     // Claude behind a proxy (LiteLLM's) gets its cache marks and its thinking back; others neither.
-    const claude = /claude/i.test(this.model);
+    const claude = isClaude(c);
     const messages = request.messages.map((m) => toChat(m, claude));
     if (marksPromptCache(c, false)) markCacheBreakpoints(messages);
     const params = {

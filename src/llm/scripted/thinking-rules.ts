@@ -1,7 +1,9 @@
 // What Anthropic's Messages API refuses, or adds, when a request turns thinking on (with a budget or
 // adaptive), so that a client of the scripted LLM meets the same rules as with Claude: a request that
-// breaks one is answered 400 with the API's own message, and an answer to one that keeps them starts
-// with a thinking block (the script's, else one made up, signed), as Claude's would.
+// breaks one is answered 400 (invalid_request_error, a message naming the rule, worded after the
+// API's where it was known; the rules are Anthropic's documented ones, not checked against the live
+// API here), and an answer to one that keeps them starts with a thinking block (the script's, else one
+// made up, signed), as Claude's would.
 import type { IncomingHttpHeaders } from 'node:http';
 
 interface ThinkingParam {
