@@ -3,9 +3,9 @@
 // NoOpCondenser: none), otherwise the user's settings: `enable_default_condenser` (default on) with
 // `condenser_max_size` (default 120) and keep_first 4, as OpenHands' app server builds its default.
 import { condenserProblem } from '../agent/index.js';
+import { mapLlmSecrets } from '../llm/index.js';
 import type { Settings } from '../settings/index.js';
 import { InvalidConversationRequestError } from './errors.js';
-import { mapLlmSecrets } from './llm-secrets.js';
 import type { AgentSpec, CondenserSpec } from './schemas.js';
 
 export const DEFAULT_CONDENSER_MAX_SIZE = 120;
@@ -14,7 +14,7 @@ const SUMMARIZING = 'LLMSummarizingCondenser';
 
 /**
  * The condenser to store in the agent, or null. The agent's LLM secrets are already sealed; `seal`
- * seals those of a condenser LLM given in the request (llm-secrets.ts), so none is stored in clear.
+ * seals those of a condenser LLM given in the request (mapLlmSecrets, llm/secrets.ts), so none is stored in clear.
  */
 export function resolveCondenser(
   agent: AgentSpec,

@@ -13,12 +13,11 @@ import {
 } from '../agent/index.js';
 import type { AnyEvent } from '../events/index.js';
 import { HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.js';
-import { createLLM, type LLM, type Logger } from '../llm/index.js';
+import { createLLM, type LLM, type Logger, mapLlmSecrets } from '../llm/index.js';
 import { type EffectiveSettings, SecretBox } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { createTools } from '../tools/index.js';
 import { mapMcpValues, storedAgentMcp, withAgentMcp } from './agent-mcp.js';
-import { mapLlmSecrets } from './llm-secrets.js';
 import { ConversationRuntime } from './runtime.js';
 import type { ConversationServiceOptions } from './runtimes.js';
 import type { LLMSpec } from './schemas.js';

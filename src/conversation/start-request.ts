@@ -5,13 +5,13 @@ import { mkdirSync } from 'node:fs';
 import { DEFAULT_STUCK_THRESHOLDS } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp, parseMessageEvent } from '../events/index.js';
 import { type HookConfig, HookConfigError, isEmptyHookConfig, normalizeHookConfig } from '../hooks/index.js';
+import { mapLlmSecrets } from '../llm/index.js';
 import type { EffectiveSettings, SecretBox } from '../settings/index.js';
 import { registeredToolNames } from '../tools/index.js';
 import { mapMcpValues, normalizeAgentMcp } from './agent-mcp.js';
 import { resolveCondenser } from './condenser.js';
 import { InvalidConversationRequestError } from './errors.js';
 import { checkRequestedLLMs, checkSettingsLLM } from './llm-checks.js';
-import { mapLlmSecrets } from './llm-secrets.js';
 import type {
   AgentSpec,
   ConfirmationPolicy,

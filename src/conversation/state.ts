@@ -4,11 +4,11 @@
 import type { StuckThresholds } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { HookConfig } from '../hooks/index.js';
+import { mapLlmSecrets } from '../llm/index.js';
 import { REDACTED } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { maskedMcp } from './agent-mcp.js';
 import type { BranchPoint } from './branches.js';
-import { mapLlmSecrets } from './llm-secrets.js';
 import type { AgentSpec, ConfirmationPolicy, ConversationInfo, ExecutionStatus } from './schemas.js';
 import type { StoredSecret } from './secrets.js';
 

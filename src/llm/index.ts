@@ -46,6 +46,7 @@ export {
   type ScriptedToolCall,
   type ScriptStep,
 } from './scripted/server.js';
+export { mapLlmSecrets } from './secrets.js';
 export type {
   CallOptions,
   LLM,

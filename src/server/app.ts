@@ -31,6 +31,7 @@ import { fileRoutes } from './routes/files.js';
 import { gitRoutes } from './routes/git.js';
 import { healthRoutes } from './routes/health.js';
 import { optionRoutes } from './routes/options.js';
+import { profileRoutes } from './routes/profiles.js';
 import { settingsRoutes } from './routes/settings.js';
 import { skillRoutes } from './routes/skills.js';
 import { socketRoutes } from './routes/sockets.js';
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(conversationPolicyRoutes, { conversations: deps.conversations });
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
   await app.register(settingsRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
+  await app.register(profileRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
   await app.register(toolRoutes, { toolNames: deps.toolNames });
   await app.register(gitRoutes);
   await app.register(vscodeRoutes);

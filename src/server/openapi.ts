@@ -11,7 +11,14 @@ import * as git from '../git/schemas.js';
 import { HookConfigInput } from '../hooks/index.js';
 import * as sandbox from '../sandbox/schemas.js';
 import {
+  ActivateProfileResponse,
   GETSettingsResponse,
+  ProfileDetail,
+  ProfileInfo,
+  ProfileList,
+  ProfileMutation,
+  RenameProfileRequest,
+  SaveProfileRequest,
   SecretCreateRequest,
   SecretItem,
   SecretsList,
@@ -96,6 +103,13 @@ export async function installOpenApi(
     conversation.CriticSpec,
     conversation.AgentContextSpec,
     conversation.CondenserSpec,
+    SaveProfileRequest,
+    ProfileInfo,
+    ProfileList,
+    ProfileDetail,
+    ProfileMutation,
+    RenameProfileRequest,
+    ActivateProfileResponse,
     // Before the schemas that hold them: a plain Ajv (test/events/shared-subschemas.test.ts) meets
     // an $id first as a schema of its own, then again, the same, inside another.
     conversation.AgentMcpConfig,

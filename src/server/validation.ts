@@ -29,7 +29,12 @@ import {
 } from '../events/index.js';
 import { LLMError } from '../llm/index.js';
 import { SandboxLimitError, SandboxNotFoundError, SandboxSpecNotFoundError } from '../sandbox/index.js';
-import { InvalidSettingsError, SecretKeyError } from '../settings/index.js';
+import {
+  InvalidSettingsError,
+  ProfileConflictError,
+  ProfileNotFoundError,
+  SecretKeyError,
+} from '../settings/index.js';
 import { UnknownConversationError, UnknownCursorError } from '../store/index.js';
 import { HttpError, RequestValidationError } from './errors.js';
 import { decodeUtf8, parseJsonText } from './json-body.js';
@@ -209,9 +214,14 @@ function domainError(error: unknown): { status: number; detail: unknown } | null
   ) {
     return { status: 409, detail: error.message };
   }
-  if (error instanceof SandboxNotFoundError || error instanceof SandboxSpecNotFoundError) {
+  if (
+    error instanceof SandboxNotFoundError ||
+    error instanceof SandboxSpecNotFoundError ||
+    error instanceof ProfileNotFoundError
+  ) {
     return { status: 404, detail: error.message };
   }
+  if (error instanceof ProfileConflictError) return { status: 409, detail: error.message };
   if (error instanceof SandboxLimitError) return { status: 429, detail: error.message };
   // The replica running the conversation is gone and its lease has not yet expired.
   if (error instanceof OwnerUnavailableError) return { status: 503, detail: error.message };

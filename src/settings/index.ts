@@ -1,6 +1,19 @@
 export { LOCAL_USER, userIdForSessionKey } from './identity.js';
 export { InvalidSettingsError, parseSettings } from './parse.js';
 export {
+  ActivateProfileResponse,
+  MAX_PROFILES,
+  PROFILE_NAME_PATTERN,
+  ProfileDetail,
+  ProfileInfo,
+  ProfileList,
+  ProfileMutation,
+  ProfileNameParams,
+  RenameProfileRequest,
+  SaveProfileRequest,
+} from './profile-schemas.js';
+export { ProfileConflictError, ProfileNotFoundError } from './profiles.js';
+export {
   CustomSecret,
   GETSettingsResponse,
   MAX_SETTINGS_ENTRIES,

@@ -2,6 +2,7 @@
 // `SettingsUpdateRequest`, the secrets models): the same stored record seen another way. GET
 // /api/settings answers `SettingsView`, the web UI's flat members and the SDK's together.
 import { type Static, Type } from 'typebox';
+import { ProfileName } from './profile-schemas.js';
 import { GETSettingsResponse, MAX_SETTINGS_ENTRIES, MAX_SETTINGS_STRING } from './schemas.js';
 
 /** OpenHands' secret names: a letter, then letters, digits and underscores, 64 at most. */
@@ -28,7 +29,9 @@ const sdkSettingsMembers = {
   ),
   conversation_settings: Type.Object({}, { ...open, description: 'ConversationSettings' }),
   llm_api_key_is_set: Type.Boolean(),
-  active_profile: Type.Null({ description: 'agentd has no LLM profiles: always null' }),
+  active_profile: Type.Union([Type.String(), Type.Null()], {
+    description: 'The LLM profile activated last (/api/profiles), null when none is',
+  }),
   active_agent_profile_id: Type.Null({ description: 'agentd has no agent profiles: always null' }),
   misc_settings: Type.Object({}, { ...open, description: 'Not stored by agentd: always {}' }),
 };
@@ -111,7 +114,12 @@ export const SettingsUpdateRequest = Type.Object(
         Type.Null(),
       ]),
     ),
-    active_profile: Type.Optional(Type.Null({ description: 'Only null: agentd has no LLM profiles' })),
+    active_profile: Type.Optional(
+      Type.Union([ProfileName, Type.Null()], {
+        description:
+          "A saved LLM profile to make active; without agent_settings_diff.llm its LLM becomes the settings' LLM (as POST /api/profiles/{name}/activate). null: none active",
+      }),
+    ),
     active_agent_profile_id: Type.Optional(
       Type.Null({ description: 'Only null: agentd has no agent profiles' }),
     ),

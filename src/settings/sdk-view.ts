@@ -11,9 +11,10 @@ const CONVERSATION_SETTINGS_SCHEMA_VERSION = 1;
 
 /**
  * The SDK's members, from a record whose secret strings are already what the caller may see
- * (plaintext, sealed or redacted: the service decides). `llmKeySet` says whether a key is stored.
+ * (plaintext, sealed or redacted: the service decides). `llmKeySet` says whether a key is stored,
+ * `activeProfile` which LLM profile was activated last (null: none, or it is gone).
  */
-export function sdkMembers(doc: Settings, llmKeySet: boolean) {
+export function sdkMembers(doc: Settings, llmKeySet: boolean, activeProfile: string | null) {
   const llm: Record<string, unknown> = { api_key: doc.llm_api_key ?? null };
   // The SDK's LLM has its own default model; a null would not validate, so an unset model is left out.
   if (doc.llm_model) llm.model = doc.llm_model;
@@ -47,7 +48,7 @@ export function sdkMembers(doc: Settings, llmKeySet: boolean) {
     },
     conversation_settings: conversation,
     llm_api_key_is_set: llmKeySet,
-    active_profile: null,
+    active_profile: activeProfile,
     active_agent_profile_id: null,
     misc_settings: {},
   };

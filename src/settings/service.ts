@@ -2,10 +2,32 @@
 // the store; GET's projection hides them; getEffective opens them for the agent runtime, and
 // secretValue / view('plaintext') for the callers the routes let ask (secret exposure enabled).
 import { Value } from 'typebox/value';
+import { mapLlmSecrets, routingProblems } from '../llm/index.js';
 import type { SettingsStore } from '../store/index.js';
 import { mergeSettings } from './merge.js';
 import { complete, InvalidSettingsError, parseSettings } from './parse.js';
-import { type GETSettingsResponse, type Settings, StoredSettingsShape } from './schemas.js';
+import type {
+  ActivateProfileResponse,
+  ProfileDetail,
+  ProfileList,
+  ProfileMutation,
+  SaveProfileRequest,
+} from './profile-schemas.js';
+import {
+  activatedProfile,
+  activeProfile,
+  ProfileNotFoundError,
+  profileList,
+  profileMembers,
+  profileOf,
+  renamedProfile,
+  type SettingsDocument,
+  settingsOnly,
+  storedProfile,
+  withoutProfile,
+  withProfile,
+} from './profiles.js';
+import { type GETSettingsResponse, type Settings, StoredDocumentShape } from './schemas.js';
 import {
   MAX_SECRETS,
   REDACTED,
@@ -38,7 +60,7 @@ export class SettingsService {
   /** The web UI's flat members: no secret, only the *_set flags. Null when nothing is stored. */
   async get(userId: string): Promise<GETSettingsResponse | null> {
     const sealed = await this.read(userId);
-    return sealed ? flatView(sealed) : null;
+    return sealed ? flatView(settingsOnly(sealed)) : null;
   }
 
   /**
@@ -72,11 +94,19 @@ export class SettingsService {
    */
   async patch(userId: string, request: SettingsUpdateRequest): Promise<SettingsView> {
     return this.serialize(userId, async () => {
-      const next = applyDiffs((await this.read(userId)) ?? defaults(), request);
+      let next: SettingsDocument = applyDiffs((await this.read(userId)) ?? defaults(), request);
+      const profile = request.active_profile;
+      // A profile named without an LLM diff brings its LLM, as its activation does (OpenHands).
+      if (typeof profile === 'string' && request.agent_settings_diff?.llm === undefined)
+        next = activatedProfile(next, profile);
+      else if (profile !== undefined) {
+        if (profile !== null && !profileOf(next, profile)) throw new ProfileNotFoundError(profile);
+        next.active_profile = profile;
+      }
       const key = keyUpdate(request.agent_settings_diff?.llm?.api_key, SecretBox.isSealed);
       if (key.kind === 'clear') next.llm_api_key = null;
       if (key.kind === 'set') next.llm_api_key = this.box.encrypt(key.plaintext, sealContext(userId));
-      await this.documents.put(userId, JSON.stringify(next));
+      await this.write(userId, next);
       return this.viewOf(userId, next, 'redacted');
     });
   }
@@ -103,7 +133,7 @@ export class SettingsService {
       const description = secret.description ?? null;
       entries.set(secret.name, { secret: this.box.encrypt(secret.value, sealContext(userId)), description });
       doc.secrets_store = { ...doc.secrets_store, custom_secrets: Object.fromEntries(entries) };
-      await this.documents.put(userId, JSON.stringify(doc));
+      await this.write(userId, doc);
       return { name: secret.name, description };
     });
   }
@@ -124,19 +154,99 @@ export class SettingsService {
       if (!doc || !entries.get(name)?.secret) return false;
       entries.delete(name);
       doc.secrets_store = { ...doc.secrets_store, custom_secrets: Object.fromEntries(entries) };
-      await this.documents.put(userId, JSON.stringify(doc));
+      await this.write(userId, doc);
       return true;
     });
   }
 
-  private viewOf(userId: string, sealed: Settings, mode: ExposeMode): SettingsView {
+  private viewOf(userId: string, doc: SettingsDocument, mode: ExposeMode): SettingsView {
+    const sealed = settingsOnly(doc);
     const shown =
       mode === 'plaintext'
         ? mapSecrets(sealed, (value, path) => this.open(userId, value, path))
         : mode === 'encrypted'
           ? sealed
           : mapSecrets(sealed, () => REDACTED);
-    return { ...flatView(sealed), ...sdkMembers(shown, Boolean(sealed.llm_api_key)) };
+    return { ...flatView(sealed), ...sdkMembers(shown, Boolean(sealed.llm_api_key), activeProfile(doc)) };
+  }
+
+  /** GET /api/profiles: every profile (no secret), and the active one. */
+  async listProfiles(userId: string): Promise<ProfileList> {
+    return profileList((await this.read(userId)) ?? {});
+  }
+
+  /** One profile, its secrets shown as `mode` says (null api_key when redacted); null when absent. */
+  async profile(userId: string, name: string, mode: ExposeMode): Promise<ProfileDetail | null> {
+    const stored = profileOf((await this.read(userId)) ?? {}, name);
+    if (!stored) return null;
+    const config =
+      mode === 'plaintext'
+        ? mapLlmSecrets(stored, (value) => this.open(userId, value, `llm_profiles.${name}`))
+        : mode === 'encrypted'
+          ? stored
+          : { ...mapLlmSecrets(stored, () => REDACTED), api_key: null };
+    return { name, config, api_key_set: Boolean(stored.api_key) };
+  }
+
+  /**
+   * Saves (or replaces) a profile. Its model must route somewhere (InvalidSettingsError at `llm`);
+   * past MAX_PROFILES a new one is a ProfileConflictError.
+   */
+  async saveProfile(userId: string, name: string, request: SaveProfileRequest): Promise<ProfileMutation> {
+    const problem = routingProblems(request.llm)[0];
+    if (problem)
+      throw new InvalidSettingsError([
+        { loc: ['llm', problem.field], msg: problem.message, type: 'value_error' },
+      ]);
+    const context = sealContext(userId);
+    return this.serialize(userId, async () => {
+      const doc = (await this.read(userId)) ?? defaults();
+      const llm = storedProfile(request.llm, profileOf(doc, name), request.include_secrets ?? true, {
+        redacted: REDACTED,
+        isSealed: SecretBox.isSealed,
+        check: (sealed) => this.open(userId, sealed, `llm_profiles.${name}`),
+        seal: (plaintext) => this.box.encrypt(plaintext, context),
+      });
+      await this.write(userId, withProfile(doc, name, llm));
+      return { name, message: `Profile '${name}' saved` };
+    });
+  }
+
+  /** Deletes a profile (none by that name is no error, as in OpenHands); it is no longer active. */
+  async deleteProfile(userId: string, name: string): Promise<ProfileMutation> {
+    return this.serialize(userId, async () => {
+      const doc = await this.read(userId);
+      if (doc && profileOf(doc, name)) await this.write(userId, withoutProfile(doc, name));
+      return { name, message: `Profile '${name}' deleted` };
+    });
+  }
+
+  /** Renames a profile (ProfileNotFoundError, ProfileConflictError when `to` is taken). */
+  async renameProfile(userId: string, from: string, to: string): Promise<ProfileMutation> {
+    return this.serialize(userId, async () => {
+      const doc = (await this.read(userId)) ?? defaults();
+      const next = renamedProfile(doc, from, to);
+      if (next !== doc) await this.write(userId, next);
+      const message =
+        from === to ? `Profile '${from}' unchanged (same name)` : `Profile '${from}' renamed to '${to}'`;
+      return { name: to, message };
+    });
+  }
+
+  /** Makes a profile the settings' LLM and the active profile (ProfileNotFoundError). */
+  async activateProfile(userId: string, name: string): Promise<ActivateProfileResponse> {
+    return this.serialize(userId, async () => {
+      await this.write(userId, activatedProfile((await this.read(userId)) ?? defaults(), name));
+      return {
+        name,
+        message: `Profile '${name}' activated and applied to current settings`,
+        llm_applied: true,
+      };
+    });
+  }
+
+  private write(userId: string, doc: SettingsDocument): Promise<void> {
+    return this.documents.put(userId, JSON.stringify(doc));
   }
 
   private open(userId: string, sealed: string, path: string): string {
@@ -166,8 +276,10 @@ export class SettingsService {
     await this.serialize(userId, async () => {
       const stored = await this.read(userId);
       const context = sealContext(userId);
-      const next = mergeSettings(stored, parsed.value, (plaintext) => this.box.encrypt(plaintext, context));
-      await this.documents.put(userId, JSON.stringify(next));
+      const seal = (plaintext: string) => this.box.encrypt(plaintext, context);
+      const next = mergeSettings(stored && settingsOnly(stored), parsed.value, seal);
+      // The profiles are not POST's: they are carried over as they are.
+      await this.write(userId, { ...next, ...profileMembers(stored) });
     });
   }
 
@@ -178,19 +290,19 @@ export class SettingsService {
   async getEffective(userId: string): Promise<EffectiveSettings | null> {
     const sealed = await this.read(userId);
     if (!sealed) return null;
-    return mapSecrets(sealed, (value, path) => this.open(userId, value, path));
+    return mapSecrets(settingsOnly(sealed), (value, path) => this.open(userId, value, path));
   }
 
   /** The stored (sealed) document, projected on today's members with their defaults. */
-  private async read(userId: string): Promise<Settings | null> {
+  private async read(userId: string): Promise<SettingsDocument | null> {
     const text = await this.documents.get(userId);
     if (text === null) return null;
-    return complete(Value.Clean(StoredSettingsShape, JSON.parse(text)) as Settings);
+    return complete(Value.Clean(StoredDocumentShape, JSON.parse(text)) as Settings);
   }
 }
 
 /** The record before the first write: every member at its default, no secret. */
-const defaults = (): Settings => complete({} as Settings);
+const defaults = (): SettingsDocument => complete({} as Settings);
 
 /** The web UI's flat members of a (sealed) record: secrets null, the *_set flags say what is set. */
 function flatView(sealed: Settings): GETSettingsResponse {

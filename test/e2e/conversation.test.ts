@@ -197,6 +197,40 @@ describe('the LLM from stored settings', () => {
     await waitForStatus(server, created.id, ['finished']);
     expect(llm.requestsFor(key)).toHaveLength(1);
   });
+
+  it('runs on the LLM profile activated last (its model, key and base URL)', async () => {
+    const key = 'sk-from-a-profile';
+    llm.script(key, [{ text: 'configured from a profile' }]);
+    const llmOf = (model: string, apiKey: string) => ({
+      model,
+      api_key: apiKey,
+      base_url: llm.openaiBaseUrl,
+    });
+    for (const [name, body] of [
+      ['cheap', llmOf('openai/cheap', 'sk-never-used')],
+      ['strong', llmOf('openai/strong', key)],
+    ] as const) {
+      const saved = await api(server, `/api/profiles/${name}`, {
+        method: 'POST',
+        body: JSON.stringify({ llm: body }),
+      });
+      expect(saved.status).toBe(201);
+    }
+    expect((await api(server, '/api/profiles/strong/activate', { method: 'POST' })).status).toBe(200);
+    const started = await api(server, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({
+        workspace: { working_dir: tempDir('agentd-ws-') },
+        initial_message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      }),
+    });
+    expect(started.status).toBe(201);
+    const created = (await started.json()) as { id: string; agent: { llm: { model: string } } };
+    expect(created.agent.llm.model).toBe('openai/strong');
+    await waitForStatus(server, created.id, ['finished']);
+    expect(llm.requestsFor(key)).toHaveLength(1);
+    expect(llm.requestsFor('sk-never-used')).toHaveLength(0);
+  });
 });
 
 describe('error paths', () => {

@@ -77,6 +77,7 @@ export const settingsRoutes: FastifyPluginAsync<SettingsRoutesOptions> = async (
         response: {
           200: Type.Ref('SettingsView'),
           400: detailResponse('Nothing to update'),
+          404: detailResponse('active_profile names no saved profile'),
           ...errorResponses,
         },
       },

@@ -1,0 +1,162 @@
+// LLM profiles inside a user's settings document: `llm_profiles` (name → the LLM as saved, its
+// api_key and extra_headers values sealed) and `active_profile` (the name last activated). They live
+// in the same document as the settings so that activating one (it becomes the settings' LLM) is one
+// write under the user's turn. POST /api/settings never sees or replaces them.
+
+import { MAX_PROFILES, type ProfileInfo, type ProfileList, type ProfileLLM } from './profile-schemas.js';
+import type { Settings } from './schemas.js';
+
+/** A stored profile: the LLM's members with its secrets sealed. */
+export type StoredProfile = ProfileLLM;
+
+/** The members a settings document holds beside the Settings record. */
+export interface ProfileMembers {
+  llm_profiles?: Record<string, StoredProfile>;
+  active_profile?: string | null;
+}
+
+/** A user's whole stored document. */
+export type SettingsDocument = Settings & ProfileMembers;
+
+/** 404: no profile of that name. */
+export class ProfileNotFoundError extends Error {
+  override name = 'ProfileNotFoundError';
+  constructor(profile: string) {
+    super(`Profile '${profile}' not found`);
+  }
+}
+
+/** 409: a rename onto a taken name, or a new profile past MAX_PROFILES. */
+export class ProfileConflictError extends Error {
+  override name = 'ProfileConflictError';
+}
+
+/** The document's profiles as a Map (names are the client's: `__proto__` stays a plain name). */
+const profilesOf = (doc: ProfileMembers) => new Map(Object.entries(doc.llm_profiles ?? {}));
+
+/** The profile members of a document, to carry over a write that replaces the settings. */
+export const profileMembers = (doc: ProfileMembers | null): ProfileMembers =>
+  doc ? { llm_profiles: doc.llm_profiles ?? {}, active_profile: doc.active_profile ?? null } : {};
+
+/** The document without its profile members: the Settings record the other views are built from. */
+export function settingsOnly(doc: SettingsDocument): Settings {
+  const { llm_profiles: _profiles, active_profile: _active, ...settings } = doc;
+  return settings;
+}
+
+export function profileOf(doc: ProfileMembers, name: string): StoredProfile | null {
+  return profilesOf(doc).get(name) ?? null;
+}
+
+/** The active profile's name; null also when it names a profile no longer there. */
+export function activeProfile(doc: ProfileMembers): string | null {
+  const name = doc.active_profile ?? null;
+  return name !== null && profilesOf(doc).has(name) ? name : null;
+}
+
+export function profileList(doc: ProfileMembers): ProfileList {
+  const profiles: ProfileInfo[] = [...profilesOf(doc)]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, llm]) => ({
+      name,
+      model: typeof llm.model === 'string' ? llm.model : null,
+      base_url: typeof llm.base_url === 'string' ? llm.base_url : null,
+      provider_connection_id: null,
+      provider_connection_broken: false,
+      api_key_set: Boolean(llm.api_key),
+    }));
+  return { profiles, active_profile: activeProfile(doc) };
+}
+
+/** The document with `llm` saved as `name` (replacing one of that name). */
+export function withProfile<D extends ProfileMembers>(doc: D, name: string, llm: StoredProfile): D {
+  const profiles = profilesOf(doc);
+  if (!profiles.has(name) && profiles.size >= MAX_PROFILES) {
+    throw new ProfileConflictError(
+      `Profile limit reached (${MAX_PROFILES}). Delete a profile before saving a new one.`,
+    );
+  }
+  profiles.set(name, llm);
+  return { ...doc, llm_profiles: Object.fromEntries(profiles) };
+}
+
+/** The document without the profile `name` (unchanged when there is none); active no more if it was. */
+export function withoutProfile<D extends ProfileMembers>(doc: D, name: string): D {
+  const profiles = profilesOf(doc);
+  profiles.delete(name);
+  const active = doc.active_profile === name ? null : (doc.active_profile ?? null);
+  return { ...doc, llm_profiles: Object.fromEntries(profiles), active_profile: active };
+}
+
+/** The document with profile `from` named `to` (the active one follows). */
+export function renamedProfile<D extends ProfileMembers>(doc: D, from: string, to: string): D {
+  const profiles = profilesOf(doc);
+  const llm = profiles.get(from);
+  if (!llm) throw new ProfileNotFoundError(from);
+  if (from === to) return doc;
+  if (profiles.has(to)) throw new ProfileConflictError(`Profile '${to}' already exists`);
+  // Rebuilt in order, so the renamed profile keeps its place.
+  const next = [...profiles].map(([n, p]): [string, StoredProfile] => [n === from ? to : n, p]);
+  const active = doc.active_profile === from ? to : (doc.active_profile ?? null);
+  return { ...doc, llm_profiles: Object.fromEntries(next), active_profile: active };
+}
+
+/**
+ * The document with profile `name` active: its model, key (sealed as it is: the same user's seal) and
+ * base URL become the settings' LLM, as OpenHands applies a profile to its agent settings.
+ */
+export function activatedProfile(doc: SettingsDocument, name: string): SettingsDocument {
+  const llm = profileOf(doc, name);
+  if (!llm) throw new ProfileNotFoundError(name);
+  return {
+    ...doc,
+    llm_model: llm.model,
+    llm_api_key: llm.api_key || null,
+    llm_base_url: typeof llm.base_url === 'string' && llm.base_url ? llm.base_url : null,
+    active_profile: name,
+  };
+}
+
+/**
+ * What to store of an incoming LLM's secret: `REDACTED` (a GET echoed back) keeps the stored value of
+ * the same member, a sealed value (an `encrypted` GET echoed back) is kept once `check` opens it, and
+ * anything else is new plaintext to seal.
+ */
+export interface IncomingSecrets {
+  redacted: string;
+  isSealed: (value: string) => boolean;
+  /** Throws when the sealed value does not open for this user. */
+  check: (sealed: string) => void;
+  seal: (plaintext: string) => string;
+}
+
+/** The LLM to store: secrets sealed (or dropped without `includeSecrets`), as IncomingSecrets says. */
+export function storedProfile(
+  llm: ProfileLLM,
+  previous: StoredProfile | null,
+  includeSecrets: boolean,
+  secrets: IncomingSecrets,
+): StoredProfile {
+  if (!includeSecrets) {
+    const { extra_headers: _headers, ...rest } = llm;
+    return { ...rest, api_key: null };
+  }
+  const store = (value: string, before: string | null | undefined): string | null => {
+    if (value === secrets.redacted) return before ?? null;
+    if (secrets.isSealed(value)) {
+      secrets.check(value);
+      return value;
+    }
+    return secrets.seal(value);
+  };
+  const out: StoredProfile = { ...llm, api_key: llm.api_key ? store(llm.api_key, previous?.api_key) : null };
+  if (llm.extra_headers) {
+    const headers = new Map<string, string>();
+    for (const [header, value] of Object.entries(llm.extra_headers)) {
+      const kept = store(value, previous?.extra_headers?.[header]);
+      if (kept !== null) headers.set(header, kept);
+    }
+    out.extra_headers = Object.fromEntries(headers);
+  }
+  return out;
+}
