@@ -13,6 +13,7 @@ import {
 import { llmParameters, type Tool } from '../tools/index.js';
 import { actionEvents } from './action-events.js';
 import { agentError, base, pendingActions, textContent } from './agent-events.js';
+import { AgentLlms, type SwitchedLlms } from './agent-llms.js';
 import type { SummarizingCondenser } from './condenser.js';
 import { needsConfirmation } from './confirmation.js';
 import type { Critic, CriticResult } from './critic.js';
@@ -41,6 +42,8 @@ export interface AgentSpec {
   context?: AgentContext | null;
   /** Condenses the LLM's view of long conversations; none: the view keeps every event. */
   condenser?: SummarizingCondenser | null;
+  /** The stored stats' `usage_to_metrics`: usage ids no LLM here has are carried on (AgentLlms). */
+  storedUsage?: Record<string, unknown>;
   /** The SDK's inline `system_prompt`: used verbatim instead of agentd's (the dynamic context follows). */
   systemPrompt?: string | null;
 }
@@ -52,16 +55,15 @@ const CORRECTIVE =
   'Your last response did not include a function call or a message. Please use a tool to proceed with the task.';
 
 export class Agent {
-  readonly llm: LLM;
+  /** Its LLM, condenser and critic, and the spend they count (switchable: switch_llm). */
+  private readonly models: AgentLlms;
   readonly tools: ReadonlyMap<string, Tool>;
   private readonly llmTools: LlmTool[];
   private readonly execution: ToolExecution;
   private keepRisk: boolean;
   private readonly notes: string[];
   readonly hooks: HookRunner | null;
-  readonly critic: Critic | null;
   readonly context: AgentContext | null;
-  readonly condenser: SummarizingCondenser | null;
   private readonly systemPrompt: string;
   private view: MessageView;
   /** Prompt + completion tokens of the last LLM call; null when unknown or outdated by a condensation. */
@@ -70,7 +72,7 @@ export class Agent {
   private turn: Promise<unknown> = Promise.resolve();
 
   constructor(spec: AgentSpec) {
-    this.llm = spec.llm;
+    this.models = new AgentLlms(spec.llm, spec.condenser ?? null, spec.critic ?? null, spec.storedUsage);
     this.tools = new Map(spec.tools.map((t) => [t.name, t]));
     this.llmTools = spec.tools.map((t) => ({
       name: t.name,
@@ -81,9 +83,7 @@ export class Agent {
     this.keepRisk = spec.securityAnalyzer ?? false;
     this.notes = spec.notes ?? [];
     this.hooks = spec.hooks ?? null;
-    this.critic = spec.critic ?? null;
     this.context = spec.context ?? null;
-    this.condenser = spec.condenser ?? null;
     this.systemPrompt = spec.systemPrompt ?? SYSTEM_PROMPT;
     this.view = new MessageView(this.tools);
     this.execution = new ToolExecution(this.tools, Math.max(1, spec.toolConcurrencyLimit ?? 1), this.hooks);
@@ -111,24 +111,31 @@ export class Agent {
     this.keepRisk = on;
   }
 
-  /** Every LLM the agent uses (its own, the condenser's, the critic's). */
-  llms(): LLM[] {
-    const condenser = this.condenser?.config.llm;
-    const own = condenser && condenser !== this.llm ? [condenser] : [];
-    return [this.llm, ...own, ...(this.critic?.llms ?? [])];
+  get condenser(): SummarizingCondenser | null {
+    return this.models.condenser;
   }
 
-  /** USD spent so far by every LLM the agent uses. */
+  private get llm(): LLM {
+    return this.models.llm;
+  }
+
+  private get critic(): Critic | null {
+    return this.models.critic;
+  }
+
+  /** OpenHands' switch_llm: the next calls go to these LLMs (a step under way finishes on the old ones). */
+  switchLlms(next: SwitchedLlms): void {
+    this.models.switch(next);
+  }
+
+  /** USD spent so far by every LLM the agent uses or used. */
   spent(): number {
-    return this.llms().reduce((sum, llm) => sum + llm.metrics.accumulatedCost, 0);
+    return this.models.spent();
   }
 
   /** OpenHands' `stats`: one entry per usage id. */
   stats(): Record<string, unknown> {
-    const usage: Record<string, unknown> = {};
-    for (const llm of this.llms())
-      Object.assign(usage, (llm.metrics.snapshot() as { usage_to_metrics: object }).usage_to_metrics);
-    return { usage_to_metrics: usage };
+    return this.models.stats();
   }
 
   /** The conversation as the LLM sees it. */

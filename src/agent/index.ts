@@ -1,5 +1,6 @@
 export { Agent, type AgentSpec, type StepOutcome } from './agent.js';
 export { agentError, pendingActions } from './agent-events.js';
+export { AgentLlms, type SwitchedLlms } from './agent-llms.js';
 export {
   type CondensationReason,
   type CondenserConfig,

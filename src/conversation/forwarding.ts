@@ -3,7 +3,7 @@
 // receiving replica is the one the holder would have given.
 import type { ForwardReply } from '../cluster/index.js';
 import { LLMError } from '../llm/index.js';
-import { SecretKeyError } from '../settings/index.js';
+import { ProfileNotFoundError, SecretKeyError } from '../settings/index.js';
 import {
   CondenserUnavailableError,
   ConversationInSandboxError,
@@ -22,6 +22,8 @@ export const OWNED_OPS = [
   'respondToConfirmation',
   'setConfirmationPolicy',
   'setSecurityAnalyzer',
+  'switchLlm',
+  'switchProfile',
   'updateSecrets',
   'update',
   'navigate',
@@ -40,6 +42,7 @@ const KNOWN: readonly (abstract new (...args: never[]) => Error)[] = [
   UnknownEventError,
   LLMError,
   SecretKeyError,
+  ProfileNotFoundError,
 ];
 
 /** The outcome of a call, ready to travel back. */

@@ -10,6 +10,7 @@ import {
   LLMCritic,
   PassCritic,
   SummarizingCondenser,
+  type SwitchedLlms,
 } from '../agent/index.js';
 import type { AnyEvent } from '../events/index.js';
 import { HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.js';
@@ -85,6 +86,7 @@ export async function buildRuntime(
       ? null
       : new HookRunner(hooks, { workingDir: state.workspace.working_dir, sessionId: record.id }),
     systemPrompt: state.agent.system_prompt ?? null,
+    storedUsage: storedUsage(state),
     // Conversations from before condensers existed have no `condenser` member: none.
     condenser: condenser
       ? new SummarizingCondenser({
@@ -108,6 +110,29 @@ export async function buildRuntime(
   return runtime;
 }
 
+/**
+ * The LLMs a running agent takes on OpenHands' switch_llm (Agent.switchLlms), from the switched agent
+ * in `state`: its own, the condenser's when it `follows` the agent's model, and a new critic when the
+ * critic has no LLM of its own. Their metrics are not restored here: the agent's switch carries
+ * each usage id's figures on (AgentLlms).
+ */
+export function switchedLlms(
+  options: ConversationServiceOptions,
+  logger: Logger,
+  state: ConversationState,
+  condenserFollows: boolean,
+): SwitchedLlms {
+  const open = (value: string) => (SecretBox.isSealed(value) ? options.secretBox.decrypt(value) : value);
+  const fresh = { ...state, stats: {} };
+  const llmFor = (spec: LLMSpec) => conversationLLM(options, logger, spec, fresh, open);
+  const switched: SwitchedLlms = { llm: llmFor(state.agent.llm) };
+  const condenser = state.agent.condenser?.llm;
+  if (condenserFollows && condenser) switched.condenser = llmFor(condenser);
+  const critic = state.agent.critic;
+  if (critic && critic.kind !== 'PassCritic' && !critic.llm) switched.critic = criticFor(fresh, llmFor)!;
+  return switched;
+}
+
 function criticFor(state: ConversationState, llmFor: (spec: LLMSpec) => LLM): Critic | null {
   const spec = state.agent.critic;
   if (!spec) return null;
@@ -115,6 +140,9 @@ function criticFor(state: ConversationState, llmFor: (spec: LLMSpec) => LLM): Cr
   // Without an LLM of its own the critic uses the agent's model, under its own usage id.
   return new LLMCritic(llmFor(spec.llm ?? { ...state.agent.llm, usage_id: 'critic' }), spec.mode);
 }
+
+const storedUsage = (state: ConversationState): Record<string, unknown> =>
+  (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
 
 /** An LLM of the conversation, its metrics continuing from the stored stats; `open` unseals its secrets. */
 function conversationLLM(
@@ -125,8 +153,7 @@ function conversationLLM(
   open: (sealed: string) => string,
 ): LLM {
   const llm = createLLM(mapLlmSecrets(spec, open), { prices: options.prices, logger });
-  const stored = (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
-  llm.metrics.restore(stored[llm.metrics.usageId]);
+  llm.metrics.restore(storedUsage(state)[llm.metrics.usageId]);
   llm.metrics.maxBudgetPerTask = state.max_budget_per_task ?? null;
   return llm;
 }

@@ -216,6 +216,15 @@ export const SetSecurityAnalyzerRequest = Type.Object(
   { ...open, $id: 'SetSecurityAnalyzerRequest' },
 );
 
+/** OpenHands' switch_llm body: the LLM the agent moves to. */
+export const SwitchLlmRequest = Type.Object({ llm: Type.Ref('LLM') }, { $id: 'SwitchLlmRequest' });
+
+/** OpenHands' switch_profile body: one of the caller's saved LLM profiles (/api/profiles). */
+export const SwitchProfileRequest = Type.Object(
+  { profile_name: Type.String({ minLength: 1, maxLength: 64 }) },
+  { $id: 'SwitchProfileRequest' },
+);
+
 export const ConfirmationResponseRequest = Type.Object(
   { accept: Type.Boolean(), reason: Type.Optional(Type.String()) },
   { ...open, $id: 'ConfirmationResponseRequest' },

@@ -7,6 +7,7 @@
 import { rmSync } from 'node:fs';
 import { rejectPending } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
+import { mapLlmSecrets } from '../llm/index.js';
 import type { ConversationRecord, ConversationSearch } from '../store/index.js';
 import { activeBranch, navigatedPoints } from './branches.js';
 import {
@@ -18,9 +19,11 @@ import {
 } from './errors.js';
 import { type ForkRequest, forkConversation } from './fork.js';
 import { ConversationIntake } from './intake.js';
-import type { ConfirmationPolicy, ConversationInfo } from './schemas.js';
+import { switchedLlms } from './runtime-builder.js';
+import type { ConfirmationPolicy, ConversationInfo, LLMSpec } from './schemas.js';
 import { sealSecrets } from './secrets.js';
-import { conversationInfo, finalResponseOf, stateOf } from './state.js';
+import { conversationInfo, finalResponseOf, maskedAgent, stateOf } from './state.js';
+import { checkSwitchedLlm, switchedAgent } from './switch-llm.js';
 
 export type { ConversationServiceOptions } from './runtimes.js';
 
@@ -135,6 +138,38 @@ export class ConversationService extends ConversationIntake {
       });
       runtime.agent.setSecurityAnalyzer(analyzer?.kind === 'LLMSecurityAnalyzer');
     });
+  }
+
+  /** OpenHands' switch_llm: the agent's next LLM calls go to `llm` (see switch-llm.ts). */
+  async switchLlm(userId: string, id: string, llm: LLMSpec): Promise<void> {
+    checkSwitchedLlm(llm);
+    return this.onOwner('switchLlm', userId, id, [llm], () => this.switchHere(userId, id, async () => llm));
+  }
+
+  /**
+   * OpenHands' switch_profile: the same, to the caller's saved LLM profile `name` (ProfileNotFoundError),
+   * under the usage id `profile:<name>`, so its spend is counted apart, as OpenHands counts it.
+   */
+  async switchProfile(userId: string, id: string, name: string): Promise<void> {
+    return this.onOwner('switchProfile', userId, id, [name], () =>
+      this.switchHere(userId, id, async () => ({
+        ...(await this.options.settings.profileLlm(userId, name)),
+        usage_id: `profile:${name}`,
+      })),
+    );
+  }
+
+  /** The switch, once the conversation is known to be the caller's (its 404 comes before a profile's). */
+  private async switchHere(userId: string, id: string, llmOf: () => Promise<LLMSpec>): Promise<void> {
+    const runtime = await this.runtime(userId, id);
+    const sealed = mapLlmSecrets(await llmOf(), (value) => this.options.secretBox.encrypt(value));
+    const { agent, condenserFollows } = switchedAgent(runtime.state.agent, sealed);
+    const state = { ...runtime.state, agent };
+    const llms = switchedLlms(this.options, this.logFor(id), state, condenserFollows);
+    await runtime.changeState('agent', maskedAgent(agent), {
+      state: state as unknown as Record<string, unknown>,
+    });
+    runtime.agent.switchLlms(llms);
   }
 
   async updateSecrets(userId: string, id: string, secrets: Record<string, unknown>): Promise<void> {

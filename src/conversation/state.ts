@@ -64,7 +64,8 @@ export type StateKey =
   | 'last_user_message_id'
   | 'stats'
   | 'tags'
-  | 'agent_state';
+  | 'agent_state'
+  | 'agent';
 
 /** A single-member ConversationStateUpdateEvent (persisted, unlike full_state snapshots). */
 export function stateUpdateEvent(key: StateKey, value: unknown): AnyEvent {
@@ -83,7 +84,7 @@ export function stateOf(record: ConversationRecord): ConversationState {
 }
 
 /** The agent as shown to clients: its LLMs' secrets and its MCP servers' masked, the rest as given. */
-function maskedAgent(agent: AgentSpec): Record<string, unknown> {
+export function maskedAgent(agent: AgentSpec): Record<string, unknown> {
   const mask = () => MASK;
   const masked: Record<string, unknown> = { kind: 'Agent', ...agent, llm: mapLlmSecrets(agent.llm, mask) };
   if (agent.critic?.llm) masked.critic = { ...agent.critic, llm: mapLlmSecrets(agent.critic.llm, mask) };

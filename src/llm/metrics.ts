@@ -23,13 +23,28 @@ export class Metrics {
   readonly latencies: { model: string; latency: number; response_id: string }[] = [];
   /** Shown in the snapshot; enforced by the run loop, not here. */
   maxBudgetPerTask: number | null = null;
+  /** Where additions go once this LLM was switched away from (handOver). */
+  private successor: Metrics | null = null;
 
   constructor(
     readonly usageId: string,
     readonly model: string,
   ) {}
 
-  add(response: LlmResponse): void {
+  /**
+   * After a switch to another LLM of the same usage id: `next` goes on from these figures, and what
+   * this one still records (a call that was under way) is added there, under this model's name.
+   */
+  handOver(next: Metrics): void {
+    next.restore((this.snapshot().usage_to_metrics as Record<string, unknown>)[this.usageId]);
+    this.successor = next;
+  }
+
+  add(response: LlmResponse, model = this.model): void {
+    if (this.successor) {
+      this.successor.add(response, model);
+      return;
+    }
     this.accumulatedCost += response.cost;
     const t = this.tokens;
     const u = response.usage;
@@ -42,12 +57,11 @@ export class Metrics {
     t.per_turn_token = u.prompt_tokens + u.completion_tokens;
     this.lastResponseId = response.id;
     this.latencies.push({
-      model: this.model,
+      model,
       latency: Math.max(0, response.latencyMs) / 1000,
       response_id: response.id,
     });
-    if (response.cost > 0)
-      this.costs.push({ model: this.model, cost: response.cost, timestamp: Date.now() / 1000 });
+    if (response.cost > 0) this.costs.push({ model, cost: response.cost, timestamp: Date.now() / 1000 });
   }
 
   /**

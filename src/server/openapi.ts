@@ -125,6 +125,8 @@ export async function installOpenApi(
     conversation.UpdateSecretsRequest,
     conversation.SetConfirmationPolicyRequest,
     conversation.SetSecurityAnalyzerRequest,
+    conversation.SwitchLlmRequest,
+    conversation.SwitchProfileRequest,
     conversation.ConfirmationResponseRequest,
     conversation.AskAgentRequest,
     conversation.AskAgentResponse,

@@ -7,6 +7,7 @@ export {
   ProfileDetail,
   ProfileInfo,
   ProfileList,
+  type ProfileLLM,
   ProfileMutation,
   ProfileNameParams,
   RenameProfileRequest,

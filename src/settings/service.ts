@@ -10,6 +10,7 @@ import type {
   ActivateProfileResponse,
   ProfileDetail,
   ProfileList,
+  ProfileLLM,
   ProfileMutation,
   SaveProfileRequest,
 } from './profile-schemas.js';
@@ -186,6 +187,13 @@ export class SettingsService {
           ? stored
           : { ...mapLlmSecrets(stored, () => REDACTED), api_key: null };
     return { name, config, api_key_set: Boolean(stored.api_key) };
+  }
+
+  /** A profile's LLM with its secrets in clear, to run on (ProfileNotFoundError; SecretKeyError). */
+  async profileLlm(userId: string, name: string): Promise<ProfileLLM> {
+    const stored = profileOf((await this.read(userId)) ?? {}, name);
+    if (!stored) throw new ProfileNotFoundError(name);
+    return mapLlmSecrets(stored, (value) => this.open(userId, value, `llm_profiles.${name}`));
   }
 
   /**

@@ -199,6 +199,8 @@ describe('an unknown conversation', () => {
     events: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
     respond_to_confirmation: { accept: true },
     navigate: { event_id: null },
+    switch_llm: { llm: { model: 'gpt-4o' } },
+    switch_profile: { profile_name: 'fast' },
   };
 
   it('is a 404 on every route under /api/conversations/{conversation_id}, and each documents it', async () => {

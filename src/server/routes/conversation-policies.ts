@@ -1,10 +1,17 @@
-// Per-conversation policies: secrets, confirmation policy, security analyzer. Split from
-// conversations.ts (same prefix, same errors) to keep each route file small.
+// Per-conversation policies: secrets, confirmation policy, security analyzer, the agent's LLM
+// (switch_llm, switch_profile). Split from conversations.ts (same prefix, same errors) to keep each
+// route file small.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { ConfirmationPolicy } from '../../conversation/schemas.js';
+import type { ConfirmationPolicy, LLMSpec } from '../../conversation/schemas.js';
 import type { ConversationService } from '../../conversation/service.js';
-import { ConversationIdParams, conversationActionErrors, dashedUuid, errorResponses } from '../schemas.js';
+import {
+  ConversationIdParams,
+  conversationActionErrors,
+  dashedUuid,
+  detailResponse,
+  errorResponses,
+} from '../schemas.js';
 
 const tags = ['Conversations'];
 const Ref = (id: string) => Type.Ref(id);
@@ -72,6 +79,48 @@ export const conversationPolicyRoutes: FastifyPluginAsync<{ conversations: Conve
     async (request) => {
       const { security_analyzer } = request.body as { security_analyzer: Record<string, unknown> | null };
       await conversations.setSecurityAnalyzer(request.userId, id(request), security_analyzer);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/switch_llm',
+    {
+      schema: {
+        tags,
+        summary: 'Switch Conversation LLM',
+        description:
+          "The agent's next LLM calls go to this LLM (a call under way finishes on the old one); its key is sealed with the conversation. The condenser moves too when it ran on the agent's model. A ConversationStateUpdateEvent `agent` says so; the spend so far stays counted. A model agentd cannot route is a 422.",
+        params: ConversationIdParams,
+        body: Ref('SwitchLlmRequest'),
+        response: success,
+      },
+    },
+    async (request) => {
+      await conversations.switchLlm(request.userId, id(request), (request.body as { llm: LLMSpec }).llm);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/switch_profile',
+    {
+      schema: {
+        tags,
+        summary: 'Switch Conversation Profile',
+        description:
+          "As switch_llm, to one of the caller's saved LLM profiles (/api/profiles), counted under the usage id `profile:<name>`.",
+        params: ConversationIdParams,
+        body: Ref('SwitchProfileRequest'),
+        response: {
+          ...success,
+          404: detailResponse('No conversation of that id, or no profile of that name'),
+        },
+      },
+    },
+    async (request) => {
+      const { profile_name } = request.body as { profile_name: string };
+      await conversations.switchProfile(request.userId, id(request), profile_name);
       return { success: true };
     },
   );
