@@ -39,6 +39,7 @@ export {
   parsePriceTable,
   priceOf,
 } from './pricing.js';
+export { type LLMProbe, PROBE_TIMEOUT_S, probeLLM } from './probe.js';
 export {
   type RecordedRequest,
   type Script,

@@ -27,6 +27,8 @@ import {
   SettingsUpdateRequest,
   SettingsView,
   UserInfo,
+  ValidateProfileRequest,
+  ValidateProfileResponse,
 } from '../settings/index.js';
 import { BEARER_SCHEME, SECURITY_SCHEME } from './auth.js';
 import { installDocsUi } from './docs-ui.js';
@@ -110,6 +112,8 @@ export async function installOpenApi(
     ProfileMutation,
     RenameProfileRequest,
     ActivateProfileResponse,
+    ValidateProfileRequest,
+    ValidateProfileResponse,
     // Before the schemas that hold them: a plain Ajv (test/events/shared-subschemas.test.ts) meets
     // an $id first as a schema of its own, then again, the same, inside another.
     conversation.AgentMcpConfig,

@@ -12,6 +12,8 @@ export {
   ProfileNameParams,
   RenameProfileRequest,
   SaveProfileRequest,
+  ValidateProfileRequest,
+  ValidateProfileResponse,
 } from './profile-schemas.js';
 export { ProfileConflictError, ProfileNotFoundError } from './profiles.js';
 export {

@@ -87,3 +87,24 @@ export const ActivateProfileResponse = Type.Object(
   { $id: 'ActivateProfileResponse' },
 );
 export type ActivateProfileResponse = Static<typeof ActivateProfileResponse>;
+
+export const ValidateProfileRequest = Type.Object(
+  { llm: Type.Ref('LLM') },
+  { $id: 'ValidateProfileRequest' },
+);
+
+export const ValidateProfileResponse = Type.Object(
+  {
+    valid: Type.Boolean(),
+    error: Type.Union([
+      Type.Object({
+        type: Type.String({
+          description: 'The LLM error class, e.g. LLMAuthenticationError, LLMBadRequestError',
+        }),
+        message: Type.String(),
+      }),
+      Type.Null(),
+    ]),
+  },
+  { $id: 'ValidateProfileResponse' },
+);

@@ -17,6 +17,7 @@ import type {
 import {
   activatedProfile,
   activeProfile,
+  type IncomingSecrets,
   ProfileNotFoundError,
   profileList,
   profileMembers,
@@ -206,18 +207,34 @@ export class SettingsService {
       throw new InvalidSettingsError([
         { loc: ['llm', problem.field], msg: problem.message, type: 'value_error' },
       ]);
-    const context = sealContext(userId);
     return this.serialize(userId, async () => {
       const doc = (await this.read(userId)) ?? defaults();
-      const llm = storedProfile(request.llm, profileOf(doc, name), request.include_secrets ?? true, {
-        redacted: REDACTED,
-        isSealed: SecretBox.isSealed,
-        check: (sealed) => this.open(userId, sealed, `llm_profiles.${name}`),
-        seal: (plaintext) => this.box.encrypt(plaintext, context),
-      });
+      const secrets = this.incomingSecrets(userId, name);
+      const llm = storedProfile(request.llm, profileOf(doc, name), request.include_secrets ?? true, secrets);
       await this.write(userId, withProfile(doc, name, llm));
       return { name, message: `Profile '${name}' saved` };
     });
+  }
+
+  /**
+   * An LLM as saving it as `name` would read it (a redacted or sealed secret echoed back is the stored
+   * one), with its secrets in clear: what a pre-flight check calls. Nothing is stored.
+   */
+  async unsavedProfileLlm(userId: string, name: string, llm: ProfileLLM): Promise<ProfileLLM> {
+    const stored = profileOf((await this.read(userId)) ?? {}, name);
+    const sealed = storedProfile(llm, stored, true, this.incomingSecrets(userId, name));
+    return mapLlmSecrets(sealed, (value) => this.open(userId, value, `llm_profiles.${name}`));
+  }
+
+  /** How a profile's incoming secrets are read (see storedProfile). */
+  private incomingSecrets(userId: string, name: string): IncomingSecrets {
+    const context = sealContext(userId);
+    return {
+      redacted: REDACTED,
+      isSealed: SecretBox.isSealed,
+      check: (sealed) => this.open(userId, sealed, `llm_profiles.${name}`),
+      seal: (plaintext) => this.box.encrypt(plaintext, context),
+    };
   }
 
   /** Deletes a profile (none by that name is no error, as in OpenHands); it is no longer active. */

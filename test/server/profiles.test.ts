@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PROFILES } from '../../src/settings/index.js';
+import { ScriptedLLM } from '../support/scripted-llm.js';
 import { api, startServer, type TestServer } from '../support/server.js';
 
 const KEY = 'sk-PROFILE-PLAINTEXT-KEY-8675309';
@@ -248,5 +249,61 @@ describe('/api/profiles with secret exposure (as the SDK reads a profile)', () =
     expect(res.status).toBe(409);
     expect(res.text).not.toContain(KEY);
     expect((await bob.list()).body.profiles).toEqual([]);
+  });
+});
+
+describe('POST /api/profiles/{name}/validate: one tiny completion before a save', () => {
+  const llm = new ScriptedLLM();
+  let server: TestServer;
+  let alice: ReturnType<typeof client>;
+  beforeAll(async () => {
+    await llm.start();
+    server = await startServer({ keys: ['alice-key'] });
+    alice = client(server);
+  });
+  afterAll(async () => {
+    await server.close({ remove: true });
+    await llm.stop();
+  });
+
+  const config = (key: string, model = 'openai/gpt-4o') => ({
+    model,
+    api_key: key,
+    base_url: llm.openaiBaseUrl,
+  });
+  const validate = (name: string, body: unknown) =>
+    alice.call('POST', `/api/profiles/${name}/validate`, { llm: body });
+
+  it('answers valid for an LLM that answers, asking for a few tokens, and stores nothing', async () => {
+    llm.script('sk-good', [{ text: 'pong' }]);
+    const res = await validate('draft', config('sk-good'));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ valid: true, error: null });
+    const [sent] = llm.requestsFor('sk-good');
+    expect(sent?.body).toMatchObject({ model: 'gpt-4o', max_completion_tokens: 16 });
+    expect((await alice.list()).body.profiles).toEqual([]);
+  });
+
+  it("names the error when the provider refuses, never the key; a rate limit is no configuration's fault", async () => {
+    llm.script('sk-rejected-0123456789', [{ error: { status: 401, message: 'Incorrect API key provided' } }]);
+    const refused = await validate('draft', config('sk-rejected-0123456789'));
+    expect(refused.body).toMatchObject({ valid: false, error: { type: 'LLMAuthenticationError' } });
+    expect(refused.text).not.toContain('sk-rejected-0123456789');
+    llm.script('sk-busy', [{ error: { status: 429, message: 'Rate limit reached' } }]);
+    expect((await validate('draft', config('sk-busy'))).body).toEqual({ valid: true, error: null });
+    expect(llm.requestsFor('sk-busy')).toHaveLength(1); // no retry
+    const nowhere = await validate('draft', { model: 'litellm_proxy/claude' });
+    expect(nowhere.body).toMatchObject({
+      valid: false,
+      error: { message: expect.stringContaining('base URL') },
+    });
+  });
+
+  it("checks a saved profile's stored key when the draft echoes it redacted", async () => {
+    expect((await alice.save('saved', config('sk-stored'))).status).toBe(201);
+    llm.script('sk-stored', [{ text: 'pong' }]);
+    const echoed = { ...((await alice.get('saved')).body.config as object), api_key: '**********' };
+    expect((await validate('saved', echoed)).body).toEqual({ valid: true, error: null });
+    expect(llm.requestsFor('sk-stored')).toHaveLength(1);
   });
 });

@@ -4,8 +4,10 @@
 // exposure, as with GET /api/settings.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
+import { PROBE_TIMEOUT_S, probeLLM } from '../../llm/index.js';
 import {
   MAX_PROFILES,
+  type ProfileLLM,
   ProfileNameParams,
   type SaveProfileRequest,
   type SettingsService,
@@ -143,5 +145,29 @@ export const profileRoutes: FastifyPluginAsync<ProfileRoutesOptions> = async (
       },
     },
     async (request) => settings.activateProfile(request.userId, name(request)),
+  );
+
+  app.post(
+    '/api/profiles/:name/validate',
+    {
+      schema: {
+        tags,
+        summary: 'Validate Profile',
+        description: `Pre-flight check of an LLM before it is saved as the profile: one tiny completion (no retry, ${PROBE_TIMEOUT_S} s at most). A redacted or sealed secret echoed back is the stored profile's. valid false with the error's class and message (never the key); a rate limit or a timeout counts as valid (it says nothing about the configuration). Nothing is stored.`,
+        params: ProfileNameParams,
+        body: Type.Ref('ValidateProfileRequest'),
+        response: {
+          200: Type.Ref('ValidateProfileResponse'),
+          409: detailResponse("A sealed secret that does not open with this server's key"),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { llm } = request.body as { llm: ProfileLLM };
+      return probeLLM(await settings.unsavedProfileLlm(request.userId, name(request), llm), {
+        logger: request.log,
+      });
+    },
   );
 };
