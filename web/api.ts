@@ -48,8 +48,11 @@ function detailOf(body: unknown, status: number): string {
   return `HTTP ${status}`;
 }
 
-export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const headers: Record<string, string> = {};
+export async function api<T>(
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<T> {
+  const headers: Record<string, string> = { ...init.headers };
   const key = sessionKey();
   if (key) headers['X-Session-API-Key'] = key;
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';

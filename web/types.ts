@@ -52,3 +52,9 @@ export interface McpConfig {
   shttp_servers?: { url: string; api_key?: string | null }[];
   stdio_servers?: { name: string; command: string; args?: string[]; env?: Record<string, string> }[];
 }
+
+/** GET /api/profiles: the saved LLMs (no key), and the one in use. */
+export interface ProfileList {
+  profiles: { name: string; model: string | null; base_url: string | null; api_key_set: boolean }[];
+  active_profile: string | null;
+}

@@ -1,8 +1,8 @@
 // The web UI in a real Chromium against the real binary (dist/cli.js) and the scripted LLM: sign in
 // through the URL the banner prints, start a conversation from the page and watch its terminal output,
 // approve and reject in confirmation mode, live through a server restart without a gap or a duplicate,
-// and change settings (with an MCP server tested). Screenshots go to AGENTD_SCREENSHOT_DIR when set,
-// else to a temp folder removed after the run.
+// change settings (with an MCP server tested), and save, use and switch to LLM profiles. Screenshots
+// go to AGENTD_SCREENSHOT_DIR when set, else to a temp folder removed after the run.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -377,6 +377,47 @@ describe('the web UI in Chromium', () => {
     await shot(page, 'settings');
     const after = (await (await api('/api/settings')).json()) as { mcp_config: { stdio_servers: unknown[] } };
     expect(after.mcp_config.stdio_servers).toHaveLength(1);
+    await page.close();
+  });
+
+  it('saves the LLM as a profile, uses another, and switches a conversation to one from its page', async () => {
+    const keyA = await scriptNext([finishStep]);
+    const keyB = `sk-${randomUUID()}`;
+    llm.script(keyB, [{ toolCalls: [{ name: 'finish', arguments: { message: 'answered by model B' } }] }]);
+    const b = { model: 'openai/model-b', api_key: keyB, base_url: llm.openaiBaseUrl };
+    expect((await api('/api/profiles/model-b', { method: 'POST', body: { llm: b } })).status).toBe(201);
+
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Save the LLM as a profile' });
+    await form.getByLabel('Profile name').fill('model-a');
+    await form.getByRole('button', { name: /Save the stored LLM/ }).click();
+    const rowA = page.locator('.profiles li', { hasText: 'model-a' });
+    await rowA.getByText('key set').waitFor();
+    // Saved with the stored key, sealed: the page never held it in clear.
+    const saved = (await (await api('/api/profiles/model-a')).json()) as { config: Record<string, unknown> };
+    expect(saved.config).toMatchObject({ model: 'openai/scripted-model', api_key: null });
+
+    const rowB = page.locator('.profiles li', { hasText: 'model-b' });
+    await rowB.getByRole('button', { name: 'Use' }).click();
+    await rowB.getByText('in use').waitFor();
+    expect(await page.getByLabel('Model').first().inputValue()).toBe('openai/model-b');
+    await shot(page, 'settings-profiles');
+    await rowA.getByRole('button', { name: 'Use' }).click();
+    await rowA.getByText('in use').waitFor();
+
+    await startFromPage(page, 'Answer on model A first');
+    await page.locator('.badge.status-finished').first().waitFor();
+    expect(llm.requestsFor(keyA)).toHaveLength(1);
+    await page.getByLabel('Switch the model').selectOption('model-b');
+    await page.locator('.meta', { hasText: 'openai/model-b' }).waitFor();
+    await page.locator('.marker', { hasText: 'Model: openai/model-b' }).waitFor();
+    await page.getByLabel('Message to the agent').fill('Now on B');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('.message.final', { hasText: 'answered by model B' }).waitFor();
+    expect(llm.requestsFor(keyB)).toHaveLength(1);
+    expect(llm.requestsFor(keyA)).toHaveLength(1);
+    await shot(page, 'conversation-switched');
     await page.close();
   });
 });

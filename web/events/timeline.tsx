@@ -73,6 +73,11 @@ function EventView(props: { event: Ev; results: Map<string, Ev>; actions: Set<st
           <strong>{String(e.code)}</strong>: {String(e.detail)}
         </p>
       );
+    case 'ConversationStateUpdateEvent': {
+      // switch_llm / switch_profile: the agent's model from here on.
+      const model = ((e.value as Obj | undefined)?.llm as Obj | undefined)?.model;
+      return e.key === 'agent' && typeof model === 'string' ? <p class="marker">Model: {model}</p> : null;
+    }
     case 'PauseEvent':
       return <p class="marker">Paused</p>;
     case 'InterruptEvent':

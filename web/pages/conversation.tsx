@@ -1,5 +1,6 @@
 // One conversation, live: its events over the WebSocket (exact resume), status, cost and tokens,
-// controls (pause, resume, interrupt), approval of pending actions, and a composer for follow-ups.
+// controls (pause, resume, interrupt, switching the model to a saved profile), approval of pending
+// actions, and a composer for follow-ups.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import { openStream, type StreamState } from '../events/stream.js';
@@ -7,6 +8,7 @@ import { resultsByCall, Timeline } from '../events/timeline.js';
 import type { ConversationInfo, Ev, Stats } from '../types.js';
 import { ErrorNote, StatusBadge } from '../ui.js';
 import { Approval } from './approval.js';
+import { useProfiles } from './profiles.js';
 
 function totals(stats: Stats | undefined): { cost: number; prompt: number; completion: number } {
   let cost = 0;
@@ -67,6 +69,8 @@ export function ConversationPage(props: { id: string }) {
             setStatus(event.value);
           } else if (event.key === 'stats' && value) {
             setStats(value as Stats);
+          } else if (event.key === 'agent' && value) {
+            setInfo((i) => i && { ...i, agent: value as ConversationInfo['agent'] });
           }
         }
         if (seq === null) return;
@@ -139,6 +143,7 @@ export function ConversationPage(props: { id: string }) {
         <button type="button" onClick={() => void post('/interrupt')} disabled={!ACTIVE.has(status ?? '')}>
           Interrupt
         </button>
+        <ModelSwitch onSwitch={(profile_name) => post('/switch_profile', { profile_name })} />
       </div>
       <ErrorNote error={error} />
       <Timeline events={events} waiting={waiting} streaming={streaming} />
@@ -166,5 +171,28 @@ export function ConversationPage(props: { id: string }) {
       </form>
       <div ref={bottom} />
     </section>
+  );
+}
+
+/** Switches the agent to one of the caller's saved LLM profiles, from its next LLM call on. */
+function ModelSwitch(props: { onSwitch: (profile: string) => Promise<void> }) {
+  const [list] = useProfiles();
+  if (!list || list.profiles.length === 0) return null;
+  return (
+    <select
+      aria-label="Switch the model"
+      value=""
+      onChange={(e) => {
+        const name = e.currentTarget.value;
+        if (name) void props.onSwitch(name);
+      }}
+    >
+      <option value="">Switch the model…</option>
+      {list.profiles.map((p) => (
+        <option key={p.name} value={p.name}>
+          {p.name} ({p.model})
+        </option>
+      ))}
+    </select>
   );
 }

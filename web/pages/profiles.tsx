@@ -1,0 +1,101 @@
+// LLM profiles (/api/profiles): saved LLMs to switch between. Saving one takes the settings' LLM as
+// stored, its key sealed (GET /api/settings with X-Expose-Secrets: encrypted; the page never holds it
+// in clear); "Use" makes one the settings' LLM; a conversation switches to one while it runs.
+import { useEffect, useState } from 'preact/hooks';
+import { api, errorText } from '../api.js';
+import type { ProfileList } from '../types.js';
+import { ErrorNote } from '../ui.js';
+
+/** OpenHands' profile names: a letter or digit, then letters, digits, `.`, `_`, `-`; 64 at most. */
+const NAME_PATTERN = '[A-Za-z0-9][A-Za-z0-9._\\-]{0,63}';
+
+const path = (name: string) => `/api/profiles/${encodeURIComponent(name)}`;
+
+/** The caller's profiles; `null` while loading. */
+export function useProfiles(): [ProfileList | null, () => Promise<void>, string | null] {
+  const [list, setList] = useState<ProfileList | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = () =>
+    api<ProfileList>('/api/profiles')
+      .then(setList)
+      .catch((e: unknown) => setError(errorText(e)));
+  useEffect(() => void load(), []);
+  return [list, load, error];
+}
+
+export function LlmProfiles(props: { onChange: () => void }) {
+  const [list, load, loadError] = useProfiles();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const act = async (work: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await work();
+      await load();
+      props.onChange();
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  const saveStored = () =>
+    act(async () => {
+      const sealed = await api<{ agent_settings: { llm: Record<string, unknown> } }>('/api/settings', {
+        headers: { 'X-Expose-Secrets': 'encrypted' },
+      });
+      await api(path(name), { method: 'POST', body: { llm: sealed.agent_settings.llm } });
+      setName('');
+    });
+
+  return (
+    <section class="profiles">
+      <h2>LLM profiles</h2>
+      <p class="muted">
+        Saved LLMs: "Use" makes one the LLM above; a running conversation can switch to one.
+      </p>
+      {list?.profiles.length === 0 && <p class="muted">None saved yet.</p>}
+      <ul class="list">
+        {list?.profiles.map((p) => (
+          <li key={p.name} class="wrap">
+            <span class="grow">
+              <strong>{p.name}</strong> <code>{p.model}</code>{' '}
+              <span class="muted">{p.api_key_set ? 'key set' : 'no key'}</span>{' '}
+              {list.active_profile === p.name && <span class="badge status-finished">in use</span>}
+            </span>
+            <button
+              type="button"
+              onClick={() => void act(() => api(`${path(p.name)}/activate`, { method: 'POST' }))}
+            >
+              Use
+            </button>
+            <button type="button" onClick={() => void act(() => api(path(p.name), { method: 'DELETE' }))}>
+              Delete
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form
+        class="stack"
+        aria-label="Save the LLM as a profile"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void saveStored();
+        }}
+      >
+        <label>
+          Profile name
+          <input
+            name="profile-name"
+            required
+            pattern={NAME_PATTERN}
+            maxLength={64}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+        </label>
+        <ErrorNote error={error ?? loadError} />
+        <button type="submit">Save the stored LLM as a profile</button>
+      </form>
+    </section>
+  );
+}
