@@ -9,6 +9,9 @@ export const PROFILE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
 /** Most profiles one user may hold (OpenHands' MAX_PROFILES). */
 export const MAX_PROFILES = 50;
 
+/** Largest LLM a profile holds, as JSON (the whole settings document is read on each start). */
+export const MAX_PROFILE_BYTES = 64 * 1024;
+
 export const ProfileName = Type.String({ minLength: 1, maxLength: 64, pattern: PROFILE_NAME_PATTERN });
 
 export const ProfileNameParams = Type.Object({ name: ProfileName });

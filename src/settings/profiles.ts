@@ -2,8 +2,15 @@
 // api_key and extra_headers values sealed) and `active_profile` (the name last activated). They live
 // in the same document as the settings so that activating one (it becomes the settings' LLM) is one
 // write under the user's turn. POST /api/settings never sees or replaces them.
-
-import { MAX_PROFILES, type ProfileInfo, type ProfileList, type ProfileLLM } from './profile-schemas.js';
+import { routingProblems } from '../llm/index.js';
+import { InvalidSettingsError } from './parse.js';
+import {
+  MAX_PROFILE_BYTES,
+  MAX_PROFILES,
+  type ProfileInfo,
+  type ProfileList,
+  type ProfileLLM,
+} from './profile-schemas.js';
 import type { Settings } from './schemas.js';
 
 /** A stored profile: the LLM's members with its secrets sealed. */
@@ -29,6 +36,26 @@ export class ProfileNotFoundError extends Error {
 /** 409: a rename onto a taken name, or a new profile past MAX_PROFILES. */
 export class ProfileConflictError extends Error {
   override name = 'ProfileConflictError';
+}
+
+/**
+ * An LLM to save must route somewhere (a model string agentd can call) and stay small: it lives in
+ * the settings document every conversation start reads. InvalidSettingsError at `llm` otherwise.
+ */
+export function checkProfileLlm(llm: ProfileLLM): void {
+  const problem = routingProblems(llm)[0];
+  if (problem)
+    throw new InvalidSettingsError([
+      { loc: ['llm', problem.field], msg: problem.message, type: 'value_error' },
+    ]);
+  if (Buffer.byteLength(JSON.stringify(llm)) > MAX_PROFILE_BYTES)
+    throw new InvalidSettingsError([
+      {
+        loc: ['llm'],
+        msg: `A profile's LLM is at most ${MAX_PROFILE_BYTES / 1024} KB of JSON`,
+        type: 'too_long',
+      },
+    ]);
 }
 
 /** The document's profiles as a Map (names are the client's: `__proto__` stays a plain name). */

@@ -2,7 +2,7 @@
 // the store; GET's projection hides them; getEffective opens them for the agent runtime, and
 // secretValue / view('plaintext') for the callers the routes let ask (secret exposure enabled).
 import { Value } from 'typebox/value';
-import { mapLlmSecrets, routingProblems } from '../llm/index.js';
+import { mapLlmSecrets } from '../llm/index.js';
 import type { SettingsStore } from '../store/index.js';
 import { mergeSettings } from './merge.js';
 import { complete, InvalidSettingsError, parseSettings } from './parse.js';
@@ -17,6 +17,7 @@ import type {
 import {
   activatedProfile,
   activeProfile,
+  checkProfileLlm,
   type IncomingSecrets,
   ProfileNotFoundError,
   profileList,
@@ -183,7 +184,7 @@ export class SettingsService {
     if (!stored) return null;
     const config =
       mode === 'plaintext'
-        ? mapLlmSecrets(stored, (value) => this.open(userId, value, `llm_profiles.${name}`))
+        ? this.openProfile(userId, name, stored)
         : mode === 'encrypted'
           ? stored
           : { ...mapLlmSecrets(stored, () => REDACTED), api_key: null };
@@ -194,7 +195,11 @@ export class SettingsService {
   async profileLlm(userId: string, name: string): Promise<ProfileLLM> {
     const stored = profileOf((await this.read(userId)) ?? {}, name);
     if (!stored) throw new ProfileNotFoundError(name);
-    return mapLlmSecrets(stored, (value) => this.open(userId, value, `llm_profiles.${name}`));
+    return this.openProfile(userId, name, stored);
+  }
+
+  private openProfile(userId: string, name: string, sealed: ProfileLLM): ProfileLLM {
+    return mapLlmSecrets(sealed, (value) => this.open(userId, value, `llm_profiles.${name}`));
   }
 
   /**
@@ -202,11 +207,7 @@ export class SettingsService {
    * past MAX_PROFILES a new one is a ProfileConflictError.
    */
   async saveProfile(userId: string, name: string, request: SaveProfileRequest): Promise<ProfileMutation> {
-    const problem = routingProblems(request.llm)[0];
-    if (problem)
-      throw new InvalidSettingsError([
-        { loc: ['llm', problem.field], msg: problem.message, type: 'value_error' },
-      ]);
+    checkProfileLlm(request.llm);
     return this.serialize(userId, async () => {
       const doc = (await this.read(userId)) ?? defaults();
       const secrets = this.incomingSecrets(userId, name);
@@ -222,8 +223,11 @@ export class SettingsService {
    */
   async unsavedProfileLlm(userId: string, name: string, llm: ProfileLLM): Promise<ProfileLLM> {
     const stored = profileOf((await this.read(userId)) ?? {}, name);
-    const sealed = storedProfile(llm, stored, true, this.incomingSecrets(userId, name));
-    return mapLlmSecrets(sealed, (value) => this.open(userId, value, `llm_profiles.${name}`));
+    return this.openProfile(
+      userId,
+      name,
+      storedProfile(llm, stored, true, this.incomingSecrets(userId, name)),
+    );
   }
 
   /** How a profile's incoming secrets are read (see storedProfile). */

@@ -120,6 +120,9 @@ describe('/api/profiles, exposure off (the default)', () => {
     expect(noEndpoint.body.detail).toMatchObject([{ loc: ['body', 'llm', 'base_url'] }]);
     const noLlm = await alice.call('POST', '/api/profiles/empty', {});
     expect(noLlm.status).toBe(422);
+    const huge = await alice.save('huge', { ...fast, litellm_extra_body: { pad: 'x'.repeat(70_000) } });
+    expect(huge.status).toBe(422);
+    expect(huge.body.detail).toMatchObject([{ loc: ['body', 'llm'], type: 'too_long' }]);
     expect((await alice.list()).body.profiles).toHaveLength(1);
   });
 

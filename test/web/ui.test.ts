@@ -391,7 +391,7 @@ describe('the web UI in Chromium', () => {
     await page.getByRole('link', { name: 'Settings' }).click();
     const form = page.getByRole('form', { name: 'Save the LLM as a profile' });
     await form.getByLabel('Profile name').fill('model-a');
-    await form.getByRole('button', { name: /Save the stored LLM/ }).click();
+    await form.getByRole('button', { name: 'Add profile' }).click();
     const rowA = page.locator('.profiles li', { hasText: 'model-a' });
     await rowA.getByText('key set').waitFor();
     // Saved with the stored key, sealed: the page never held it in clear.

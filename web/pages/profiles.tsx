@@ -51,7 +51,8 @@ export function LlmProfiles(props: { onChange: () => void }) {
     <section class="profiles">
       <h2>LLM profiles</h2>
       <p class="muted">
-        Saved LLMs: "Use" makes one the LLM above; a running conversation can switch to one.
+        "Add profile" keeps the LLM above, as saved, under a name; "Use" makes a profile the LLM above; a
+        conversation can switch to one while it runs.
       </p>
       {list?.profiles.length === 0 && <p class="muted">None saved yet.</p>}
       <ul class="list">
@@ -94,7 +95,7 @@ export function LlmProfiles(props: { onChange: () => void }) {
           />
         </label>
         <ErrorNote error={error ?? loadError} />
-        <button type="submit">Save the stored LLM as a profile</button>
+        <button type="submit">Add profile</button>
       </form>
     </section>
   );
