@@ -8,7 +8,7 @@ import type { StartConversationRequest } from '../conversation/schemas.js';
 import { dashedUuid } from '../events/index.js';
 import type { SandboxRecord, SandboxService } from '../sandbox/index.js';
 import { SandboxError } from '../sandbox/index.js';
-import type { EffectiveSettings, SettingsService } from '../settings/index.js';
+import { type EffectiveSettings, type SettingsService, settingsLlm } from '../settings/index.js';
 import type { Store } from '../store/index.js';
 import { AgentServerClient } from './agent-client.js';
 import type { AppFields, MirrorState, StartTaskRecord } from './records.js';
@@ -182,12 +182,7 @@ export class StartPipeline {
     const body: StartConversationRequest = {
       agent: {
         kind: 'Agent',
-        llm: {
-          model,
-          api_key: settings?.llm_api_key ?? null,
-          base_url: settings?.llm_base_url ?? null,
-          usage_id: 'agent',
-        },
+        llm: { ...settingsLlm(settings, model)!, usage_id: 'agent' },
         tools: tools.map((name) => ({ name, params: {} })),
       },
       workspace: { kind: 'LocalWorkspace', working_dir: workingDir },

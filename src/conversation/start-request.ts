@@ -6,7 +6,7 @@ import { DEFAULT_STUCK_THRESHOLDS } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp, parseMessageEvent } from '../events/index.js';
 import { type HookConfig, HookConfigError, isEmptyHookConfig, normalizeHookConfig } from '../hooks/index.js';
 import { mapLlmSecrets } from '../llm/index.js';
-import type { EffectiveSettings, SecretBox } from '../settings/index.js';
+import { type EffectiveSettings, type SecretBox, settingsLlm } from '../settings/index.js';
 import { registeredToolNames } from '../tools/index.js';
 import { mapMcpValues, normalizeAgentMcp } from './agent-mcp.js';
 import { resolveCondenser } from './condenser.js';
@@ -65,14 +65,10 @@ export function resolveAgent(
     llm_model: model ?? settings?.llm_model ?? null,
     llm_base_url: settings?.llm_base_url ?? null,
   });
+  const llm = settingsLlm(settings, model)!;
   return {
     kind: 'Agent',
-    llm: {
-      model: model ?? settings!.llm_model!,
-      api_key: settings?.llm_api_key ? deps.secretBox.encrypt(settings.llm_api_key) : null,
-      base_url: settings?.llm_base_url ?? null,
-      usage_id: 'agent',
-    },
+    llm: mapLlmSecrets({ ...llm, usage_id: 'agent' }, (v) => deps.secretBox.encrypt(v)),
     tools: DEFAULT_TOOLS.map((name) => ({ name, params: {} })),
   };
 }

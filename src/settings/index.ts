@@ -15,7 +15,7 @@ export {
   ValidateProfileRequest,
   ValidateProfileResponse,
 } from './profile-schemas.js';
-export { ProfileConflictError, ProfileNotFoundError } from './profiles.js';
+export { ProfileConflictError, ProfileNotFoundError, settingsLlm } from './profiles.js';
 export {
   CustomSecret,
   GETSettingsResponse,

@@ -81,6 +81,48 @@ export function activeProfile(doc: ProfileMembers): string | null {
   return name !== null && profilesOf(doc).has(name) ? name : null;
 }
 
+/** The LLM members an activation writes into the settings, from a profile's (sealed) LLM. */
+function settingsLlmOf(llm: StoredProfile): Pick<Settings, 'llm_model' | 'llm_api_key' | 'llm_base_url'> {
+  return {
+    llm_model: llm.model,
+    llm_api_key: llm.api_key || null,
+    llm_base_url: typeof llm.base_url === 'string' && llm.base_url ? llm.base_url : null,
+  };
+}
+
+/**
+ * The active profile and its (sealed) LLM while the settings' LLM is still what its activation wrote
+ * (the same model, base URL and sealed key): then the profile's other members (reasoning effort,
+ * headers, …) go with it. Null once the settings' LLM was changed since, or with none active.
+ */
+export function activeLlm(doc: SettingsDocument): { name: string; llm: StoredProfile } | null {
+  const name = activeProfile(doc);
+  const llm = name === null ? null : profileOf(doc, name);
+  if (name === null || !llm) return null;
+  const written = settingsLlmOf(llm);
+  const same =
+    doc.llm_model === written.llm_model &&
+    (doc.llm_api_key ?? null) === written.llm_api_key &&
+    (doc.llm_base_url ?? null) === written.llm_base_url;
+  return same ? { name, llm } : null;
+}
+
+/**
+ * The LLM a conversation started without an agent runs on: the active profile's whole LLM while
+ * it is still the settings' one, else the settings' model (or `model`, the request's llm_model),
+ * key and base URL. Null without a model. Secrets as `settings` has them.
+ */
+export function settingsLlm(
+  settings: (Settings & { active_llm?: ProfileLLM }) | null,
+  model?: string,
+): ProfileLLM | null {
+  const active = settings?.active_llm;
+  if (active && (model === undefined || model === active.model)) return active;
+  const chosen = model ?? settings?.llm_model;
+  if (!chosen) return null;
+  return { model: chosen, api_key: settings?.llm_api_key ?? null, base_url: settings?.llm_base_url ?? null };
+}
+
 export function profileList(doc: ProfileMembers): ProfileList {
   const profiles: ProfileInfo[] = [...profilesOf(doc)]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -135,13 +177,7 @@ export function renamedProfile<D extends ProfileMembers>(doc: D, from: string, t
 export function activatedProfile(doc: SettingsDocument, name: string): SettingsDocument {
   const llm = profileOf(doc, name);
   if (!llm) throw new ProfileNotFoundError(name);
-  return {
-    ...doc,
-    llm_model: llm.model,
-    llm_api_key: llm.api_key || null,
-    llm_base_url: typeof llm.base_url === 'string' && llm.base_url ? llm.base_url : null,
-    active_profile: name,
-  };
+  return { ...doc, ...settingsLlmOf(llm), active_profile: name };
 }
 
 /**

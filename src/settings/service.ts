@@ -16,6 +16,7 @@ import type {
 } from './profile-schemas.js';
 import {
   activatedProfile,
+  activeLlm,
   activeProfile,
   checkProfileLlm,
   type IncomingSecrets,
@@ -48,8 +49,12 @@ export type ExposeMode = 'redacted' | 'encrypted' | 'plaintext';
 /** GET /api/settings: the web UI's flat members and the SDK's together (see sdk-schemas.ts). */
 export type SettingsView = GETSettingsResponse & ReturnType<typeof sdkMembers>;
 
-/** Settings with every secret in clear. For the runtime (LLM, MCP, git); never send it to a client. */
-export type EffectiveSettings = Settings;
+/**
+ * Settings with every secret in clear. For the runtime (LLM, MCP, git); never send it to a client.
+ * `active_llm`: the active profile's whole LLM while the settings' LLM is still the one its
+ * activation wrote (see settingsLlm).
+ */
+export type EffectiveSettings = Settings & { active_llm?: ProfileLLM };
 
 /** The additional authenticated data of a user's sealed settings: a value copied to another user fails. */
 const sealContext = (userId: string) => `agentd-settings:${userId}`;
@@ -319,7 +324,11 @@ export class SettingsService {
   async getEffective(userId: string): Promise<EffectiveSettings | null> {
     const sealed = await this.read(userId);
     if (!sealed) return null;
-    return mapSecrets(settingsOnly(sealed), (value, path) => this.open(userId, value, path));
+    const effective = mapSecrets(settingsOnly(sealed), (value, path) => this.open(userId, value, path));
+    const active = activeLlm(sealed);
+    return active
+      ? { ...effective, active_llm: this.openProfile(userId, active.name, active.llm) }
+      : effective;
   }
 
   /** The stored (sealed) document, projected on today's members with their defaults. */

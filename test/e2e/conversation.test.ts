@@ -198,9 +198,9 @@ describe('the LLM from stored settings', () => {
     expect(llm.requestsFor(key)).toHaveLength(1);
   });
 
-  it('runs on the LLM profile activated last (its model, key and base URL)', async () => {
+  it('runs on the LLM profile activated last, all of it, until the settings change its LLM', async () => {
     const key = 'sk-from-a-profile';
-    llm.script(key, [{ text: 'configured from a profile' }]);
+    llm.script(key, [{ text: 'configured from a profile' }, { text: 'configured from the settings' }]);
     const llmOf = (model: string, apiKey: string) => ({
       model,
       api_key: apiKey,
@@ -208,7 +208,10 @@ describe('the LLM from stored settings', () => {
     });
     for (const [name, body] of [
       ['cheap', llmOf('openai/cheap', 'sk-never-used')],
-      ['strong', llmOf('openai/strong', key)],
+      [
+        'strong',
+        { ...llmOf('openai/strong', key), temperature: 0.25, extra_headers: { 'X-Profile': 'strong' } },
+      ],
     ] as const) {
       const saved = await api(server, `/api/profiles/${name}`, {
         method: 'POST',
@@ -228,8 +231,30 @@ describe('the LLM from stored settings', () => {
     const created = (await started.json()) as { id: string; agent: { llm: { model: string } } };
     expect(created.agent.llm.model).toBe('openai/strong');
     await waitForStatus(server, created.id, ['finished']);
-    expect(llm.requestsFor(key)).toHaveLength(1);
+    const [sent] = llm.requestsFor(key);
+    // The profile's other members came with it: the settings hold only model, key and base URL.
+    expect(sent?.body.temperature).toBe(0.25);
+    expect(sent?.headers['x-profile']).toBe('strong');
     expect(llm.requestsFor('sk-never-used')).toHaveLength(0);
+
+    // The settings' model changed since: the profile is no longer what they hold.
+    await api(server, '/api/settings', {
+      method: 'POST',
+      body: JSON.stringify({ llm_model: 'openai/changed' }),
+    });
+    const next = await api(server, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({
+        workspace: { working_dir: tempDir('agentd-ws-') },
+        initial_message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      }),
+    });
+    const second = (await next.json()) as { id: string };
+    await waitForStatus(server, second.id, ['finished']);
+    const later = llm.requestsFor(key)[1];
+    expect(later?.body.model).toBe('changed');
+    expect(later?.body.temperature).toBeUndefined();
+    expect(later?.headers['x-profile']).toBeUndefined();
   });
 });
 
