@@ -163,6 +163,16 @@ describe('a conversation that runs an agent', () => {
 });
 
 describe('the LLM from stored settings', () => {
+  /** A start with no agent: the caller's settings say which LLM. */
+  const startFromSettings = () =>
+    api(server, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({
+        workspace: { working_dir: tempDir('agentd-ws-') },
+        initial_message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      }),
+    });
+
   it("runs with the caller's settings when the request has no agent, and refuses clearly without them", async () => {
     const res = await api(server, '/api/conversations', {
       method: 'POST',
@@ -181,13 +191,7 @@ describe('the LLM from stored settings', () => {
         llm_base_url: llm.openaiBaseUrl,
       }),
     });
-    const started = await api(server, '/api/conversations', {
-      method: 'POST',
-      body: JSON.stringify({
-        workspace: { working_dir: tempDir('agentd-ws-') },
-        initial_message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
-      }),
-    });
+    const started = await startFromSettings();
     expect(started.status).toBe(201);
     const created = (await started.json()) as {
       id: string;
@@ -220,13 +224,7 @@ describe('the LLM from stored settings', () => {
       expect(saved.status).toBe(201);
     }
     expect((await api(server, '/api/profiles/strong/activate', { method: 'POST' })).status).toBe(200);
-    const started = await api(server, '/api/conversations', {
-      method: 'POST',
-      body: JSON.stringify({
-        workspace: { working_dir: tempDir('agentd-ws-') },
-        initial_message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
-      }),
-    });
+    const started = await startFromSettings();
     expect(started.status).toBe(201);
     const created = (await started.json()) as { id: string; agent: { llm: { model: string } } };
     expect(created.agent.llm.model).toBe('openai/strong');
@@ -242,13 +240,7 @@ describe('the LLM from stored settings', () => {
       method: 'POST',
       body: JSON.stringify({ llm_model: 'openai/changed' }),
     });
-    const next = await api(server, '/api/conversations', {
-      method: 'POST',
-      body: JSON.stringify({
-        workspace: { working_dir: tempDir('agentd-ws-') },
-        initial_message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
-      }),
-    });
+    const next = await startFromSettings();
     const second = (await next.json()) as { id: string };
     await waitForStatus(server, second.id, ['finished']);
     const later = llm.requestsFor(key)[1];
