@@ -4,6 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { dashedUuid } from '../events/index.js';
 import { loopTurns } from '../loop/index.js';
+import { defaultSettings, type EffectiveSettings, ProfileNotFoundError } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { InvalidConversationRequestError } from './errors.js';
 import { messageAppend } from './message-append.js';
@@ -69,7 +70,7 @@ export class ConversationIntake extends ConversationRuntimes {
     if (request.initial_message) userMessage(request.initial_message, NO_SKILLS, ['body', 'initial_message']);
     // Read once: the agent (when the request has none), the defaults and the runtime (its MCP
     // servers) all come from it.
-    const effective = await this.options.settings.getEffective(userId);
+    const effective = await this.settingsFor(userId, request);
     const workingDir = request.workspace.working_dir;
     // The conversation's own folder is made by the first tool that writes there (the task list, a
     // long output saved whole, a recording), not here: most conversations never write one, and a
@@ -118,6 +119,32 @@ export class ConversationIntake extends ConversationRuntimes {
   }
 
   /** Removes what a failed start created: its runtime, record (events cascade) and folders. */
+  /**
+   * The caller's settings with secrets in clear; with agentd's `llm_profile` (and no agent), that
+   * saved profile's whole LLM is the one a start without an agent runs on (settingsLlm).
+   */
+  private async settingsFor(
+    userId: string,
+    request: StartConversationRequest,
+  ): Promise<EffectiveSettings | null> {
+    const effective = await this.options.settings.getEffective(userId);
+    const name = request.llm_profile;
+    if (name === undefined || request.agent) return effective;
+    if (request.llm_model !== undefined)
+      throw new InvalidConversationRequestError(
+        ['body', 'llm_profile'],
+        'Send llm_model or llm_profile, not both',
+      );
+    try {
+      const active_llm = await this.options.settings.profileLlm(userId, name);
+      return { ...(effective ?? defaultSettings()), active_llm };
+    } catch (error) {
+      if (error instanceof ProfileNotFoundError)
+        throw new InvalidConversationRequestError(['body', 'llm_profile'], error.message);
+      throw error;
+    }
+  }
+
   private async undoStart(id: string, persistenceDir: string, createdWorkspace: string | null) {
     await this.runtimes.settled(id);
     const runtime = this.runtimes.get(id);

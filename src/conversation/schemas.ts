@@ -118,6 +118,14 @@ export const StartConversationRequest = Type.Object(
           "agentd: without `agent`, run the settings' LLM (its key and base URL) with this model instead of the settings' model",
       }),
     ),
+    llm_profile: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          "agentd: without `agent`, run on this saved LLM profile of the caller (/api/profiles), all of it, instead of the settings' LLM",
+      }),
+    ),
     workspace: LocalWorkspace,
     conversation_id: Type.Optional(Type.String({ format: 'uuid' })),
     confirmation_policy: Type.Optional(ConfirmationPolicy),

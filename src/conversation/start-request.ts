@@ -55,17 +55,17 @@ export function resolveAgent(
     const mcp_config = mcpConfig && mapMcpValues(mcpConfig, (v) => deps.secretBox.encrypt(v));
     return { ...requested, llm: seal(requested.llm), ...critic, mcp_config };
   }
-  if (!settings?.llm_model && !model) {
+  const llm = settingsLlm(settings, model);
+  if (!llm) {
     throw new InvalidConversationRequestError(
       ['body', 'agent'],
       'No agent given and no LLM in the stored settings: send `agent.llm`, or POST /api/settings with llm_model first',
     );
   }
   checkSettingsLLM({
-    llm_model: model ?? settings?.llm_model ?? null,
-    llm_base_url: settings?.llm_base_url ?? null,
+    llm_model: llm.model,
+    llm_base_url: (llm.base_url as string | null | undefined) ?? null,
   });
-  const llm = settingsLlm(settings, model)!;
   return {
     kind: 'Agent',
     llm: mapLlmSecrets({ ...llm, usage_id: 'agent' }, (v) => deps.secretBox.encrypt(v)),

@@ -1,5 +1,5 @@
 export { LOCAL_USER, userIdForSessionKey } from './identity.js';
-export { InvalidSettingsError, parseSettings } from './parse.js';
+export { defaultSettings, InvalidSettingsError, parseSettings } from './parse.js';
 export {
   ActivateProfileResponse,
   MAX_PROFILES,

@@ -26,3 +26,6 @@ export function complete(settings: Settings): Settings {
   for (const key of SETTINGS_KEYS) filled[key] ??= null;
   return filled as Settings;
 }
+
+/** The record before the first write: every member at its default, no secret. */
+export const defaultSettings = (): Settings => complete({} as Settings);

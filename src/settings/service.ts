@@ -5,7 +5,7 @@ import { Value } from 'typebox/value';
 import { mapLlmSecrets } from '../llm/index.js';
 import type { SettingsStore } from '../store/index.js';
 import { mergeSettings } from './merge.js';
-import { complete, InvalidSettingsError, parseSettings } from './parse.js';
+import { complete, defaultSettings, InvalidSettingsError, parseSettings } from './parse.js';
 import type {
   ActivateProfileResponse,
   ProfileDetail,
@@ -339,8 +339,7 @@ export class SettingsService {
   }
 }
 
-/** The record before the first write: every member at its default, no secret. */
-const defaults = (): SettingsDocument => complete({} as Settings);
+const defaults = (): SettingsDocument => defaultSettings();
 
 /** The web UI's flat members of a (sealed) record: secrets null, the *_set flags say what is set. */
 function flatView(sealed: Settings): GETSettingsResponse {

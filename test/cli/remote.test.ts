@@ -94,6 +94,42 @@ describe('agentd run --url --key', () => {
     await server.stop();
   });
 
+  it('--profile runs a new conversation on a saved LLM profile, and switches a resumed one to another', async () => {
+    const server = await runCli(['serve', '--port', '0', '--data-dir', tempDir('agentd-cli-srv-')], {
+      env: { OH_SESSION_API_KEYS_0: 'remote-key' },
+    });
+    const target = ['--url', server.url, '--key', 'remote-key'];
+    const profile = async (name: string, steps: ScriptStep[]) => {
+      const { LLM_API_KEY, LLM_BASE_URL } = llm.env(steps);
+      await call(server.url, 'remote-key', `/api/profiles/${name}`, {
+        llm: { model: `openai/${name}`, api_key: LLM_API_KEY, base_url: LLM_BASE_URL },
+      });
+    };
+    await profile('first', [finish('On the first profile.')]);
+    await profile('second', [finish('On the second profile.')]);
+    // No LLM in the settings: the profile is all there is.
+    const run = await agentdToEnd(['run', 'go', '--profile', 'first', '--dir', tempDir(), ...target]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('On the first profile.');
+    const id = /conversation (\S+)/.exec(run.stdout)![1]!;
+
+    const resumed = await agentdToEnd(['run', 'more', '--resume', id, '--profile', 'second', ...target]);
+    expect(resumed.code, resumed.output).toBe(0);
+    expect(resumed.stdout.trimEnd().split('\n').at(-1)).toBe('On the second profile.');
+    const info = await call<{ agent: { llm: { model: string } } }>(
+      server.url,
+      'remote-key',
+      `/api/conversations/${id}`,
+    );
+    expect(info.agent.llm.model).toBe('openai/second');
+
+    const unknown = await agentdToEnd(['run', 'go', '--profile', 'nope', '--dir', tempDir(), ...target]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.output).toContain("Profile 'nope' not found");
+    expect(unknown.output).not.toContain('LLM_MODEL');
+    await server.stop();
+  });
+
   it('without --url uses the server that holds the data folder; a second server there is refused', async () => {
     const dataDir = tempDir('agentd-cli-shared-');
     const server = await runCli(['serve', '--port', '0', '--data-dir', dataDir]);

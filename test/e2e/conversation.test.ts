@@ -164,12 +164,13 @@ describe('a conversation that runs an agent', () => {
 
 describe('the LLM from stored settings', () => {
   /** A start with no agent: the caller's settings say which LLM. */
-  const startFromSettings = () =>
+  const startFromSettings = (extra: Record<string, unknown> = {}) =>
     api(server, '/api/conversations', {
       method: 'POST',
       body: JSON.stringify({
         workspace: { working_dir: tempDir('agentd-ws-') },
         initial_message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+        ...extra,
       }),
     });
 
@@ -247,6 +248,32 @@ describe('the LLM from stored settings', () => {
     expect(later?.body.model).toBe('changed');
     expect(later?.body.temperature).toBeUndefined();
     expect(later?.headers['x-profile']).toBeUndefined();
+  });
+
+  it('runs on a saved profile named in the start (llm_profile), whichever is active', async () => {
+    const key = 'sk-named-profile';
+    llm.script(key, [{ text: 'on the named profile' }]);
+    const side = { model: 'openai/side', api_key: key, base_url: llm.openaiBaseUrl, top_p: 0.5 };
+    const saved = await api(server, '/api/profiles/side', {
+      method: 'POST',
+      body: JSON.stringify({ llm: side }),
+    });
+    expect(saved.status).toBe(201);
+    const started = await startFromSettings({ llm_profile: 'side' });
+    expect(started.status).toBe(201);
+    const created = (await started.json()) as {
+      id: string;
+      agent: { llm: { model: string; api_key: string } };
+    };
+    expect(created.agent.llm).toMatchObject({ model: 'openai/side', api_key: '**********' });
+    await waitForStatus(server, created.id, ['finished']);
+    expect(llm.requestsFor(key)[0]?.body.top_p).toBe(0.5);
+
+    const unknown = await startFromSettings({ llm_profile: 'nope' });
+    expect(unknown.status).toBe(422);
+    expect(await unknown.json()).toMatchObject({ detail: [{ loc: ['body', 'llm_profile'] }] });
+    const both = await startFromSettings({ llm_profile: 'side', llm_model: 'openai/other' });
+    expect(both.status).toBe(422);
   });
 });
 

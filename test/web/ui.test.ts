@@ -383,7 +383,8 @@ describe('the web UI in Chromium', () => {
   it('saves the LLM as a profile, uses another, and switches a conversation to one from its page', async () => {
     const keyA = await scriptNext([finishStep]);
     const keyB = `sk-${randomUUID()}`;
-    llm.script(keyB, [{ toolCalls: [{ name: 'finish', arguments: { message: 'answered by model B' } }] }]);
+    const finishing = (message: string) => ({ toolCalls: [{ name: 'finish', arguments: { message } }] });
+    llm.script(keyB, [finishing('answered by model B'), finishing('started on model B')]);
     const b = { model: 'openai/model-b', api_key: keyB, base_url: llm.openaiBaseUrl };
     expect((await api('/api/profiles/model-b', { method: 'POST', body: { llm: b } })).status).toBe(201);
 
@@ -418,6 +419,16 @@ describe('the web UI in Chromium', () => {
     expect(llm.requestsFor(keyB)).toHaveLength(1);
     expect(llm.requestsFor(keyA)).toHaveLength(1);
     await shot(page, 'conversation-switched');
+
+    // A new conversation on a profile from the start (the settings' LLM is model A's).
+    await page.getByRole('link', { name: 'New', exact: true }).click();
+    await page.getByLabel('Task').fill('Start on B');
+    await page.getByLabel('Working folder').fill(tempDir('agentd-web-work-'));
+    await page.getByLabel('LLM profile').selectOption('model-b');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('.message.final', { hasText: 'started on model B' }).waitFor();
+    expect(llm.requestsFor(keyB)).toHaveLength(2);
+    expect(llm.requestsFor(keyA)).toHaveLength(1);
     await page.close();
   });
 });

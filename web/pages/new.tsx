@@ -1,10 +1,11 @@
-// A new conversation: the task, the working folder, the model (the settings' one unless changed) and
-// confirmation mode; it starts at once and opens.
+// A new conversation: the task, the working folder, the model (the settings' one unless changed, or a
+// saved LLM profile) and confirmation mode; it starts at once and opens.
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import { navigate } from '../router.js';
 import type { ConversationInfo, Settings } from '../types.js';
 import { ErrorNote, KNOWN_MODELS, KnownModels, Link } from '../ui.js';
+import { useProfiles } from './profiles.js';
 
 const LAST_DIR = 'agentd.lastWorkingDir';
 
@@ -13,6 +14,8 @@ export function NewConversationPage() {
   const [task, setTask] = useState('');
   const [dir, setDir] = useState(localStorage.getItem(LAST_DIR) ?? '');
   const [model, setModel] = useState('');
+  const [profile, setProfile] = useState('');
+  const [profiles] = useProfiles();
   const [confirm, setConfirm] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -37,8 +40,10 @@ export function NewConversationPage() {
         confirmation_policy: { kind: confirm ? 'AlwaysConfirm' : 'NeverConfirm' },
         initial_message: { role: 'user', content: [{ type: 'text', text: task }], run: true },
       };
-      // Only a changed model is sent: the settings' key and base URL stay with it (agentd's llm_model).
-      if (model.trim() && model.trim() !== settings?.llm_model) body.llm_model = model.trim();
+      // A profile brings its whole LLM (agentd's llm_profile); else only a changed model is sent: the
+      // settings' key and base URL stay with it (agentd's llm_model).
+      if (profile) body.llm_profile = profile;
+      else if (model.trim() && model.trim() !== settings?.llm_model) body.llm_model = model.trim();
       const info = await api<ConversationInfo>('/api/conversations', { method: 'POST', body });
       localStorage.setItem(LAST_DIR, dir.trim());
       navigate(`/ui/conversations/${info.id}`);
@@ -78,17 +83,32 @@ export function NewConversationPage() {
             onInput={(e) => setDir(e.currentTarget.value)}
           />
         </label>
-        <label>
-          Model
-          <input
-            name="model"
-            list={KNOWN_MODELS}
-            value={model}
-            placeholder="provider/model"
-            onInput={(e) => setModel(e.currentTarget.value)}
-          />
-          <KnownModels />
-        </label>
+        {profiles && profiles.profiles.length > 0 && (
+          <label>
+            LLM profile
+            <select name="profile" value={profile} onChange={(e) => setProfile(e.currentTarget.value)}>
+              <option value="">None: the model below</option>
+              {profiles.profiles.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name} ({p.model})
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {!profile && (
+          <label>
+            Model
+            <input
+              name="model"
+              list={KNOWN_MODELS}
+              value={model}
+              placeholder="provider/model"
+              onInput={(e) => setModel(e.currentTarget.value)}
+            />
+            <KnownModels />
+          </label>
+        )}
         <label class="check">
           <input
             type="checkbox"

@@ -29,6 +29,10 @@ export function registerClientCommands(program: Command): void {
   )
     .option('--dir <dir>', 'working directory (default the current one)')
     .option('--model <model>', 'LLM model, e.g. openai/gpt-4o (env LLM_MODEL; default the settings)')
+    .option(
+      '--profile <name>',
+      'a saved LLM profile (agentd serve: /api/profiles) to run on; with --resume, switch to it',
+    )
     .option('--confirm', 'ask on the terminal (y/n) before each action runs')
     .option('--resume <id>', 'continue a conversation (after Ctrl-C, say)')
     .action(async (task: string | undefined, opts: RunOptions) => {

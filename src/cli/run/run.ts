@@ -14,6 +14,8 @@ import { Screen } from './screen.js';
 export interface RunOptions extends TargetOptions {
   dir?: string;
   model?: string;
+  /** A saved LLM profile: a new conversation runs on it (llm_profile), a resumed one switches to it. */
+  profile?: string;
   confirm?: boolean;
   resume?: string;
 }
@@ -23,11 +25,12 @@ export const EXIT = { finished: 0, error: 1, usage: 2, interrupted: 130 } as con
 type Env = Record<string, string | undefined>;
 
 /**
- * Who runs a new conversation. With a key or base URL in LLM_*: an agent of its own. With only a model:
- * the settings' LLM (its write-only key stays on the server) with that model (`llm_model`). Else the
- * settings' LLM as it is.
+ * Who runs a new conversation. With --profile: that saved profile (`llm_profile`; its key stays on the
+ * server). With a key or base URL in LLM_*: an agent of its own. With only a model: the settings' LLM
+ * (its write-only key stays on the server) with that model (`llm_model`). Else the settings' LLM as it is.
  */
 function agentOf(options: RunOptions, env: Env): Record<string, unknown> {
+  if (options.profile) return { llm_profile: options.profile };
   const model = options.model ?? env.LLM_MODEL;
   if (!model) return {};
   if (!env.LLM_API_KEY && !env.LLM_BASE_URL) return { llm_model: model };
@@ -50,6 +53,8 @@ export async function run(task: string | undefined, options: RunOptions, env: En
     throw new ConfigError('agentd run needs a task, e.g. agentd run "add a README" (or --resume ID)');
   if (options.resume && (options.dir !== undefined || options.model !== undefined))
     throw new ConfigError('--dir and --model go with a new conversation, not with --resume');
+  if (options.profile !== undefined && options.model !== undefined)
+    throw new ConfigError('--model or --profile, not both');
   const screen = new Screen();
   let session: RunSession | null = null;
   // Before the conversation exists there is nothing to pause: Ctrl-C just ends the command.
@@ -139,7 +144,7 @@ class RunSession {
       });
       return info.id;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && !('agent' in who))
+      if (error instanceof ApiError && error.status === 422 && !('agent' in who) && !('llm_profile' in who))
         throw new ConfigError(
           `${error.message}. Set LLM_MODEL (and LLM_API_KEY, LLM_BASE_URL), or save an LLM in the settings`,
         );
@@ -158,6 +163,10 @@ class RunSession {
     if (this.options.confirm && info.confirmation_policy.kind === 'NeverConfirm')
       await this.api.call('POST', `/api/conversations/${info.id}/confirmation_policy`, {
         policy: { kind: 'AlwaysConfirm' },
+      });
+    if (this.options.profile)
+      await this.api.call('POST', `/api/conversations/${info.id}/switch_profile`, {
+        profile_name: this.options.profile,
       });
     return info.id;
   }
