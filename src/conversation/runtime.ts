@@ -23,6 +23,8 @@ export class ConversationRuntime implements AgentHost {
   running: Promise<void> | null = null;
   private pause = false;
   private abort = new AbortController();
+  /** The state changes stored so far, in order (see changeState). */
+  private stateTurn: Promise<unknown> = Promise.resolve();
   private evictTimer: NodeJS.Timeout | null = null;
   /** Set by the first close; a second (a delete racing an eviction) must not release MCP twice. */
   private closing: Promise<void> | null = null;
@@ -190,9 +192,10 @@ export class ConversationRuntime implements AgentHost {
   }
 
   async updateStats(stats: unknown): Promise<void> {
-    await this.changeState('stats', stats, {
-      state: { ...this.state, stats: stats as Record<string, unknown> },
-    });
+    await this.changeState('stats', stats, (state) => ({
+      ...state,
+      stats: stats as Record<string, unknown>,
+    }));
   }
 
   confirmationPolicy(): ConfirmationPolicy {
@@ -221,10 +224,25 @@ export class ConversationRuntime implements AgentHost {
 
   /**
    * Records a state change: a ConversationStateUpdateEvent (persisted and published) and the new
-   * record, in one transaction.
+   * record, in one transaction. A change of the state is given as a function of the state, applied
+   * when its turn comes: changes take turns, each from the state the one before left, so a stats
+   * update stored while a switch_llm is (or the other way round) cannot put back what the other changed.
    */
-  changeState(key: StateKey, value: unknown, patch: Partial<ConversationRecord>): Promise<void> {
-    return this.emit([stateUpdateEvent(key, value)], patch);
+  changeState(
+    key: StateKey,
+    value: unknown,
+    change: Partial<ConversationRecord> | ((state: ConversationState) => ConversationState),
+  ): Promise<void> {
+    const turn = this.stateTurn.then(() =>
+      this.emit(
+        [stateUpdateEvent(key, value)],
+        typeof change === 'function'
+          ? { state: change(this.state) as unknown as Record<string, unknown> }
+          : change,
+      ),
+    );
+    this.stateTurn = turn.catch(() => undefined);
+    return turn;
   }
 
   scheduleEviction(ms: number, evict: () => void): void {

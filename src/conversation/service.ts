@@ -120,9 +120,10 @@ export class ConversationService extends ConversationIntake {
   async setConfirmationPolicy(userId: string, id: string, policy: ConfirmationPolicy): Promise<void> {
     return this.onOwner('setConfirmationPolicy', userId, id, [policy], async () => {
       const runtime = await this.runtime(userId, id);
-      await runtime.changeState('confirmation_policy', policy, {
-        state: { ...runtime.state, confirmation_policy: policy },
-      });
+      await runtime.changeState('confirmation_policy', policy, (state) => ({
+        ...state,
+        confirmation_policy: policy,
+      }));
     });
   }
 
@@ -133,9 +134,10 @@ export class ConversationService extends ConversationIntake {
   ): Promise<void> {
     return this.onOwner('setSecurityAnalyzer', userId, id, [analyzer], async () => {
       const runtime = await this.runtime(userId, id);
-      await runtime.changeState('security_analyzer', analyzer, {
-        state: { ...runtime.state, security_analyzer: analyzer },
-      });
+      await runtime.changeState('security_analyzer', analyzer, (state) => ({
+        ...state,
+        security_analyzer: analyzer,
+      }));
       runtime.agent.setSecurityAnalyzer(analyzer?.kind === 'LLMSecurityAnalyzer');
     });
   }
@@ -164,11 +166,8 @@ export class ConversationService extends ConversationIntake {
     const runtime = await this.runtime(userId, id);
     const sealed = mapLlmSecrets(await llmOf(), (value) => this.options.secretBox.encrypt(value));
     const { agent, condenserFollows } = switchedAgent(runtime.state.agent, sealed);
-    const state = { ...runtime.state, agent };
-    const llms = switchedLlms(this.options, this.logFor(id), state, condenserFollows);
-    await runtime.changeState('agent', maskedAgent(agent), {
-      state: state as unknown as Record<string, unknown>,
-    });
+    const llms = switchedLlms(this.options, this.logFor(id), { ...runtime.state, agent }, condenserFollows);
+    await runtime.changeState('agent', maskedAgent(agent), (state) => ({ ...state, agent }));
     runtime.agent.switchLlms(llms);
   }
 

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Script, ScriptStep } from '../../src/llm/index.js';
+import { userIdForSessionKey } from '../../src/settings/index.js';
 import { allEvents, info, startConversation, waitForStatus } from '../support/conversation.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
 import { api, startServer, type TestServer } from '../support/server.js';
@@ -104,6 +105,19 @@ describe('switch_llm', () => {
     expect(llm.requestsFor(a.key)).toHaveLength(0);
     expect(llm.requestsFor(c.key)).toHaveLength(1);
     expect(readFileSync(join(dataDir, 'agentd.db')).includes(c.key)).toBe(false);
+  });
+
+  it('loses no state change made at the same moment (a policy and a switch, each from the other)', async () => {
+    const a = await idleConversation(finish('unused'));
+    const b = scripted('openai/model-b', finish('unused'));
+    const user = userIdForSessionKey('alice-key');
+    await Promise.all([
+      server.conversations.setConfirmationPolicy(user, a.id, { kind: 'AlwaysConfirm' }),
+      server.conversations.switchLlm(user, a.id, b.llm),
+    ]);
+    const shown = await info(server, a.id);
+    expect(shown.confirmation_policy).toEqual({ kind: 'AlwaysConfirm' });
+    expect(shown.agent).toMatchObject({ llm: { model: 'openai/model-b' } });
   });
 
   it('refuses a model it cannot route (422), an unknown conversation and one of another user (404)', async () => {
