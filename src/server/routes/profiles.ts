@@ -67,7 +67,7 @@ export const profileRoutes: FastifyPluginAsync<ProfileRoutesOptions> = async (
       const profile = await settings.profile(request.userId, name(request), mode);
       if (!profile) throw new HttpError(404, `Profile '${name(request)}' not found`);
       if (mode === 'plaintext')
-        request.log.info({ profile: profile.name }, 'LLM profile read with secrets in clear');
+        request.log.warn({ profile: profile.name }, 'LLM profile read with secrets in clear');
       return profile;
     },
   );
@@ -165,9 +165,13 @@ export const profileRoutes: FastifyPluginAsync<ProfileRoutesOptions> = async (
     },
     async (request) => {
       const { llm } = request.body as { llm: ProfileLLM };
-      return probeLLM(await settings.unsavedProfileLlm(request.userId, name(request), llm), {
-        logger: request.log,
-      });
+      // A failed check is the client's answer, not a server error: one line says how it went.
+      const probe = await probeLLM(await settings.unsavedProfileLlm(request.userId, name(request), llm));
+      request.log.info(
+        { profile: name(request), valid: probe.valid, error: probe.error?.type },
+        'LLM profile checked',
+      );
+      return probe;
     },
   );
 };
