@@ -4,7 +4,7 @@
 // polling the task sees where it is. Unlike OpenHands, a paused (or MISSING) sandbox given by id is
 // resumed and used.
 import { randomUUID } from 'node:crypto';
-import type { StartConversationRequest } from '../conversation/schemas.js';
+import { DEFAULT_TOOLS, type StartConversationRequest } from '../conversation/schemas.js';
 import { dashedUuid } from '../events/index.js';
 import type { SandboxRecord, SandboxService } from '../sandbox/index.js';
 import { SandboxError } from '../sandbox/index.js';
@@ -22,7 +22,6 @@ export interface PipelineDeps {
   mirrored(conversationId: string, sandbox: SandboxRecord): void;
 }
 
-const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
 const SETUP_SCRIPT_TIMEOUT_MS = 600_000;
 
 /** Single-quotes a value for bash. */

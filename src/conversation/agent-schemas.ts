@@ -5,6 +5,9 @@ import { Nullable } from '../events/index.js';
 
 const open = { additionalProperties: true } as const;
 
+/** The tools of an agent no one named any for: OpenHands' default exec set. */
+export const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
+
 /** The LLM block of an agent (OpenHands `LLM`); only the members agentd uses are typed. */
 export const LLMSpec = Type.Object(
   {
@@ -276,3 +279,39 @@ export const AgentSpec = Type.Object(
   { ...open, $id: 'Agent' },
 );
 export type AgentSpec = Static<typeof AgentSpec> & Record<string, unknown>;
+
+// OpenHands' `agent_settings` in a start (the conversion is agent-settings.ts).
+
+/** OpenHands' condenser settings defaults (LLMSummarizingCondenserSettings). */
+export const SETTINGS_CONDENSER = { max_size: 240, keep_first: 2 } as const;
+
+export const AgentSettingsSpec = Type.Object(
+  {
+    agent_kind: Type.Optional(
+      Type.String({ description: "'openhands' (or 'llm'): the standard agent; agentd runs no ACP agents" }),
+    ),
+    llm: Type.Ref('LLM'),
+    tools: Type.Optional(Type.Union([Type.Array(ToolSpec), Type.Null()])),
+    mcp_config: Type.Optional(Type.Union([AgentMcpConfig, Type.Null()])),
+    agent_context: Type.Optional(Type.Union([AgentContextSpec, Type.Null()])),
+    tool_concurrency_limit: Type.Optional(Type.Integer({ minimum: 1 })),
+    condenser: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Optional(Type.Boolean()),
+          condenser_kind: Type.Optional(Type.String({ description: 'llm_summarizing (default) or no_op' })),
+          max_size: Type.Optional(Type.Integer({ minimum: 20 })),
+          keep_first: Type.Optional(Type.Integer({ minimum: 0 })),
+          max_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+        },
+        open,
+      ),
+    ),
+  },
+  {
+    ...open,
+    $id: 'AgentSettings',
+    description:
+      "OpenHands' AgentSettings: without `agent`, the agent is built from them (the default tools when none are named)",
+  },
+);

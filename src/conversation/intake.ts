@@ -129,7 +129,7 @@ export class ConversationIntake extends ConversationRuntimes {
   ): Promise<EffectiveSettings | null> {
     const effective = await this.options.settings.getEffective(userId);
     const name = request.llm_profile;
-    if (name === undefined || request.agent) return effective;
+    if (name === undefined || request.agent || request.agent_settings) return effective;
     if (request.llm_model !== undefined)
       throw new InvalidConversationRequestError(
         ['body', 'llm_profile'],

@@ -118,6 +118,16 @@ export const StartConversationRequest = Type.Object(
           "agentd: without `agent`, run the settings' LLM (its key and base URL) with this model instead of the settings' model",
       }),
     ),
+    agent_settings: Type.Optional(
+      Type.Union([Type.Ref('AgentSettings'), Type.Null()], {
+        description: "OpenHands' AgentSettings: without `agent`, the agent is built from them",
+      }),
+    ),
+    agent_profile_id: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'OpenHands agent profiles: agentd keeps none, so a non-null id is a 422',
+      }),
+    ),
     llm_profile: Type.Optional(
       Type.String({
         minLength: 1,

@@ -9,6 +9,8 @@ import { mapLlmSecrets } from '../llm/index.js';
 import { type EffectiveSettings, type SecretBox, settingsLlm } from '../settings/index.js';
 import { registeredToolNames } from '../tools/index.js';
 import { mapMcpValues, normalizeAgentMcp } from './agent-mcp.js';
+import { DEFAULT_TOOLS } from './agent-schemas.js';
+import { requestedAgent } from './agent-settings.js';
 import { resolveCondenser } from './condenser.js';
 import { InvalidConversationRequestError } from './errors.js';
 import { checkRequestedLLMs, checkSettingsLLM } from './llm-checks.js';
@@ -23,7 +25,6 @@ import { sealSecrets } from './secrets.js';
 import type { ConversationState } from './state.js';
 import { toolFilterOf, toolNamesOf } from './tools.js';
 
-export const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
 export const DEFAULT_MAX_ITERATIONS = 500;
 
 /** What seals the keys and secrets a start stores. */
@@ -174,7 +175,7 @@ export function initialState(
   request: StartConversationRequest,
   persistenceDir: string,
 ): ConversationState {
-  const resolved = resolveAgent(deps, effective, request.agent, request.llm_model);
+  const resolved = resolveAgent(deps, effective, requestedAgent(request), request.llm_model);
   const agent: AgentSpec = {
     ...resolved,
     condenser: resolveCondenser(resolved, effective, (key) => deps.secretBox.encrypt(key)),

@@ -118,6 +118,7 @@ export async function installOpenApi(
     // an $id first as a schema of its own, then again, the same, inside another.
     conversation.AgentMcpConfig,
     conversation.AgentSpec,
+    conversation.AgentSettingsSpec,
     conversation.LocalWorkspace,
     HookConfigInput,
     conversation.SendMessageRequest,

@@ -3,7 +3,7 @@
 // then sends the task, so nothing is missed. Pending actions are asked on the terminal; Ctrl-C
 // interrupts the run (the conversation is paused, resumable) and exits 130.
 import { resolve } from 'node:path';
-import { DEFAULT_TOOLS } from '../../conversation/start-request.js';
+import { DEFAULT_TOOLS } from '../../conversation/agent-schemas.js';
 import { ConfigError } from '../config-error.js';
 import { Answers } from './answers.js';
 import { ApiError, type Event, type Frame } from './api.js';

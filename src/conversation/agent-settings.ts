@@ -1,0 +1,70 @@
+// OpenHands' `agent_settings` in a start: the SDK's AgentSettings (what GET /api/settings answers as
+// `agent_settings`), from which the agent is built when the request has no `agent`, as the SDK's
+// `create_agent()` builds it: its LLM, its tools (the default set when none are named), MCP servers,
+// context, tool concurrency, and the condenser its settings describe (OpenHands' settings defaults:
+// on, 240 events, the first 2 kept). Agent profiles (`agent_profile_id`) agentd does not keep: a 422
+// says so rather than running some other agent.
+import { DEFAULT_TOOLS, SETTINGS_CONDENSER } from './agent-schemas.js';
+import { InvalidConversationRequestError } from './errors.js';
+import type { AgentSpec, StartConversationRequest } from './schemas.js';
+
+type AgentSettings = {
+  agent_kind?: string;
+  llm: AgentSpec['llm'];
+  tools?: AgentSpec['tools'] | null;
+  mcp_config?: AgentSpec['mcp_config'];
+  agent_context?: AgentSpec['agent_context'];
+  tool_concurrency_limit?: number;
+  condenser?: {
+    enabled?: boolean;
+    condenser_kind?: string;
+    max_size?: number;
+    keep_first?: number;
+    max_tokens?: number | null;
+  };
+};
+
+const KINDS = new Set(['openhands', 'llm']);
+
+/** The agent a start runs: its `agent`, or one built from its `agent_settings`; undefined for neither. */
+export function requestedAgent(request: StartConversationRequest): AgentSpec | undefined {
+  if (request.agent_profile_id !== undefined && request.agent_profile_id !== null) {
+    throw new InvalidConversationRequestError(
+      ['body', 'agent_profile_id'],
+      request.agent || request.agent_settings
+        ? '`agent_profile_id` is mutually exclusive with `agent` and `agent_settings`'
+        : 'agentd keeps no agent profiles: send `agent` or `agent_settings` (or neither, for the stored settings)',
+    );
+  }
+  if (request.agent || !request.agent_settings) return request.agent;
+  return agentFromSettings(request.agent_settings as AgentSettings);
+}
+
+function agentFromSettings(settings: AgentSettings): AgentSpec {
+  const kind = settings.agent_kind ?? 'openhands';
+  if (!KINDS.has(kind))
+    throw new InvalidConversationRequestError(
+      ['body', 'agent_settings', 'agent_kind'],
+      `agentd runs OpenHands agents only ('openhands'), not '${kind}'`,
+    );
+  const c = settings.condenser ?? {};
+  const condenser =
+    c.enabled === false || c.condenser_kind === 'no_op'
+      ? null
+      : {
+          kind: 'LLMSummarizingCondenser',
+          max_size: c.max_size ?? SETTINGS_CONDENSER.max_size,
+          keep_first: c.keep_first ?? SETTINGS_CONDENSER.keep_first,
+          max_tokens: c.max_tokens ?? null,
+        };
+  const agent: AgentSpec = {
+    kind: 'Agent',
+    llm: settings.llm,
+    tools: settings.tools ?? DEFAULT_TOOLS.map((name) => ({ name })),
+    condenser,
+  };
+  if (settings.mcp_config) agent.mcp_config = settings.mcp_config;
+  if (settings.agent_context) agent.agent_context = settings.agent_context;
+  if (settings.tool_concurrency_limit) agent.tool_concurrency_limit = settings.tool_concurrency_limit;
+  return agent;
+}

@@ -1,0 +1,92 @@
+// OpenHands' `agent_settings` in POST /api/conversations (the SDK's AgentSettings: what GET
+// /api/settings answers as `agent_settings`): with no `agent`, the agent is built from them, as the
+// SDK's create_agent() does. Agent profiles (`agent_profile_id`) agentd keeps none of: a 422, never a
+// run on some other agent.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForStatus } from '../support/conversation.js';
+import { ScriptedLLM } from '../support/scripted-llm.js';
+import { api, startServer, type TestServer, tempDir } from '../support/server.js';
+
+const llm = new ScriptedLLM();
+let server: TestServer;
+
+beforeAll(async () => {
+  await llm.start();
+  server = await startServer();
+  // Stored settings name another LLM: a start that fell back to them would call no scripted key.
+  await api(server, '/api/settings', {
+    method: 'POST',
+    body: JSON.stringify({ llm_model: 'openai/from-settings', llm_api_key: 'sk-settings-never-used' }),
+  });
+});
+afterAll(async () => {
+  await server.close({ remove: true });
+  await llm.stop();
+});
+
+const start = (body: Record<string, unknown>) =>
+  api(server, '/api/conversations', {
+    method: 'POST',
+    body: JSON.stringify({
+      workspace: { working_dir: tempDir('agentd-ws-') },
+      initial_message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      ...body,
+    }),
+  });
+
+function scriptedLlm(text: string) {
+  const key = `sk-${randomUUID()}`;
+  llm.script(key, [{ text }]);
+  return { key, llm: { model: 'openai/from-agent-settings', api_key: key, base_url: llm.openaiBaseUrl } };
+}
+
+type Info = { id: string; agent: Record<string, unknown> & { tools: { name: string }[] } };
+
+describe('agent_settings', () => {
+  it('builds the agent from them: their LLM, the default tools, their condenser off', async () => {
+    const { key, llm: spec } = scriptedLlm('built from agent_settings');
+    const res = await start({
+      agent_settings: { agent_kind: 'openhands', llm: spec, condenser: { enabled: false } },
+    });
+    expect(res.status).toBe(201);
+    const info = (await res.json()) as Info;
+    expect(info.agent).toMatchObject({ llm: { model: 'openai/from-agent-settings', api_key: '**********' } });
+    expect(info.agent.tools.map((t) => t.name)).toEqual(['terminal', 'file_editor', 'task_tracker']);
+    expect(info.agent.condenser ?? null).toBeNull();
+    await waitForStatus(server, info.id, ['finished']);
+    expect(llm.requestsFor(key)).toHaveLength(1);
+    expect(llm.requestsFor('sk-settings-never-used')).toHaveLength(0);
+  });
+
+  it("takes OpenHands' condenser defaults, and the tools they name", async () => {
+    const { llm: spec } = scriptedLlm('with a condenser');
+    const res = await start({ agent_settings: { llm: spec, tools: [{ name: 'terminal' }] } });
+    expect(res.status).toBe(201);
+    const info = (await res.json()) as Info;
+    expect(info.agent.tools.map((t) => t.name)).toEqual(['terminal']);
+    expect(info.agent.condenser).toMatchObject({
+      kind: 'LLMSummarizingCondenser',
+      max_size: 240,
+      keep_first: 2,
+    });
+    await waitForStatus(server, info.id, ['finished']);
+  });
+
+  it('refuses what it cannot run: an ACP agent, settings without an LLM, an agent profile', async () => {
+    const count = async () => (await (await api(server, '/api/conversations/count')).json()) as number;
+    const before = await count();
+    const { llm: spec } = scriptedLlm('unused');
+    const acp = await start({ agent_settings: { agent_kind: 'acp', llm: spec } });
+    expect(acp.status).toBe(422);
+    expect(await acp.json()).toMatchObject({ detail: [{ loc: ['body', 'agent_settings', 'agent_kind'] }] });
+    expect((await start({ agent_settings: { agent_kind: 'openhands' } })).status).toBe(422);
+    const profile = await start({ agent_profile_id: randomUUID() });
+    expect(profile.status).toBe(422);
+    expect(JSON.stringify(await profile.json())).toContain('agentd keeps no agent profiles');
+    const both = await start({ agent_profile_id: randomUUID(), agent: { llm: spec } });
+    expect(JSON.stringify(await both.json())).toContain('mutually exclusive');
+    // Nothing was started by any of them.
+    expect(await count()).toBe(before);
+  });
+});
