@@ -4,7 +4,12 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { dashedUuid } from '../events/index.js';
 import { loopTurns } from '../loop/index.js';
-import { defaultSettings, type EffectiveSettings, ProfileNotFoundError } from '../settings/index.js';
+import {
+  defaultSettings,
+  type EffectiveSettings,
+  ProfileNotFoundError,
+  SecretKeyError,
+} from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { InvalidConversationRequestError } from './errors.js';
 import { messageAppend } from './message-append.js';
@@ -78,11 +83,13 @@ export class ConversationIntake extends ConversationRuntimes {
     const persistenceDir = join(this.options.dataDir, 'conversations', id.replaceAll('-', ''));
     // What the start seals it keeps in clear for its runtime: opening each again was ~27 µs in a burst.
     const sealed = new Map<string, string>();
+    const incoming = this.incomingSecret(userId, request);
     const secretBox = {
-      encrypt: (plaintext: string, context?: string) => {
-        const value = this.options.secretBox.encrypt(plaintext, context);
-        sealed.set(value, plaintext);
-        return value;
+      encrypt: (value: string, context?: string) => {
+        const plaintext = incoming(value);
+        const stored = this.options.secretBox.encrypt(plaintext, context);
+        sealed.set(stored, plaintext);
+        return stored;
       },
     };
     const state = initialState({ secretBox }, effective, request, persistenceDir);
@@ -143,6 +150,26 @@ export class ConversationIntake extends ConversationRuntimes {
         throw new InvalidConversationRequestError(['body', 'llm_profile'], error.message);
       throw error;
     }
+  }
+
+  /**
+   * How a secret of the request reads: as sent, or, with OpenHands' `secrets_encrypted`, opened when it
+   * is a value this server sealed for this user (GET /api/settings with X-Expose-Secrets: encrypted
+   * gave it); one that does not open is a 422.
+   */
+  private incomingSecret(userId: string, request: StartConversationRequest): (value: string) => string {
+    if (!request.secrets_encrypted) return (value) => value;
+    return (value) => {
+      try {
+        return this.options.settings.openSealed(userId, value);
+      } catch (error) {
+        if (!(error instanceof SecretKeyError)) throw error;
+        throw new InvalidConversationRequestError(
+          ['body', 'secrets_encrypted'],
+          "A sealed value does not open with this server's key for this user: send it in clear, or as GET /api/settings (X-Expose-Secrets: encrypted) gave it",
+        );
+      }
+    };
   }
 
   private async undoStart(id: string, persistenceDir: string, createdWorkspace: string | null) {

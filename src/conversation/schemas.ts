@@ -128,6 +128,12 @@ export const StartConversationRequest = Type.Object(
         description: 'OpenHands agent profiles: agentd keeps none, so a non-null id is a 422',
       }),
     ),
+    secrets_encrypted: Type.Optional(
+      Type.Boolean({
+        description:
+          "The agent's secrets are values sealed by this server for the caller (GET /api/settings with X-Expose-Secrets: encrypted): opened before use",
+      }),
+    ),
     llm_profile: Type.Optional(
       Type.String({
         minLength: 1,

@@ -203,6 +203,14 @@ export class SettingsService {
     return this.openProfile(userId, name, stored);
   }
 
+  /**
+   * A value as a client sends it back: opened when it is one this server sealed for this user (an
+   * `encrypted` read), else as it is. SecretKeyError when it looks sealed but does not open.
+   */
+  openSealed(userId: string, value: string): string {
+    return SecretBox.isSealed(value) ? this.open(userId, value, 'a sealed value sent back') : value;
+  }
+
   private openProfile(userId: string, name: string, sealed: ProfileLLM): ProfileLLM {
     return mapLlmSecrets(sealed, (value) => this.open(userId, value, `llm_profiles.${name}`));
   }

@@ -13,7 +13,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   await llm.start();
-  server = await startServer();
+  server = await startServer({ keys: ['test-key-1', 'other-key'] });
   // Stored settings name another LLM: a start that fell back to them would call no scripted key.
   await api(server, '/api/settings', {
     method: 'POST',
@@ -42,6 +42,47 @@ function scriptedLlm(text: string) {
 }
 
 type Info = { id: string; agent: Record<string, unknown> & { tools: { name: string }[] } };
+
+describe('secrets_encrypted: settings round-tripped through a client that never sees a key', () => {
+  it("opens the values this server sealed for the caller; another user's do not open (422)", async () => {
+    const key = `sk-${randomUUID()}`;
+    llm.script(key, [{ text: 'ran on the opened key' }]);
+    const other = 'other-key';
+    await api(server, '/api/settings', {
+      method: 'POST',
+      key: other,
+      body: JSON.stringify({
+        llm_model: 'openai/round-trip',
+        llm_api_key: key,
+        llm_base_url: llm.openaiBaseUrl,
+      }),
+    });
+    const view = (await (
+      await api(server, '/api/settings', { key: other, headers: { 'X-Expose-Secrets': 'encrypted' } })
+    ).json()) as { agent_settings: { llm: { api_key: string } } };
+    expect(view.agent_settings.llm.api_key).toMatch(/^v1:/);
+    const started = await api(server, '/api/conversations', {
+      method: 'POST',
+      key: other,
+      body: JSON.stringify({
+        workspace: { working_dir: tempDir('agentd-ws-') },
+        initial_message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+        agent_settings: view.agent_settings,
+        secrets_encrypted: true,
+      }),
+    });
+    expect(started.status).toBe(201);
+    const { id } = (await started.json()) as { id: string };
+    await waitForStatus({ ...server, key: other }, id, ['finished']);
+    expect(llm.requestsFor(key)).toHaveLength(1);
+
+    // The same sealed value sent by another user does not open for them.
+    const stolen = await start({ agent_settings: view.agent_settings, secrets_encrypted: true });
+    expect(stolen.status).toBe(422);
+    expect(await stolen.json()).toMatchObject({ detail: [{ loc: ['body', 'secrets_encrypted'] }] });
+    expect(llm.requestsFor(key)).toHaveLength(1);
+  });
+});
 
 describe('agent_settings', () => {
   it('builds the agent from them: their LLM, the default tools, their condenser off', async () => {
