@@ -125,7 +125,6 @@ export class ConversationIntake extends ConversationRuntimes {
     };
   }
 
-  /** Removes what a failed start created: its runtime, record (events cascade) and folders. */
   /**
    * The caller's settings with secrets in clear; with agentd's `llm_profile` (and no agent), that
    * saved profile's whole LLM is the one a start without an agent runs on (settingsLlm).
@@ -172,6 +171,7 @@ export class ConversationIntake extends ConversationRuntimes {
     };
   }
 
+  /** Removes what a failed start created: its runtime, record (events cascade) and folders. */
   private async undoStart(id: string, persistenceDir: string, createdWorkspace: string | null) {
     await this.runtimes.settled(id);
     const runtime = this.runtimes.get(id);
