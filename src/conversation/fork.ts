@@ -56,8 +56,11 @@ export async function forkConversation(
 
   const ids = new Map(copied.map((e) => [e.id, newEventId()]));
   const persistenceDir = join(deps.dataDir, 'conversations', id.replaceAll('-', ''));
+  // The fork works in the source's folder, a worktree too, but does not own it: deleting the fork
+  // leaves the source's worktree alone.
+  const { worktree: _owned, ...remapped } = remapIds(copiedState, ids) as ConversationState;
   const state: ConversationState = {
-    ...(remapIds(copiedState, ids) as ConversationState),
+    ...remapped,
     persistence_dir: persistenceDir,
     ...(request.reset_metrics === false ? {} : { stats: { usage_to_metrics: {} } }),
     forked_from: { conversation_id: source.id, event_id: request.from_event_id ?? null },

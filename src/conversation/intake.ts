@@ -3,6 +3,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { dashedUuid } from '../events/index.js';
+import { removeWorktree, type Worktree } from '../git/index.js';
 import { loopTurns } from '../loop/index.js';
 import {
   defaultSettings,
@@ -19,6 +20,7 @@ import { ConversationRuntimes } from './runtimes.js';
 import type { ConversationInfo, SendMessageRequest, StartConversationRequest } from './schemas.js';
 import { initialState, makeWorkspace, NO_SKILLS, refuseUnsupported, userMessage } from './start-request.js';
 import { conversationInfo } from './state.js';
+import { conversationWorktree, inWorktree } from './worktree.js';
 
 export class ConversationIntake extends ConversationRuntimes {
   /** Starts in progress by conversation id: a second start of one id waits for the first. */
@@ -92,21 +94,26 @@ export class ConversationIntake extends ConversationRuntimes {
         return stored;
       },
     };
-    const state = initialState({ secretBox }, effective, request, persistenceDir);
+    let state = initialState({ secretBox }, effective, request, persistenceDir);
     const now = new Date().toISOString();
     // From here on things are created; a failure undoes them.
     const createdWorkspace = makeWorkspace(workingDir);
-    const record: ConversationRecord = {
-      id,
-      ownerId: userId,
-      title: null,
-      tags: request.tags ?? {},
-      executionStatus: 'idle',
-      state: state as unknown as Record<string, unknown>,
-      createdAt: now,
-      updatedAt: now,
-    };
+    let worktree: Worktree | null = null;
     try {
+      if (request.worktree) {
+        worktree = await conversationWorktree(workingDir, id, join(this.options.dataDir, 'worktrees'));
+        if (worktree) state = inWorktree(state, worktree);
+      }
+      const record: ConversationRecord = {
+        id,
+        ownerId: userId,
+        title: null,
+        tags: request.tags ?? {},
+        executionStatus: 'idle',
+        state: state as unknown as Record<string, unknown>,
+        createdAt: now,
+        updatedAt: now,
+      };
       if (!request.initial_message) await this.store.conversations.create(record);
       else {
         // Checked above. The record goes into the store with the first events, in one transaction.
@@ -115,6 +122,7 @@ export class ConversationIntake extends ConversationRuntimes {
       }
     } catch (error) {
       await this.undoStart(id, persistenceDir, createdWorkspace);
+      if (worktree) await removeWorktree(worktree, true);
       throw error;
     }
     // The live runtime's record is the current one (what info() would read); else from the store.

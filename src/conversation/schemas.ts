@@ -128,6 +128,12 @@ export const StartConversationRequest = Type.Object(
         description: 'OpenHands agent profiles: agentd keeps none, so a non-null id is a 422',
       }),
     ),
+    worktree: Type.Optional(
+      Type.Boolean({
+        description:
+          "In a git repository, work in a worktree of the conversation's own (branch openhands/<id>), removed with the conversation when nothing in it is uncommitted",
+      }),
+    ),
     secrets_encrypted: Type.Optional(
       Type.Boolean({
         description:

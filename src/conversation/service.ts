@@ -7,6 +7,7 @@
 import { rmSync } from 'node:fs';
 import { rejectPending } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
+import { removeWorktree } from '../git/index.js';
 import { mapLlmSecrets } from '../llm/index.js';
 import type { ConversationRecord, ConversationSearch } from '../store/index.js';
 import { activeBranch, navigatedPoints } from './branches.js';
@@ -331,7 +332,11 @@ export class ConversationService extends ConversationIntake {
         this.runtimes.delete(id);
       }
       await this.store.conversations.delete(id);
-      rmSync(stateOf(record).persistence_dir, { recursive: true, force: true });
+      const state = stateOf(record);
+      rmSync(state.persistence_dir, { recursive: true, force: true });
+      // Uncommitted work in its worktree is the user's: such a worktree stays (and its branch always).
+      if (state.worktree && !(await removeWorktree(state.worktree, false)))
+        this.logFor(id).warn({ worktree: state.worktree.root }, 'worktree kept: it has uncommitted changes');
     });
   }
 }

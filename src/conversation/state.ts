@@ -3,6 +3,7 @@
 // conversation secrets) are stored encrypted and always shown masked.
 import type { StuckThresholds } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
+import type { Worktree } from '../git/index.js';
 import type { HookConfig } from '../hooks/index.js';
 import { mapLlmSecrets } from '../llm/index.js';
 import { REDACTED } from '../settings/index.js';
@@ -54,6 +55,8 @@ export interface ConversationState {
   branch_points?: BranchPoint[];
   /** HEAD once moved: the newest node of the active branch, null for an empty tree; absent: the log's end. */
   leaf_event_id?: string | null;
+  /** The git worktree the conversation works in (a start with `worktree: true`), removed with it. */
+  worktree?: Worktree;
 }
 
 /** The state members that emit a ConversationStateUpdateEvent when they change (OpenHands §4.3). */

@@ -6,3 +6,4 @@ export { GitError, type GitErrorKind } from './errors.js';
 export { absolutePath } from './paths.js';
 export { GIT_TIMEOUT_MS, MAX_GIT_OUTPUT_BYTES } from './run.js';
 export * from './schemas.js';
+export { createWorktree, removeWorktree, type Worktree, worktreeGuidance } from './worktree.js';

@@ -1,0 +1,79 @@
+// OpenHands' `worktree: true`: a conversation started in a git repository works in a worktree of its
+// own (branch openhands/<id>), its changes never in the user's checkout; deleting the conversation
+// removes the worktree unless something in it is uncommitted (nothing is lost); its branch stays.
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { git, newRepo } from '../git/repos.js';
+import { allEvents, info, startConversation, terminalStep, waitForStatus } from '../support/conversation.js';
+import { ScriptedLLM } from '../support/scripted-llm.js';
+import { api, startServer, type TestServer, tempDir } from '../support/server.js';
+
+const llm = new ScriptedLLM();
+let server: TestServer;
+
+beforeAll(async () => {
+  await llm.start();
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close({ remove: true });
+  await llm.stop();
+});
+
+const done = { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] };
+const hex = (id: string) => id.replaceAll('-', '');
+const remove = (id: string) => api(server, `/api/conversations/${id}`, { method: 'DELETE' });
+
+describe('worktree: true', () => {
+  it("works in the conversation's own worktree and branch; the checkout stays as it was", async () => {
+    const repo = newRepo({ 'pkg/notes.txt': 'original\n' });
+    const { id, key } = await startConversation(
+      server,
+      llm,
+      [terminalStep('git rev-parse --abbrev-ref HEAD && echo changed > notes.txt && pwd'), done],
+      { workingDir: join(repo, 'pkg'), extra: { worktree: true } },
+    );
+    await waitForStatus(server, id, ['finished']);
+    const worktree = join(server.dataDir, 'worktrees', hex(id), basename(repo));
+    const shown = await info(server, id);
+    expect(shown.workspace).toMatchObject({ working_dir: join(worktree, 'pkg') });
+    const output = JSON.stringify((await allEvents(server, id)).filter((e) => e.kind === 'ObservationEvent'));
+    expect(output).toContain(`openhands/${id}`);
+    expect(readFileSync(join(worktree, 'pkg/notes.txt'), 'utf8')).toBe('changed\n');
+    expect(readFileSync(join(repo, 'pkg/notes.txt'), 'utf8')).toBe('original\n');
+    // The agent was told where it works.
+    const system = JSON.stringify(llm.requestsFor(key)[0]?.body.messages);
+    expect(system).toContain('This conversation uses a dedicated git worktree');
+
+    // Uncommitted work: deleting the conversation keeps the worktree (and the branch).
+    expect((await remove(id)).status).toBe(200);
+    expect(existsSync(join(worktree, 'pkg/notes.txt'))).toBe(true);
+    expect(git(repo, 'branch', '--list', `openhands/${id}`)).toContain(`openhands/${id}`);
+  });
+
+  it('removes a clean worktree with its conversation, keeping the branch', async () => {
+    const repo = newRepo({ 'a.txt': 'a\n' });
+    const { id } = await startConversation(server, llm, [done], {
+      workingDir: repo,
+      extra: { worktree: true },
+    });
+    await waitForStatus(server, id, ['finished']);
+    const worktree = join(server.dataDir, 'worktrees', hex(id), basename(repo));
+    expect(existsSync(join(worktree, 'a.txt'))).toBe(true);
+    expect((await remove(id)).status).toBe(200);
+    expect(existsSync(worktree)).toBe(false);
+    expect(git(repo, 'worktree', 'list')).not.toContain(worktree);
+    expect(git(repo, 'branch', '--list', `openhands/${id}`)).toContain(`openhands/${id}`);
+  });
+
+  it('outside a repository works in the folder itself', async () => {
+    const folder = tempDir('agentd-not-a-repo-');
+    const { id } = await startConversation(server, llm, [done], {
+      workingDir: folder,
+      extra: { worktree: true },
+    });
+    expect((await info(server, id)).workspace).toMatchObject({ working_dir: folder });
+    await waitForStatus(server, id, ['finished']);
+  });
+});
