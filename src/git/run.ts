@@ -48,7 +48,7 @@ function gitEnv(): NodeJS.ProcessEnv {
 export interface GitOutput {
   ok: boolean;
   stdout: Buffer;
-  /** The first line git wrote to stderr (its error message), trimmed. */
+  /** git's error message: its first `fatal:` / `error:` line on stderr, else the first line, trimmed. */
   error: string;
 }
 
@@ -74,7 +74,9 @@ export function runGit(
         windowsHide: true,
       },
       (error, stdout, stderr) => {
-        const message = stderr.toString('utf8').trim().split('\n')[0] ?? '';
+        // git's own error line, not the progress it may print before it (`Preparing worktree …`).
+        const lines = stderr.toString('utf8').trim().split('\n');
+        const message = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? '';
         if (!error) return resolve({ ok: true, stdout, error: '' });
         const e = error as NodeJS.ErrnoException & { killed?: boolean; code?: unknown };
         if (e.code === 'ENOENT')

@@ -48,7 +48,15 @@ export async function createWorktree(
   const worktreeRoot = join(dir, basename(repository));
   const branch = `openhands/${conversationId}`;
   mkdirSync(dir, { recursive: true });
-  const added = await runGit(repository, ['worktree', 'add', '-b', branch, worktreeRoot, from]);
+  // A conversation started again under the same id (a client's conversation_id) takes up its branch,
+  // which a delete keeps; OpenHands deletes it, and with it the commits made there.
+  const exists = await revParse(repository, `refs/heads/${branch}`);
+  const added = await runGit(
+    repository,
+    exists
+      ? ['worktree', 'add', worktreeRoot, branch]
+      : ['worktree', 'add', '-b', branch, worktreeRoot, from],
+  );
   if (!added.ok) throw new GitError('failed', `git worktree add failed: ${added.error}`);
   const workingDir = join(worktreeRoot, relative(repository, source));
   mkdirSync(workingDir, { recursive: true });

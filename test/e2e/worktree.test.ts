@@ -65,6 +65,23 @@ describe('worktree: true', () => {
     expect(existsSync(worktree)).toBe(false);
     expect(git(repo, 'worktree', 'list')).not.toContain(worktree);
     expect(git(repo, 'branch', '--list', `openhands/${id}`)).toContain(`openhands/${id}`);
+
+    // Started again under the same id, the conversation takes up its branch and what was committed there.
+    const worktreeBefore = join(server.dataDir, 'worktrees', hex(id), basename(repo));
+    git(
+      repo,
+      'branch',
+      '-f',
+      `openhands/${id}`,
+      git(repo, 'commit-tree', '-m', 'kept', '-p', 'HEAD', 'HEAD^{tree}'),
+    );
+    const again = await startConversation(server, llm, [done], {
+      workingDir: repo,
+      extra: { worktree: true, conversation_id: id },
+    });
+    expect(again.id).toBe(id);
+    await waitForStatus(server, id, ['finished']);
+    expect(git(worktreeBefore, 'log', '-1', '--format=%s')).toBe('kept');
   });
 
   it('outside a repository works in the folder itself', async () => {
