@@ -3,7 +3,7 @@
 // conversations on one repository do not step on each other or on the user's checkout. The start
 // point is chosen as OpenHands does, but from the refs already here (no `git fetch`: a start never
 // waits on the network): `origin`'s default branch, else `main`, else `master`, else HEAD.
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { GitError } from './errors.js';
 import { revParse, runGit } from './run.js';
@@ -38,10 +38,12 @@ export async function createWorktree(
   conversationId: string,
   root: string,
 ): Promise<Worktree | null> {
-  const source = resolve(folder);
+  // Real paths on both sides: git answers the top level resolved, and the folder's place in the
+  // worktree is its path relative to that (a link in the folder's path would put it elsewhere).
+  const source = realpathSync(resolve(folder));
   const top = await runGit(source, ['rev-parse', '--show-toplevel']);
   if (!top.ok) return null;
-  const repository = resolve(top.stdout.toString('utf8').trim());
+  const repository = realpathSync(top.stdout.toString('utf8').trim());
   const from = await startPoint(repository);
   if (!(await revParse(repository, `${from}^{commit}`))) return null;
   const dir = join(root, conversationId.replaceAll('-', ''));

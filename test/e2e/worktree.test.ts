@@ -1,7 +1,7 @@
 // OpenHands' `worktree: true`: a conversation started in a git repository works in a worktree of its
 // own (branch openhands/<id>), its changes never in the user's checkout; deleting the conversation
 // removes the worktree unless something in it is uncommitted (nothing is lost); its branch stays.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { git, newRepo } from '../git/repos.js';
@@ -82,6 +82,19 @@ describe('worktree: true', () => {
     expect(again.id).toBe(id);
     await waitForStatus(server, id, ['finished']);
     expect(git(worktreeBefore, 'log', '-1', '--format=%s')).toBe('kept');
+  });
+
+  it('finds the folder in the worktree through a link in its path', async () => {
+    const repo = newRepo({ 'pkg/a.txt': 'a\n' });
+    const link = join(tempDir('agentd-link-'), 'repo');
+    symlinkSync(repo, link);
+    const { id } = await startConversation(server, llm, [done], {
+      workingDir: join(link, 'pkg'),
+      extra: { worktree: true },
+    });
+    const worktree = join(server.dataDir, 'worktrees', hex(id), basename(repo));
+    expect((await info(server, id)).workspace).toMatchObject({ working_dir: join(worktree, 'pkg') });
+    await waitForStatus(server, id, ['finished']);
   });
 
   it('outside a repository works in the folder itself', async () => {
