@@ -3,30 +3,22 @@
 // SDK's create_agent() does. Agent profiles (`agent_profile_id`) agentd keeps none of: a 422, never a
 // run on some other agent.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitForStatus } from '../support/conversation.js';
-import { ScriptedLLM } from '../support/scripted-llm.js';
-import { api, startServer, type TestServer, tempDir } from '../support/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { serverAndLlm, waitForStatus } from '../support/conversation.js';
+import { api, tempDir } from '../support/server.js';
 
-const llm = new ScriptedLLM();
-let server: TestServer;
+const env = serverAndLlm({ keys: ['test-key-1', 'other-key'] });
 
 beforeAll(async () => {
-  await llm.start();
-  server = await startServer({ keys: ['test-key-1', 'other-key'] });
   // Stored settings name another LLM: a start that fell back to them would call no scripted key.
-  await api(server, '/api/settings', {
+  await api(env.server, '/api/settings', {
     method: 'POST',
     body: JSON.stringify({ llm_model: 'openai/from-settings', llm_api_key: 'sk-settings-never-used' }),
   });
 });
-afterAll(async () => {
-  await server.close({ remove: true });
-  await llm.stop();
-});
 
 const start = (body: Record<string, unknown>) =>
-  api(server, '/api/conversations', {
+  api(env.server, '/api/conversations', {
     method: 'POST',
     body: JSON.stringify({
       workspace: { working_dir: tempDir('agentd-ws-') },
@@ -37,31 +29,31 @@ const start = (body: Record<string, unknown>) =>
 
 function scriptedLlm(text: string) {
   const key = `sk-${randomUUID()}`;
-  llm.script(key, [{ text }]);
-  return { key, llm: { model: 'openai/from-agent-settings', api_key: key, base_url: llm.openaiBaseUrl } };
+  env.llm.script(key, [{ text }]);
+  return { key, llm: { model: 'openai/from-agent-settings', api_key: key, base_url: env.llm.openaiBaseUrl } };
 }
 
 type Info = { id: string; agent: Record<string, unknown> & { tools: { name: string }[] } };
 
 describe('secrets_encrypted: settings round-tripped through a client that never sees a key', () => {
-  it("opens the values this server sealed for the caller; another user's do not open (422)", async () => {
+  it("opens the values this env.server sealed for the caller; another user's do not open (422)", async () => {
     const key = `sk-${randomUUID()}`;
-    llm.script(key, [{ text: 'ran on the opened key' }]);
+    env.llm.script(key, [{ text: 'ran on the opened key' }]);
     const other = 'other-key';
-    await api(server, '/api/settings', {
+    await api(env.server, '/api/settings', {
       method: 'POST',
       key: other,
       body: JSON.stringify({
         llm_model: 'openai/round-trip',
         llm_api_key: key,
-        llm_base_url: llm.openaiBaseUrl,
+        llm_base_url: env.llm.openaiBaseUrl,
       }),
     });
     const view = (await (
-      await api(server, '/api/settings', { key: other, headers: { 'X-Expose-Secrets': 'encrypted' } })
+      await api(env.server, '/api/settings', { key: other, headers: { 'X-Expose-Secrets': 'encrypted' } })
     ).json()) as { agent_settings: { llm: { api_key: string } } };
     expect(view.agent_settings.llm.api_key).toMatch(/^v1:/);
-    const started = await api(server, '/api/conversations', {
+    const started = await api(env.server, '/api/conversations', {
       method: 'POST',
       key: other,
       body: JSON.stringify({
@@ -73,14 +65,14 @@ describe('secrets_encrypted: settings round-tripped through a client that never 
     });
     expect(started.status).toBe(201);
     const { id } = (await started.json()) as { id: string };
-    await waitForStatus({ ...server, key: other }, id, ['finished']);
-    expect(llm.requestsFor(key)).toHaveLength(1);
+    await waitForStatus({ ...env.server, key: other }, id, ['finished']);
+    expect(env.llm.requestsFor(key)).toHaveLength(1);
 
     // The same sealed value sent by another user does not open for them.
     const stolen = await start({ agent_settings: view.agent_settings, secrets_encrypted: true });
     expect(stolen.status).toBe(422);
     expect(await stolen.json()).toMatchObject({ detail: [{ loc: ['body', 'secrets_encrypted'] }] });
-    expect(llm.requestsFor(key)).toHaveLength(1);
+    expect(env.llm.requestsFor(key)).toHaveLength(1);
   });
 });
 
@@ -95,9 +87,9 @@ describe('agent_settings', () => {
     expect(info.agent).toMatchObject({ llm: { model: 'openai/from-agent-settings', api_key: '**********' } });
     expect(info.agent.tools.map((t) => t.name)).toEqual(['terminal', 'file_editor', 'task_tracker']);
     expect(info.agent.condenser ?? null).toBeNull();
-    await waitForStatus(server, info.id, ['finished']);
-    expect(llm.requestsFor(key)).toHaveLength(1);
-    expect(llm.requestsFor('sk-settings-never-used')).toHaveLength(0);
+    await waitForStatus(env.server, info.id, ['finished']);
+    expect(env.llm.requestsFor(key)).toHaveLength(1);
+    expect(env.llm.requestsFor('sk-settings-never-used')).toHaveLength(0);
   });
 
   it("takes OpenHands' condenser defaults, and the tools they name", async () => {
@@ -111,11 +103,11 @@ describe('agent_settings', () => {
       max_size: 240,
       keep_first: 2,
     });
-    await waitForStatus(server, info.id, ['finished']);
+    await waitForStatus(env.server, info.id, ['finished']);
   });
 
   it('refuses what it cannot run: an ACP agent, settings without an LLM, an agent profile', async () => {
-    const count = async () => (await (await api(server, '/api/conversations/count')).json()) as number;
+    const count = async () => (await (await api(env.server, '/api/conversations/count')).json()) as number;
     const before = await count();
     const { llm: spec } = scriptedLlm('unused');
     const acp = await start({ agent_settings: { agent_kind: 'acp', llm: spec } });

@@ -3,47 +3,45 @@
 // removes the worktree unless something in it is uncommitted (nothing is lost); its branch stays.
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { git, newRepo } from '../git/repos.js';
-import { allEvents, info, startConversation, terminalStep, waitForStatus } from '../support/conversation.js';
-import { ScriptedLLM } from '../support/scripted-llm.js';
-import { api, startServer, type TestServer, tempDir } from '../support/server.js';
+import {
+  allEvents,
+  info,
+  serverAndLlm,
+  startConversation,
+  terminalStep,
+  waitForStatus,
+} from '../support/conversation.js';
+import { api, tempDir } from '../support/server.js';
 
-const llm = new ScriptedLLM();
-let server: TestServer;
-
-beforeAll(async () => {
-  await llm.start();
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close({ remove: true });
-  await llm.stop();
-});
+const env = serverAndLlm();
 
 const done = { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] };
 const hex = (id: string) => id.replaceAll('-', '');
-const remove = (id: string) => api(server, `/api/conversations/${id}`, { method: 'DELETE' });
+const remove = (id: string) => api(env.server, `/api/conversations/${id}`, { method: 'DELETE' });
 
 describe('worktree: true', () => {
   it("works in the conversation's own worktree and branch; the checkout stays as it was", async () => {
     const repo = newRepo({ 'pkg/notes.txt': 'original\n' });
     const { id, key } = await startConversation(
-      server,
-      llm,
+      env.server,
+      env.llm,
       [terminalStep('git rev-parse --abbrev-ref HEAD && echo changed > notes.txt && pwd'), done],
       { workingDir: join(repo, 'pkg'), extra: { worktree: true } },
     );
-    await waitForStatus(server, id, ['finished']);
-    const worktree = join(server.dataDir, 'worktrees', hex(id), basename(repo));
-    const shown = await info(server, id);
+    await waitForStatus(env.server, id, ['finished']);
+    const worktree = join(env.server.dataDir, 'worktrees', hex(id), basename(repo));
+    const shown = await info(env.server, id);
     expect(shown.workspace).toMatchObject({ working_dir: join(worktree, 'pkg') });
-    const output = JSON.stringify((await allEvents(server, id)).filter((e) => e.kind === 'ObservationEvent'));
+    const output = JSON.stringify(
+      (await allEvents(env.server, id)).filter((e) => e.kind === 'ObservationEvent'),
+    );
     expect(output).toContain(`openhands/${id}`);
     expect(readFileSync(join(worktree, 'pkg/notes.txt'), 'utf8')).toBe('changed\n');
     expect(readFileSync(join(repo, 'pkg/notes.txt'), 'utf8')).toBe('original\n');
     // The agent was told where it works.
-    const system = JSON.stringify(llm.requestsFor(key)[0]?.body.messages);
+    const system = JSON.stringify(env.llm.requestsFor(key)[0]?.body.messages);
     expect(system).toContain('This conversation uses a dedicated git worktree');
 
     // Uncommitted work: deleting the conversation keeps the worktree (and the branch).
@@ -54,12 +52,12 @@ describe('worktree: true', () => {
 
   it('removes a clean worktree with its conversation, keeping the branch', async () => {
     const repo = newRepo({ 'a.txt': 'a\n' });
-    const { id } = await startConversation(server, llm, [done], {
+    const { id } = await startConversation(env.server, env.llm, [done], {
       workingDir: repo,
       extra: { worktree: true },
     });
-    await waitForStatus(server, id, ['finished']);
-    const worktree = join(server.dataDir, 'worktrees', hex(id), basename(repo));
+    await waitForStatus(env.server, id, ['finished']);
+    const worktree = join(env.server.dataDir, 'worktrees', hex(id), basename(repo));
     expect(existsSync(join(worktree, 'a.txt'))).toBe(true);
     expect((await remove(id)).status).toBe(200);
     expect(existsSync(worktree)).toBe(false);
@@ -67,7 +65,7 @@ describe('worktree: true', () => {
     expect(git(repo, 'branch', '--list', `openhands/${id}`)).toContain(`openhands/${id}`);
 
     // Started again under the same id, the conversation takes up its branch and what was committed there.
-    const worktreeBefore = join(server.dataDir, 'worktrees', hex(id), basename(repo));
+    const worktreeBefore = join(env.server.dataDir, 'worktrees', hex(id), basename(repo));
     git(
       repo,
       'branch',
@@ -75,12 +73,12 @@ describe('worktree: true', () => {
       `openhands/${id}`,
       git(repo, 'commit-tree', '-m', 'kept', '-p', 'HEAD', 'HEAD^{tree}'),
     );
-    const again = await startConversation(server, llm, [done], {
+    const again = await startConversation(env.server, env.llm, [done], {
       workingDir: repo,
       extra: { worktree: true, conversation_id: id },
     });
     expect(again.id).toBe(id);
-    await waitForStatus(server, id, ['finished']);
+    await waitForStatus(env.server, id, ['finished']);
     expect(git(worktreeBefore, 'log', '-1', '--format=%s')).toBe('kept');
   });
 
@@ -88,22 +86,22 @@ describe('worktree: true', () => {
     const repo = newRepo({ 'pkg/a.txt': 'a\n' });
     const link = join(tempDir('agentd-link-'), 'repo');
     symlinkSync(repo, link);
-    const { id } = await startConversation(server, llm, [done], {
+    const { id } = await startConversation(env.server, env.llm, [done], {
       workingDir: join(link, 'pkg'),
       extra: { worktree: true },
     });
-    const worktree = join(server.dataDir, 'worktrees', hex(id), basename(repo));
-    expect((await info(server, id)).workspace).toMatchObject({ working_dir: join(worktree, 'pkg') });
-    await waitForStatus(server, id, ['finished']);
+    const worktree = join(env.server.dataDir, 'worktrees', hex(id), basename(repo));
+    expect((await info(env.server, id)).workspace).toMatchObject({ working_dir: join(worktree, 'pkg') });
+    await waitForStatus(env.server, id, ['finished']);
   });
 
   it('outside a repository works in the folder itself', async () => {
     const folder = tempDir('agentd-not-a-repo-');
-    const { id } = await startConversation(server, llm, [done], {
+    const { id } = await startConversation(env.server, env.llm, [done], {
       workingDir: folder,
       extra: { worktree: true },
     });
-    expect((await info(server, id)).workspace).toMatchObject({ working_dir: folder });
-    await waitForStatus(server, id, ['finished']);
+    expect((await info(env.server, id)).workspace).toMatchObject({ working_dir: folder });
+    await waitForStatus(env.server, id, ['finished']);
   });
 });

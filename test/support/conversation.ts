@@ -1,8 +1,9 @@
 // Starting and watching conversations over the real HTTP API, with an agent whose LLM is the
 // scripted server (each test uses its own API key, so its own script).
 import { randomUUID } from 'node:crypto';
-import type { Script, ScriptedLLM } from '../../src/llm/index.js';
-import { api, type TestServer, tempDir } from './server.js';
+import { afterAll, beforeAll } from 'vitest';
+import { type Script, ScriptedLLM } from '../../src/llm/index.js';
+import { api, startServer, type TestServer, tempDir } from './server.js';
 
 export type Ev = Record<string, unknown> & { kind: string; id: string; source?: string };
 
@@ -18,6 +19,23 @@ export interface StartOptions {
   llm?: Record<string, unknown>;
   /** More members of the start request (hook_config, security_analyzer, …). */
   extra?: Record<string, unknown>;
+}
+
+/**
+ * A server and a scripted LLM for a test file: both started before its tests and stopped after (the
+ * server's folder removed). `server` is set once `beforeAll` ran.
+ */
+export function serverAndLlm(options: Parameters<typeof startServer>[0] = {}) {
+  const env = { llm: new ScriptedLLM(), server: undefined as unknown as TestServer };
+  beforeAll(async () => {
+    await env.llm.start();
+    env.server = await startServer(options);
+  });
+  afterAll(async () => {
+    await env.server?.close({ remove: true });
+    await env.llm.stop();
+  });
+  return env;
 }
 
 export async function startConversation(
