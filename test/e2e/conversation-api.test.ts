@@ -140,6 +140,14 @@ describe('conversations REST', () => {
     expect(((await res.json()) as { id: string }).id).toBe(id);
   });
 
+  it("answers the SDK's load_plugin with a 400 that says agentd loads no plugins", async () => {
+    const plugin = { method: 'POST', body: JSON.stringify({ plugin_ref: 'github:owner/plugin' }) };
+    const refused = await json(`/api/conversations/${id}/load_plugin`, plugin);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ detail: expect.stringContaining('agentd loads no plugins') });
+    expect((await json(`/api/conversations/${randomUUID()}/load_plugin`, plugin)).status).toBe(404);
+  });
+
   it('updates title and tags, and answers {success:false} for an unknown one', async () => {
     expect(
       (

@@ -201,6 +201,7 @@ describe('an unknown conversation', () => {
     navigate: { event_id: null },
     switch_llm: { llm: { model: 'gpt-4o' } },
     switch_profile: { profile_name: 'fast' },
+    load_plugin: { plugin_ref: 'github:owner/plugin' },
   };
 
   it('is a 404 on every route under /api/conversations/{conversation_id}, and each documents it', async () => {

@@ -5,6 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { ConfirmationPolicy, LLMSpec } from '../../conversation/schemas.js';
 import type { ConversationService } from '../../conversation/service.js';
+import { HttpError } from '../errors.js';
 import {
   ConversationIdParams,
   conversationActionErrors,
@@ -122,6 +123,36 @@ export const conversationPolicyRoutes: FastifyPluginAsync<{ conversations: Conve
       const { profile_name } = request.body as { profile_name: string };
       await conversations.switchProfile(request.userId, id(request), profile_name);
       return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/load_plugin',
+    {
+      schema: {
+        tags,
+        summary: 'Load Conversation Plugin',
+        description:
+          "OpenHands loads a plugin from the conversation's marketplaces here; agentd has no plugins, so the answer is a 400 that says so (404 for an unknown conversation), never a silent success.",
+        params: ConversationIdParams,
+        body: Type.Object(
+          { plugin_ref: Type.String({ minLength: 1, maxLength: 1000 }) },
+          { additionalProperties: true },
+        ),
+        response: {
+          400: detailResponse('agentd loads no plugins'),
+          ...conversationActionErrors,
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      await conversations.info(request.userId, id(request));
+      const { plugin_ref } = request.body as { plugin_ref: string };
+      throw new HttpError(
+        400,
+        `agentd loads no plugins (asked for ${JSON.stringify(plugin_ref.slice(0, 200))}): give the agent its skills and MCP servers instead`,
+      );
     },
   );
 };
