@@ -10,12 +10,13 @@ import type { AgentSpec, LLMSpec } from './schemas.js';
 
 /** The request's LLMs: the agent's, and the critic's and condenser's own when given. */
 export function checkRequestedLLMs(agent: AgentSpec): void {
-  check(agent.llm, ['body', 'agent', 'llm']);
-  if (agent.critic?.llm) check(agent.critic.llm as LLMSpec, ['body', 'agent', 'critic', 'llm']);
-  if (agent.condenser?.llm) check(agent.condenser.llm, ['body', 'agent', 'condenser', 'llm']);
+  checkLLM(agent.llm, ['body', 'agent', 'llm']);
+  if (agent.critic?.llm) checkLLM(agent.critic.llm as LLMSpec, ['body', 'agent', 'critic', 'llm']);
+  if (agent.condenser?.llm) checkLLM(agent.condenser.llm, ['body', 'agent', 'condenser', 'llm']);
 }
 
-function check(llm: LLMSpec, loc: string[]): void {
+/** An LLM that routes nowhere (or lacks the base URL its prefix needs) is a 422 at `loc`'s member. */
+export function checkLLM(llm: LLMSpec, loc: string[]): void {
   const problem = routingProblems(llm)[0];
   if (problem) throw new InvalidConversationRequestError([...loc, problem.field], problem.message);
 }

@@ -20,11 +20,12 @@ import {
 } from './errors.js';
 import { type ForkRequest, forkConversation } from './fork.js';
 import { ConversationIntake } from './intake.js';
+import { checkLLM } from './llm-checks.js';
 import { switchedLlms } from './runtime-builder.js';
 import type { ConfirmationPolicy, ConversationInfo, LLMSpec } from './schemas.js';
 import { sealSecrets } from './secrets.js';
 import { conversationInfo, finalResponseOf, maskedAgent, stateOf } from './state.js';
-import { checkSwitchedLlm, switchedAgent } from './switch-llm.js';
+import { switchedAgent } from './switch-llm.js';
 
 export type { ConversationServiceOptions } from './runtimes.js';
 
@@ -145,7 +146,8 @@ export class ConversationService extends ConversationIntake {
 
   /** OpenHands' switch_llm: the agent's next LLM calls go to `llm` (see switch-llm.ts). */
   async switchLlm(userId: string, id: string, llm: LLMSpec): Promise<void> {
-    checkSwitchedLlm(llm);
+    // A model agentd cannot route is refused before anything changes, as at a start.
+    checkLLM(llm, ['body', 'llm']);
     return this.onOwner('switchLlm', userId, id, [llm], () => this.switchHere(userId, id, async () => llm));
   }
 

@@ -3,15 +3,7 @@
 // `agent`, as OpenHands emits it; the condenser moves too when it ran on the agent's model (OpenHands'
 // `_condenser_for_switched_llm`), and a critic without an LLM of its own judges with the new one.
 import { isDeepStrictEqual } from 'node:util';
-import { routingProblems } from '../llm/index.js';
-import { InvalidConversationRequestError } from './errors.js';
 import type { AgentSpec, LLMSpec } from './schemas.js';
-
-/** A model agentd cannot route is refused before anything changes (422 at `body.llm.<field>`). */
-export function checkSwitchedLlm(llm: LLMSpec): void {
-  const problem = routingProblems(llm)[0];
-  if (problem) throw new InvalidConversationRequestError(['body', 'llm', problem.field], problem.message);
-}
 
 /** Two LLM specs that differ at most in their usage id (the condenser's copy of the agent's model). */
 function sameModel(a: LLMSpec, b: LLMSpec): boolean {
