@@ -12,6 +12,7 @@ import {
   type ProfileLLM,
 } from './profile-schemas.js';
 import type { Settings } from './schemas.js';
+import { REDACTED } from './sdk-schemas.js';
 
 /** A stored profile: the LLM's members with its secrets sealed. */
 export type StoredProfile = ProfileLLM;
@@ -72,13 +73,15 @@ export function settingsOnly(doc: SettingsDocument): Settings {
 }
 
 export function profileOf(doc: ProfileMembers, name: string): StoredProfile | null {
-  return profilesOf(doc).get(name) ?? null;
+  const profiles = doc.llm_profiles;
+  // hasOwn: a name is the client's, and `__proto__` or `toString` must not find anything.
+  return profiles && Object.hasOwn(profiles, name) ? (profiles[name] ?? null) : null;
 }
 
 /** The active profile's name; null also when it names a profile no longer there. */
 export function activeProfile(doc: ProfileMembers): string | null {
   const name = doc.active_profile ?? null;
-  return name !== null && profilesOf(doc).has(name) ? name : null;
+  return name !== null && profileOf(doc, name) ? name : null;
 }
 
 /** The LLM members an activation writes into the settings, from a profile's (sealed) LLM. */
@@ -181,37 +184,21 @@ export function activatedProfile(doc: SettingsDocument, name: string): SettingsD
 }
 
 /**
- * What to store of an incoming LLM's secret: `REDACTED` (a GET echoed back) keeps the stored value of
- * the same member, a sealed value (an `encrypted` GET echoed back) is kept once `check` opens it, and
- * anything else is new plaintext to seal.
+ * The LLM to store: its api_key and extra_headers values through `seal` (or dropped without
+ * `includeSecrets`); a value of `REDACTED` (a GET echoed back) keeps the stored value of the same member.
  */
-export interface IncomingSecrets {
-  redacted: string;
-  isSealed: (value: string) => boolean;
-  /** Throws when the sealed value does not open for this user. */
-  check: (sealed: string) => void;
-  seal: (plaintext: string) => string;
-}
-
-/** The LLM to store: secrets sealed (or dropped without `includeSecrets`), as IncomingSecrets says. */
 export function storedProfile(
   llm: ProfileLLM,
   previous: StoredProfile | null,
   includeSecrets: boolean,
-  secrets: IncomingSecrets,
+  seal: (value: string) => string,
 ): StoredProfile {
   if (!includeSecrets) {
     const { extra_headers: _headers, ...rest } = llm;
     return { ...rest, api_key: null };
   }
-  const store = (value: string, before: string | null | undefined): string | null => {
-    if (value === secrets.redacted) return before ?? null;
-    if (secrets.isSealed(value)) {
-      secrets.check(value);
-      return value;
-    }
-    return secrets.seal(value);
-  };
+  const store = (value: string, before: string | null | undefined): string | null =>
+    value === REDACTED ? (before ?? null) : seal(value);
   const out: StoredProfile = { ...llm, api_key: llm.api_key ? store(llm.api_key, previous?.api_key) : null };
   if (llm.extra_headers) {
     const headers = new Map<string, string>();

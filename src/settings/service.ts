@@ -19,7 +19,6 @@ import {
   activeLlm,
   activeProfile,
   checkProfileLlm,
-  type IncomingSecrets,
   ProfileNotFoundError,
   profileList,
   profileMembers,
@@ -183,10 +182,9 @@ export class SettingsService {
     return profileList((await this.read(userId)) ?? {});
   }
 
-  /** One profile, its secrets shown as `mode` says (null api_key when redacted); null when absent. */
-  async profile(userId: string, name: string, mode: ExposeMode): Promise<ProfileDetail | null> {
-    const stored = profileOf((await this.read(userId)) ?? {}, name);
-    if (!stored) return null;
+  /** One profile, its secrets shown as `mode` says (null api_key when redacted); ProfileNotFoundError. */
+  async profile(userId: string, name: string, mode: ExposeMode): Promise<ProfileDetail> {
+    const stored = await this.storedProfile(userId, name);
     const config =
       mode === 'plaintext'
         ? this.openProfile(userId, name, stored)
@@ -198,9 +196,13 @@ export class SettingsService {
 
   /** A profile's LLM with its secrets in clear, to run on (ProfileNotFoundError; SecretKeyError). */
   async profileLlm(userId: string, name: string): Promise<ProfileLLM> {
+    return this.openProfile(userId, name, await this.storedProfile(userId, name));
+  }
+
+  private async storedProfile(userId: string, name: string): Promise<ProfileLLM> {
     const stored = profileOf((await this.read(userId)) ?? {}, name);
     if (!stored) throw new ProfileNotFoundError(name);
-    return this.openProfile(userId, name, stored);
+    return stored;
   }
 
   /**
@@ -223,8 +225,12 @@ export class SettingsService {
     checkProfileLlm(request.llm);
     return this.serialize(userId, async () => {
       const doc = (await this.read(userId)) ?? defaults();
-      const secrets = this.incomingSecrets(userId, name);
-      const llm = storedProfile(request.llm, profileOf(doc, name), request.include_secrets ?? true, secrets);
+      const llm = storedProfile(
+        request.llm,
+        profileOf(doc, name),
+        request.include_secrets ?? true,
+        this.sealer(userId),
+      );
       await this.write(userId, withProfile(doc, name, llm));
       return { name, message: `Profile '${name}' saved` };
     });
@@ -236,22 +242,16 @@ export class SettingsService {
    */
   async unsavedProfileLlm(userId: string, name: string, llm: ProfileLLM): Promise<ProfileLLM> {
     const stored = profileOf((await this.read(userId)) ?? {}, name);
-    return this.openProfile(
-      userId,
-      name,
-      storedProfile(llm, stored, true, this.incomingSecrets(userId, name)),
-    );
+    return this.openProfile(userId, name, storedProfile(llm, stored, true, this.sealer(userId)));
   }
 
-  /** How a profile's incoming secrets are read (see storedProfile). */
-  private incomingSecrets(userId: string, name: string): IncomingSecrets {
+  /**
+   * Seals a value a client sent for this user: in clear, or sealed by this server for them (an
+   * `encrypted` read sent back: opened first, SecretKeyError when it does not open).
+   */
+  private sealer(userId: string): (value: string) => string {
     const context = sealContext(userId);
-    return {
-      redacted: REDACTED,
-      isSealed: SecretBox.isSealed,
-      check: (sealed) => this.open(userId, sealed, `llm_profiles.${name}`),
-      seal: (plaintext) => this.box.encrypt(plaintext, context),
-    };
+    return (value) => this.box.encrypt(this.openSealed(userId, value), context);
   }
 
   /** Deletes a profile (none by that name is no error, as in OpenHands); it is no longer active. */

@@ -12,7 +12,6 @@ import {
   type SaveProfileRequest,
   type SettingsService,
 } from '../../settings/index.js';
-import { HttpError } from '../errors.js';
 import { detailResponse, errorResponses } from '../schemas.js';
 import { ExposeHeaders, exposeMode, exposureErrors } from './settings-exposure.js';
 
@@ -65,7 +64,6 @@ export const profileRoutes: FastifyPluginAsync<ProfileRoutesOptions> = async (
     async (request) => {
       const mode = exposeMode(request.headers['x-expose-secrets'] as string | undefined, exposeSecrets);
       const profile = await settings.profile(request.userId, name(request), mode);
-      if (!profile) throw new HttpError(404, `Profile '${name(request)}' not found`);
       if (mode === 'plaintext')
         request.log.warn({ profile: profile.name }, 'LLM profile read with secrets in clear');
       return profile;
