@@ -282,9 +282,6 @@ export type AgentSpec = Static<typeof AgentSpec> & Record<string, unknown>;
 
 // OpenHands' `agent_settings` in a start (the conversion is agent-settings.ts).
 
-/** OpenHands' condenser settings defaults (LLMSummarizingCondenserSettings). */
-export const SETTINGS_CONDENSER = { max_size: 240, keep_first: 2 } as const;
-
 export const AgentSettingsSpec = Type.Object(
   {
     agent_kind: Type.Optional(
@@ -315,3 +312,5 @@ export const AgentSettingsSpec = Type.Object(
       "OpenHands' AgentSettings: without `agent`, the agent is built from them (the default tools when none are named)",
   },
 );
+/** The settings as validated (`llm` is a reference to the LLM schema, typed here). */
+export type AgentSettings = Omit<Static<typeof AgentSettingsSpec>, 'llm'> & { llm: LLMSpec };

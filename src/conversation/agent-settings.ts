@@ -4,25 +4,12 @@
 // context, tool concurrency, and the condenser its settings describe (OpenHands' settings defaults:
 // on, 240 events, the first 2 kept). Agent profiles (`agent_profile_id`) agentd does not keep: a 422
 // says so rather than running some other agent.
-import { DEFAULT_TOOLS, SETTINGS_CONDENSER } from './agent-schemas.js';
+import { type AgentSettings, DEFAULT_TOOLS } from './agent-schemas.js';
 import { InvalidConversationRequestError } from './errors.js';
 import type { AgentSpec, StartConversationRequest } from './schemas.js';
 
-type AgentSettings = {
-  agent_kind?: string;
-  llm: AgentSpec['llm'];
-  tools?: AgentSpec['tools'] | null;
-  mcp_config?: AgentSpec['mcp_config'];
-  agent_context?: AgentSpec['agent_context'];
-  tool_concurrency_limit?: number;
-  condenser?: {
-    enabled?: boolean;
-    condenser_kind?: string;
-    max_size?: number;
-    keep_first?: number;
-    max_tokens?: number | null;
-  };
-};
+/** OpenHands' condenser settings defaults (LLMSummarizingCondenserSettings). */
+const SETTINGS_CONDENSER = { max_size: 240, keep_first: 2 } as const;
 
 const KINDS = new Set(['openhands', 'llm']);
 
