@@ -1,8 +1,9 @@
 // The LLMs an agent calls and the spend they count: its own, its condenser's and its critic's, and,
 // after OpenHands' switch_llm, the ones it switched away from. Their spend keeps counting toward the
-// budget and shows in `stats` under their usage ids; an LLM taking over a usage id goes on from its
-// figures. Usage ids of the stored stats that no LLM here has (switched from before a restart) are
-// carried as they were stored.
+// budget and shows in `stats` under their usage ids. Every LLM goes on from the figures of its usage
+// id: the stored ones when the agent is built (a restart), the live ones when it takes over at a
+// switch; stored usage ids that no LLM here has (switched from before a restart) are carried as
+// they were stored.
 import type { LLM } from '../llm/index.js';
 import { SummarizingCondenser } from './condenser.js';
 import type { Critic } from './critic.js';
@@ -28,7 +29,12 @@ export class AgentLlms {
     public critic: Critic | null,
     storedUsage: Record<string, unknown> = {},
   ) {
-    const live = new Set(this.all().map((l) => l.metrics.usageId));
+    // Each LLM goes on from its usage id's stored figures (after a restart); the rest are carried.
+    const live = new Set<string>();
+    for (const llm of this.all()) {
+      llm.metrics.restore(storedUsage[llm.metrics.usageId]);
+      live.add(llm.metrics.usageId);
+    }
     this.past = new Map(Object.entries(storedUsage).filter(([id]) => !live.has(id)));
   }
 

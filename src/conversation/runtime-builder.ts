@@ -113,8 +113,7 @@ export async function buildRuntime(
 /**
  * The LLMs a running agent takes on OpenHands' switch_llm (Agent.switchLlms), from the switched agent
  * in `state`: its own, the condenser's when it `follows` the agent's model, and a new critic when the
- * critic has no LLM of its own. Their metrics are not restored here: the agent's switch carries
- * each usage id's figures on (AgentLlms).
+ * critic has no LLM of its own. The agent's switch carries each usage id's figures on (AgentLlms).
  */
 export function switchedLlms(
   options: ConversationServiceOptions,
@@ -123,13 +122,12 @@ export function switchedLlms(
   condenserFollows: boolean,
 ): SwitchedLlms {
   const open = (value: string) => (SecretBox.isSealed(value) ? options.secretBox.decrypt(value) : value);
-  const fresh = { ...state, stats: {} };
-  const llmFor = (spec: LLMSpec) => conversationLLM(options, logger, spec, fresh, open);
+  const llmFor = (spec: LLMSpec) => conversationLLM(options, logger, spec, state, open);
   const switched: SwitchedLlms = { llm: llmFor(state.agent.llm) };
   const condenser = state.agent.condenser?.llm;
   if (condenserFollows && condenser) switched.condenser = llmFor(condenser);
   const critic = state.agent.critic;
-  if (critic && critic.kind !== 'PassCritic' && !critic.llm) switched.critic = criticFor(fresh, llmFor)!;
+  if (critic && critic.kind !== 'PassCritic' && !critic.llm) switched.critic = criticFor(state, llmFor)!;
   return switched;
 }
 
@@ -144,7 +142,7 @@ function criticFor(state: ConversationState, llmFor: (spec: LLMSpec) => LLM): Cr
 const storedUsage = (state: ConversationState): Record<string, unknown> =>
   (state.stats as { usage_to_metrics?: Record<string, unknown> }).usage_to_metrics ?? {};
 
-/** An LLM of the conversation, its metrics continuing from the stored stats; `open` unseals its secrets. */
+/** An LLM of the conversation under its budget; `open` unseals its secrets (AgentLlms restores its figures). */
 function conversationLLM(
   options: ConversationServiceOptions,
   logger: Logger,
@@ -153,7 +151,6 @@ function conversationLLM(
   open: (sealed: string) => string,
 ): LLM {
   const llm = createLLM(mapLlmSecrets(spec, open), { prices: options.prices, logger });
-  llm.metrics.restore(storedUsage(state)[llm.metrics.usageId]);
   llm.metrics.maxBudgetPerTask = state.max_budget_per_task ?? null;
   return llm;
 }
