@@ -174,6 +174,15 @@ describe('the LLM from stored settings', () => {
       }),
     });
 
+  /** Such a start that is taken (201) and runs on `model`, its key masked, to its end. */
+  const runFromSettings = async (model: string, extra: Record<string, unknown> = {}) => {
+    const started = await startFromSettings(extra);
+    expect(started.status).toBe(201);
+    const created = (await started.json()) as { id: string; agent: { llm: Record<string, unknown> } };
+    expect(created.agent.llm).toMatchObject({ model, api_key: '**********' });
+    await waitForStatus(server, created.id, ['finished']);
+  };
+
   it("runs with the caller's settings when the request has no agent, and refuses clearly without them", async () => {
     const res = await api(server, '/api/conversations', {
       method: 'POST',
@@ -192,14 +201,7 @@ describe('the LLM from stored settings', () => {
         llm_base_url: llm.openaiBaseUrl,
       }),
     });
-    const started = await startFromSettings();
-    expect(started.status).toBe(201);
-    const created = (await started.json()) as {
-      id: string;
-      agent: { llm: { model: string; api_key: string } };
-    };
-    expect(created.agent.llm).toMatchObject({ model: 'openai/from-settings', api_key: '**********' });
-    await waitForStatus(server, created.id, ['finished']);
+    await runFromSettings('openai/from-settings');
     expect(llm.requestsFor(key)).toHaveLength(1);
   });
 
@@ -225,11 +227,7 @@ describe('the LLM from stored settings', () => {
       expect(saved.status).toBe(201);
     }
     expect((await api(server, '/api/profiles/strong/activate', { method: 'POST' })).status).toBe(200);
-    const started = await startFromSettings();
-    expect(started.status).toBe(201);
-    const created = (await started.json()) as { id: string; agent: { llm: { model: string } } };
-    expect(created.agent.llm.model).toBe('openai/strong');
-    await waitForStatus(server, created.id, ['finished']);
+    await runFromSettings('openai/strong');
     const [sent] = llm.requestsFor(key);
     // The profile's other members came with it: the settings hold only model, key and base URL.
     expect(sent?.body.temperature).toBe(0.25);
@@ -241,9 +239,7 @@ describe('the LLM from stored settings', () => {
       method: 'POST',
       body: JSON.stringify({ llm_model: 'openai/changed' }),
     });
-    const next = await startFromSettings();
-    const second = (await next.json()) as { id: string };
-    await waitForStatus(server, second.id, ['finished']);
+    await runFromSettings('openai/changed');
     const later = llm.requestsFor(key)[1];
     expect(later?.body.model).toBe('changed');
     expect(later?.body.temperature).toBeUndefined();
@@ -259,14 +255,7 @@ describe('the LLM from stored settings', () => {
       body: JSON.stringify({ llm: side }),
     });
     expect(saved.status).toBe(201);
-    const started = await startFromSettings({ llm_profile: 'side' });
-    expect(started.status).toBe(201);
-    const created = (await started.json()) as {
-      id: string;
-      agent: { llm: { model: string; api_key: string } };
-    };
-    expect(created.agent.llm).toMatchObject({ model: 'openai/side', api_key: '**********' });
-    await waitForStatus(server, created.id, ['finished']);
+    await runFromSettings('openai/side', { llm_profile: 'side' });
     expect(llm.requestsFor(key)[0]?.body.top_p).toBe(0.5);
 
     const unknown = await startFromSettings({ llm_profile: 'nope' });
