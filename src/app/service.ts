@@ -150,17 +150,12 @@ export class AppConversationService {
       ownerId,
       owned.filter((r): r is ConversationRecord => r !== null),
     );
-    return Promise.all(
-      owned.map(async (r) => {
-        if (!r) return null;
-        const view = views.get(r.id)!;
-        const children = await this.options.store.conversations.search({
-          parentId: r.id,
-          sort: 'CREATED_AT',
-          limit: 100,
-        });
-        return { ...view, sub_conversation_ids: children.items.map((c) => hex(c.id)) };
-      }),
+    // As OpenHands, a get names the sub-conversations; a search's items do not.
+    const children = await this.options.store.conversations.children(
+      owned.filter((r) => r !== null).map((r) => r.id),
+    );
+    return owned.map((r) =>
+      r ? { ...views.get(r.id)!, sub_conversation_ids: (children.get(r.id) ?? []).map(hex) } : null,
     );
   }
 

@@ -14,12 +14,12 @@ import {
 import type { ConversationRecord } from '../store/index.js';
 import { InvalidConversationRequestError } from './errors.js';
 import { messageAppend } from './message-append.js';
+import { startParent } from './parent.js';
 import type { ConversationRuntime } from './runtime.js';
 import type { CreatedConversation } from './runtime-builder.js';
 import { ConversationRuntimes } from './runtimes.js';
 import type { ConversationInfo, SendMessageRequest, StartConversationRequest } from './schemas.js';
 import { initialState, makeWorkspace, NO_SKILLS, refuseUnsupported, userMessage } from './start-request.js';
-import { conversationInfo } from './state.js';
 import { conversationWorktree, inWorktree } from './worktree.js';
 
 export class ConversationIntake extends ConversationRuntimes {
@@ -71,9 +71,15 @@ export class ConversationIntake extends ConversationRuntimes {
           ['body', 'conversation_id'],
           'Conversation id already in use',
         );
-      return { info: conversationInfo(existing), created: false };
+      return { info: await this.infoOf(existing), created: false };
     }
     refuseUnsupported(request);
+    const parentId = await startParent(
+      userId,
+      id,
+      request,
+      async (parent) => this.runtimes.get(parent)?.record ?? (await this.store.conversations.get(parent)),
+    );
     if (request.initial_message) userMessage(request.initial_message, NO_SKILLS, ['body', 'initial_message']);
     // Read once: the agent (when the request has none), the defaults and the runtime (its MCP
     // servers) all come from it.
@@ -113,6 +119,7 @@ export class ConversationIntake extends ConversationRuntimes {
         state: state as unknown as Record<string, unknown>,
         createdAt: now,
         updatedAt: now,
+        parentId,
       };
       if (!request.initial_message) await this.store.conversations.create(record);
       else {
@@ -128,7 +135,7 @@ export class ConversationIntake extends ConversationRuntimes {
     // The live runtime's record is the current one (what info() would read); else from the store.
     const live = this.runtimes.get(id);
     return {
-      info: conversationInfo(live?.record ?? (await this.get(userId, id))),
+      info: await this.infoOf(live?.record ?? (await this.get(userId, id))),
       created: true,
     };
   }

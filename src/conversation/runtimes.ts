@@ -24,7 +24,8 @@ import { LiveRuntimes } from './live-runtimes.js';
 import { recoverInterrupted, recoverOne } from './recovery.js';
 import type { ConversationRuntime } from './runtime.js';
 import { buildRuntime, type CreatedConversation } from './runtime-builder.js';
-import { fullState } from './state.js';
+import type { ConversationInfo } from './schemas.js';
+import { conversationInfo, fullState } from './state.js';
 
 export interface ConversationServiceOptions {
   store: Store;
@@ -89,6 +90,19 @@ export abstract class ConversationRuntimes {
     const record = this.runtimes.get(id)?.record ?? (await this.store.conversations.get(id));
     if (!record || record.ownerId !== userId) throw new ConversationNotFoundError(id);
     return record;
+  }
+
+  /**
+   * Each record as its ConversationInfo, with its sub-conversations (one store read for all: the
+   * children are other conversations' records, found by their parent, on any replica).
+   */
+  async infos(records: readonly ConversationRecord[]): Promise<ConversationInfo[]> {
+    const children = await this.store.conversations.children(records.map((r) => r.id));
+    return records.map((r) => conversationInfo(r, children.get(r.id) ?? []));
+  }
+
+  async infoOf(record: ConversationRecord): Promise<ConversationInfo> {
+    return (await this.infos([record]))[0]!;
   }
 
   /** A conversation this server runs itself (not a sandboxed one it only mirrors). */

@@ -150,6 +150,12 @@ export const StartConversationRequest = Type.Object(
     ),
     workspace: LocalWorkspace,
     conversation_id: Type.Optional(Type.String({ format: 'uuid' })),
+    parent_conversation_id: Type.Optional(
+      Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+        description:
+          "One of the caller's conversations, in the same working directory, that owns this one: it lists this one in sub_conversation_ids (a 422 otherwise)",
+      }),
+    ),
     confirmation_policy: Type.Optional(ConfirmationPolicy),
     security_analyzer: Type.Optional(Type.Union([SecurityAnalyzer, Type.Null()])),
     initial_message: Type.Optional(Type.Union([SendMessageRequest, Type.Null()])),

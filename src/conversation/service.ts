@@ -24,7 +24,7 @@ import { checkLLM } from './llm-checks.js';
 import { switchedLlms } from './runtime-builder.js';
 import type { ConfirmationPolicy, ConversationInfo, LLMSpec } from './schemas.js';
 import { sealSecrets } from './secrets.js';
-import { conversationInfo, finalResponseOf, maskedAgent, stateOf } from './state.js';
+import { finalResponseOf, maskedAgent, stateOf } from './state.js';
 import { switchedAgent } from './switch-llm.js';
 
 export type { ConversationServiceOptions } from './runtimes.js';
@@ -33,14 +33,16 @@ export class ConversationService extends ConversationIntake {
   // ---- reads -------------------------------------------------------------------------------------
 
   async info(userId: string, id: string): Promise<ConversationInfo> {
-    return conversationInfo(await this.get(userId, id));
+    return this.infoOf(await this.get(userId, id));
   }
 
   async infoMany(userId: string, ids: readonly string[]): Promise<(ConversationInfo | null)[]> {
-    const records = await this.store.conversations.getMany(ids);
-    return records.map((r) =>
-      r && r.ownerId === userId ? conversationInfo(this.runtimes.get(r.id)?.record ?? r) : null,
+    const records = (await this.store.conversations.getMany(ids)).map((r) =>
+      r && r.ownerId === userId ? (this.runtimes.get(r.id)?.record ?? r) : null,
     );
+    const infos = await this.infos(records.filter((r) => r !== null));
+    let next = 0;
+    return records.map((r) => (r ? infos[next++]! : null));
   }
 
   async search(
@@ -243,7 +245,7 @@ export class ConversationService extends ConversationIntake {
       dataDir: options.dataDir,
       loadEvents: (c: string) => this.loadEvents(c),
     };
-    return conversationInfo(await forkConversation(deps, source, request));
+    return this.infoOf(await forkConversation(deps, source, request));
   }
 
   /**
@@ -279,7 +281,7 @@ export class ConversationService extends ConversationIntake {
           runtime.rebranch(updated, activeBranch(events, next.branch_points), seq);
           this.prompted.delete(runtime);
         }
-        return conversationInfo(updated);
+        return this.infoOf(updated);
       }),
     );
   }

@@ -137,7 +137,8 @@ export function fullState(record: ConversationRecord): Record<string, unknown> {
   return value;
 }
 
-export function conversationInfo(record: ConversationRecord): ConversationInfo {
+/** `children`: the ids of its sub-conversations (ConversationQueries.infos reads them). */
+export function conversationInfo(record: ConversationRecord, children: readonly string[]): ConversationInfo {
   const s = stateOf(record);
   return {
     id: record.id,
@@ -166,8 +167,8 @@ export function conversationInfo(record: ConversationRecord): ConversationInfo {
     agent: maskedAgent(s.agent),
     forked_from_conversation_id: s.forked_from?.conversation_id ?? null,
     forked_from_event_id: s.forked_from?.event_id ?? null,
-    parent_conversation_id: null,
-    sub_conversation_ids: [],
+    parent_conversation_id: record.parentId ?? null,
+    sub_conversation_ids: [...children],
     client_tools: [],
     // agentd runs native agents only: OpenHands leaves these empty for them (no ACP session, no
     // live model switch) and agentd has no agent profiles.

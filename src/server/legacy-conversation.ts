@@ -11,7 +11,6 @@ import { hex } from '../app/records.js';
 import type { ConversationInfo } from '../conversation/schemas.js';
 import { ConversationInfo as ConversationInfoSchema } from '../conversation/schemas.js';
 import type { ConversationService } from '../conversation/service.js';
-import { conversationInfo } from '../conversation/state.js';
 import type { ConversationRecord } from '../store/index.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -165,12 +164,13 @@ export type AppConversationLookup = Pick<AppConversationService, 'getMany'>;
  * one (most reads, polled while it runs) skips that lookup, which read the record a second time.
  */
 export async function withLegacyMembers(
+  conversations: ConversationService,
   apps: AppConversationLookup | undefined,
   userId: string,
   record: ConversationRecord,
 ) {
   const [app] = apps && record.sandboxId ? await apps.getMany(userId, [record.id]) : [null];
-  return bothShapes(conversationInfo(record), app ?? null);
+  return bothShapes(await conversations.infoOf(record), app ?? null);
 }
 
 /**
@@ -200,8 +200,9 @@ export async function legacyPage(
   const sandboxed = page.items.filter((r) => r.sandboxId).map((r) => r.id);
   const views = apps && sandboxed.length > 0 ? await apps.getMany(userId, sandboxed) : [];
   const byId = new Map(views.filter((v): v is AppConversation => v !== null).map((v) => [v.id, v]));
+  const infos = await conversations.infos(page.items);
   const results = page.items
-    .map((r) => bothShapes(conversationInfo(r), byId.get(hex(r.id)) ?? null))
+    .map((r, i) => bothShapes(infos[i]!, byId.get(hex(r.id)) ?? null))
     .filter(
       (c) =>
         (q.selectedRepository === undefined || c.selected_repository === q.selectedRepository) &&

@@ -69,7 +69,6 @@ export function conversationWhere(filter: ConversationFilter, dialect: Dialect):
     ['owner_id = ?', filter.ownerId],
     ['execution_status = ?', filter.executionStatus],
     ['sandbox_id = ?', filter.sandboxId],
-    ['parent_id = ?', filter.parentId],
     [
       `title ${dialect.ilike} ? ESCAPE '\\'`,
       filter.titleContains === undefined ? undefined : `%${escapeLike(filter.titleContains)}%`,

@@ -67,6 +67,17 @@ export function patchAssignments(patch: ConversationPatch): { sets: string[]; va
   };
 }
 
+/** `children`'s answer from (parent_id, id) rows, which come oldest first. */
+export function childrenByParent(rows: readonly { parent_id: string; id: string }[]): Map<string, string[]> {
+  const byParent = new Map<string, string[]>();
+  for (const { parent_id, id } of rows) {
+    const ids = byParent.get(parent_id);
+    if (ids) ids.push(id);
+    else byParent.set(parent_id, [id]);
+  }
+  return byParent;
+}
+
 /** A batch get's answer: the items in the order of `ids`, null where an id has none. */
 export function inIdOrder<T extends { id: string }>(
   ids: readonly string[],

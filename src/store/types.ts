@@ -100,7 +100,6 @@ export interface ConversationFilter {
   sandboxId?: string;
   /** false: only conversations without a parent. */
   hasParent?: boolean;
-  parentId?: string;
   /** Case-insensitive substring of the title. */
   titleContains?: string;
   createdAtGte?: string;
@@ -127,6 +126,11 @@ export interface ConversationStore {
   getMany(ids: readonly string[]): Promise<(ConversationRecord | null)[]>;
   /** The owner of a conversation, or null when it does not exist (cheap: hot reads check it). */
   owner(id: string): Promise<string | null>;
+  /**
+   * The conversations started as sub-conversations of each of `parentIds` (their `parentId`), oldest
+   * first; a parent with none is absent from the map. One query for a page of conversations.
+   */
+  children(parentIds: readonly string[]): Promise<Map<string, string[]>>;
   update(id: string, patch: ConversationPatch): Promise<void>;
   /** Deletes the conversation and all its events. Returns false when it did not exist. */
   delete(id: string): Promise<boolean>;

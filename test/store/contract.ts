@@ -315,8 +315,30 @@ export function storeContract(
       await store.conversations.create(child);
       expect((await store.conversations.get(child.id))?.parentId).toBe(app.id);
       expect(await search({ sandboxId: 'sbx-1', hasParent: false })).toEqual([app.id]);
-      expect(await search({ parentId: app.id })).toEqual([child.id]);
       expect(await store.conversations.count({ sandboxId: 'sbx-1' })).toBe(2);
+    });
+
+    it("finds each conversation's sub-conversations in one read, oldest first", async () => {
+      const parent = conversation();
+      const other = conversation();
+      const later = conversation({ parentId: parent.id, createdAt: '2026-11-22T12:00:00.000Z' });
+      const earlier = conversation({ parentId: parent.id, createdAt: '2026-11-22T11:00:00.000Z' });
+      const ofOther = conversation({ parentId: other.id });
+      for (const c of [parent, other, later, earlier, ofOther]) await store.conversations.create(c);
+      const children = await store.conversations.children([parent.id, other.id, later.id]);
+      expect(children.get(parent.id)).toEqual([earlier.id, later.id]);
+      expect(children.get(other.id)).toEqual([ofOther.id]);
+      expect(children.size).toBe(2);
+      expect(await store.conversations.children([])).toEqual(new Map());
+      // The link is a pointer: a deleted parent leaves its children, still naming it.
+      await store.conversations.delete(parent.id);
+      expect((await store.conversations.get(later.id))?.parentId).toBe(parent.id);
+      expect((await store.conversations.children([parent.id])).get(parent.id)).toEqual([
+        earlier.id,
+        later.id,
+      ]);
+      await store.conversations.delete(earlier.id);
+      expect((await store.conversations.children([parent.id])).get(parent.id)).toEqual([later.id]);
     });
 
     it("reads events across an owner's conversations, in timestamp order, without skipping", async () => {

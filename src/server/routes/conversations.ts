@@ -6,7 +6,6 @@ import { Type } from 'typebox';
 import type { ForkRequest } from '../../conversation/fork.js';
 import type { AgentSpec, ExecutionStatus, StartConversationRequest } from '../../conversation/schemas.js';
 import type { ConversationService } from '../../conversation/service.js';
-import { conversationInfo } from '../../conversation/state.js';
 import type { ConversationSearch } from '../../store/index.js';
 import { notFound } from '../errors.js';
 import {
@@ -149,7 +148,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         sort: q.sort_order ?? 'CREATED_AT_DESC',
       });
       return {
-        items: page.items.map(conversationInfo),
+        items: await conversations.infos(page.items),
         next_page_id: page.nextPageId?.replaceAll('-', '') ?? null,
       };
     },
@@ -181,7 +180,12 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
       },
     },
     async (request) =>
-      withLegacyMembers(apps, request.userId, await conversations.get(request.userId, id(request))),
+      withLegacyMembers(
+        conversations,
+        apps,
+        request.userId,
+        await conversations.get(request.userId, id(request)),
+      ),
   );
 
   app.get(

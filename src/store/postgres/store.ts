@@ -3,6 +3,7 @@ import { readPage } from '../pages.js';
 import {
   CONVERSATION_COLUMNS,
   type ConversationRow,
+  childrenByParent,
   inIdOrder,
   patchAssignments,
   toRecord,
@@ -73,6 +74,16 @@ class PgConversations implements ConversationStore {
       [id],
     );
     return rows[0]?.owner_id ?? null;
+  }
+
+  async children(parentIds: readonly string[]): Promise<Map<string, string[]>> {
+    if (parentIds.length === 0) return new Map();
+    const rows = await query<{ parent_id: string; id: string }>(
+      this.db,
+      'SELECT parent_id, id FROM conversations WHERE parent_id = ANY($1::text[]) ORDER BY created_at, id',
+      [parentIds],
+    );
+    return childrenByParent(rows);
   }
 
   async update(id: string, patch: ConversationPatch): Promise<void> {

@@ -9,6 +9,7 @@ import { readPage } from '../pages.js';
 import {
   CONVERSATION_COLUMNS,
   type ConversationRow,
+  childrenByParent,
   inIdOrder,
   patchAssignments,
   toRecord,
@@ -68,6 +69,7 @@ class SqliteConversations implements ConversationStore {
   private readonly byIds: Database.Statement;
   private readonly remove: Database.Statement;
   private readonly ownerOf: Database.Statement;
+  private readonly childrenOf: Database.Statement;
 
   constructor(
     db: Database.Database,
@@ -82,6 +84,10 @@ class SqliteConversations implements ConversationStore {
     );
     this.remove = db.prepare('DELETE FROM conversations WHERE id = ?');
     this.ownerOf = db.prepare('SELECT owner_id FROM conversations WHERE id = ?').pluck();
+    // The partial index conversations_parent answers it: most conversations have no parent.
+    this.childrenOf = db.prepare(
+      'SELECT parent_id, id FROM conversations WHERE parent_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id',
+    );
   }
 
   async create(record: ConversationRecord): Promise<void> {
@@ -108,6 +114,13 @@ class SqliteConversations implements ConversationStore {
 
   async owner(id: string): Promise<string | null> {
     return (this.ownerOf.get(id) as string | undefined) ?? null;
+  }
+
+  async children(parentIds: readonly string[]): Promise<Map<string, string[]>> {
+    if (parentIds.length === 0) return new Map();
+    return childrenByParent(
+      this.childrenOf.all(JSON.stringify(parentIds)) as { parent_id: string; id: string }[],
+    );
   }
 
   /** Synchronous, so the event append transaction can include it. */
@@ -236,6 +249,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
       get: first,
       getMany: first,
       owner: first,
+      children: first,
       update: first,
       delete: first,
       search: first,
