@@ -76,7 +76,7 @@ function App() {
       </header>
       <main>
         {route.name === 'conversations' && <ConversationsPage />}
-        {route.name === 'new' && <NewConversationPage />}
+        {route.name === 'new' && <NewConversationPage key={route.parent ?? ''} parentId={route.parent} />}
         {route.name === 'settings' && <SettingsPage />}
         {route.name === 'sandboxes' && <SandboxesPage />}
         {route.name === 'conversation' && <ConversationPage key={route.id} id={route.id} />}

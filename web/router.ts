@@ -4,15 +4,16 @@ import { useEffect, useState } from 'preact/hooks';
 
 export type Route =
   | { name: 'conversations' }
-  | { name: 'new' }
+  | { name: 'new'; parent: string | null }
   | { name: 'settings' }
   | { name: 'sandboxes' }
   | { name: 'conversation'; id: string }
   | { name: 'missing' };
 
-export function parseRoute(path: string): Route {
+/** The view a location shows: its path, and for a new sub-conversation its `?parent=`. */
+export function parseRoute(path: string, search = ''): Route {
   if (path === '/' || path === '/ui' || path === '/ui/') return { name: 'conversations' };
-  if (path === '/ui/new') return { name: 'new' };
+  if (path === '/ui/new') return { name: 'new', parent: new URLSearchParams(search).get('parent') };
   if (path === '/ui/settings') return { name: 'settings' };
   if (path === '/ui/sandboxes') return { name: 'sandboxes' };
   const conversation = /^\/ui\/conversations\/([0-9a-fA-F-]{32,36})$/.exec(path);
@@ -22,17 +23,19 @@ export function parseRoute(path: string): Route {
 
 const listeners = new Set<() => void>();
 
+const here = () => location.pathname + location.search;
+
 export function navigate(path: string): void {
-  if (path === location.pathname) return;
+  if (path === here()) return;
   history.pushState(null, '', path);
   for (const l of listeners) l();
   window.scrollTo(0, 0);
 }
 
 export function useRoute(): Route {
-  const [path, setPath] = useState(location.pathname);
+  const [path, setPath] = useState(here());
   useEffect(() => {
-    const update = () => setPath(location.pathname);
+    const update = () => setPath(here());
     listeners.add(update);
     window.addEventListener('popstate', update);
     return () => {
@@ -40,7 +43,8 @@ export function useRoute(): Route {
       window.removeEventListener('popstate', update);
     };
   }, []);
-  return parseRoute(path);
+  const url = new URL(path, location.origin);
+  return parseRoute(url.pathname, url.search);
 }
 
 /** A link that navigates in the page (a plain click) or opens normally (modifier keys, middle click). */

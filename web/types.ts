@@ -9,6 +9,9 @@ export interface ConversationInfo {
   confirmation_policy: { kind: string };
   stats?: Stats;
   agent?: { llm?: { model?: string } };
+  /** The conversation this one was started under (OpenHands' parent link). */
+  parent_conversation_id?: string | null;
+  sub_conversation_ids?: string[];
 }
 
 export interface Stats {

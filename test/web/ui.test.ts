@@ -383,7 +383,6 @@ describe('the web UI in Chromium', () => {
   it('saves the LLM as a profile, uses another, and switches a conversation to one from its page', async () => {
     const keyA = await scriptNext([finishStep]);
     const keyB = `sk-${randomUUID()}`;
-    const finishing = (message: string) => ({ toolCalls: [{ name: 'finish', arguments: { message } }] });
     llm.script(keyB, [finishing('answered by model B'), finishing('started on model B')]);
     const b = { model: 'openai/model-b', api_key: keyB, base_url: llm.openaiBaseUrl };
     expect((await api('/api/profiles/model-b', { method: 'POST', body: { llm: b } })).status).toBe(201);
@@ -431,4 +430,39 @@ describe('the web UI in Chromium', () => {
     expect(llm.requestsFor(keyA)).toHaveLength(1);
     await page.close();
   });
+
+  it('starts a sub-conversation from a conversation, in its folder, and links the two both ways', async () => {
+    await scriptNext([finishing('parent done'), finishing('child done')]);
+    const page = await signedInPage();
+    const folder = tempDir('agentd-web-work-');
+    const parentId = await startFromPage(page, 'The parent task', false, folder);
+    await page.locator('.message.final', { hasText: 'parent done' }).waitFor();
+    await page.getByRole('button', { name: 'New sub-conversation' }).click();
+    await page.getByRole('heading', { name: 'New sub-conversation' }).waitFor();
+    await page.locator('.note', { hasText: 'Under' }).waitFor();
+    expect(await page.getByLabel('Working folder').inputValue()).toBe(folder);
+    await page.getByLabel('Task').fill('The child task');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.waitForURL(
+      (url) => !url.pathname.endsWith(parentId) && /conversations\/[0-9a-f-]+$/.test(url.pathname),
+    );
+    const childId = page.url().split('/').pop()!;
+    await page.locator('.message.final', { hasText: 'child done' }).waitFor();
+    const child = (await (await api(`/api/conversations/${childId}`)).json()) as Record<string, unknown>;
+    expect(child.parent_conversation_id).toBe(parentId);
+
+    await page.getByRole('link', { name: 'its parent' }).click();
+    await page.waitForURL((url) => url.pathname.endsWith(parentId));
+    const subs = page.getByRole('navigation', { name: 'Sub-conversations' });
+    await subs.getByRole('link').first().waitFor();
+    await shot(page, 'conversation-subconversations');
+    await subs.getByRole('link').first().click();
+    await page.waitForURL((url) => url.pathname.endsWith(childId));
+    // The New link after a sub-conversation's start is a plain new conversation again.
+    await page.getByRole('link', { name: 'New', exact: true }).click();
+    await page.getByRole('heading', { name: 'New conversation' }).waitFor();
+    await page.close();
+  });
 });
+
+const finishing = (message: string) => ({ toolCalls: [{ name: 'finish', arguments: { message } }] });

@@ -1,12 +1,14 @@
 // One conversation, live: its events over the WebSocket (exact resume), status, cost and tokens,
-// controls (pause, resume, interrupt, switching the model to a saved profile), approval of pending
-// actions, and a composer for follow-ups.
+// controls (pause, resume, interrupt, switching the model to a saved profile, starting a
+// sub-conversation), its parent and sub-conversations, approval of pending actions, and a composer
+// for follow-ups.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import { openStream, type StreamState } from '../events/stream.js';
 import { resultsByCall, Timeline } from '../events/timeline.js';
+import { navigate } from '../router.js';
 import type { ConversationInfo, Ev, Stats } from '../types.js';
-import { ErrorNote, StatusBadge } from '../ui.js';
+import { ErrorNote, Link, StatusBadge } from '../ui.js';
 import { Approval } from './approval.js';
 import { useProfiles } from './profiles.js';
 
@@ -129,7 +131,15 @@ export function ConversationPage(props: { id: string }) {
           · ${sum.cost.toFixed(4)} · {sum.prompt.toLocaleString()} prompt + {sum.completion.toLocaleString()}{' '}
           completion tokens
         </span>
+        {info?.parent_conversation_id && (
+          <span>
+            {' '}
+            · sub-conversation of{' '}
+            <Link href={`/ui/conversations/${info.parent_conversation_id}`}>its parent</Link>
+          </span>
+        )}
       </p>
+      <SubConversations ids={info?.sub_conversation_ids ?? []} />
       <div class="row controls">
         {ACTIVE.has(status ?? '') ? (
           <button type="button" onClick={() => void post('/pause')}>
@@ -144,6 +154,9 @@ export function ConversationPage(props: { id: string }) {
           Interrupt
         </button>
         <ModelSwitch onSwitch={(profile_name) => post('/switch_profile', { profile_name })} />
+        <button type="button" onClick={() => navigate(`/ui/new?parent=${id}`)}>
+          New sub-conversation
+        </button>
       </div>
       <ErrorNote error={error} />
       <Timeline events={events} waiting={waiting} streaming={streaming} />
@@ -194,5 +207,33 @@ function ModelSwitch(props: { onSwitch: (profile: string) => Promise<void> }) {
         </option>
       ))}
     </select>
+  );
+}
+
+/** The conversations started under this one, each with its title and status. */
+function SubConversations(props: { ids: string[] }) {
+  const [children, setChildren] = useState<(ConversationInfo | null)[]>([]);
+  const key = props.ids.join(',');
+  useEffect(() => {
+    if (props.ids.length === 0) return setChildren([]);
+    const query = props.ids.map((c) => `ids=${c}`).join('&');
+    api<(ConversationInfo | null)[]>(`/api/conversations?${query}`)
+      .then(setChildren)
+      .catch(() => setChildren([]));
+  }, [key]);
+  const shown = children.filter((c): c is ConversationInfo => c !== null);
+  if (shown.length === 0) return null;
+  return (
+    <nav class="subconversations" aria-label="Sub-conversations">
+      Sub-conversations:
+      <ul>
+        {shown.map((c) => (
+          <li key={c.id}>
+            <Link href={`/ui/conversations/${c.id}`}>{c.title || c.id.slice(0, 8)}</Link>{' '}
+            <StatusBadge status={c.execution_status} />
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }

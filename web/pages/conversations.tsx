@@ -69,6 +69,7 @@ export function ConversationsPage() {
               <span class="title">{c.title || 'Untitled conversation'}</span>
               <span class="meta">
                 <StatusBadge status={c.execution_status} /> updated {timeAgo(c.updated_at)}
+                {relations(c)}
               </span>
             </Link>
             {confirming === c.id ? (
@@ -94,4 +95,11 @@ export function ConversationsPage() {
       </ul>
     </section>
   );
+}
+
+/** How a conversation sits among others: under a parent, or with sub-conversations of its own. */
+function relations(c: ConversationInfo): string {
+  const subs = c.sub_conversation_ids?.length ?? 0;
+  const parent = c.parent_conversation_id ? ' · sub-conversation' : '';
+  return parent + (subs > 0 ? ` · ${subs} sub-conversation${subs > 1 ? 's' : ''}` : '');
 }

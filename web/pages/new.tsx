@@ -1,5 +1,6 @@
 // A new conversation: the task, the working folder, the model (the settings' one unless changed, or a
-// saved LLM profile) and confirmation mode; it starts at once and opens.
+// saved LLM profile) and confirmation mode; it starts at once and opens. Opened with ?parent=ID (a
+// conversation's "New sub-conversation"), it starts a sub-conversation of that one, in its folder.
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import { navigate } from '../router.js';
@@ -9,7 +10,8 @@ import { useProfiles } from './profiles.js';
 
 const LAST_DIR = 'agentd.lastWorkingDir';
 
-export function NewConversationPage() {
+export function NewConversationPage(props: { parentId: string | null }) {
+  const { parentId } = props;
   const [settings, setSettings] = useState<Settings | null>(null);
   const [task, setTask] = useState('');
   const [dir, setDir] = useState(localStorage.getItem(LAST_DIR) ?? '');
@@ -19,6 +21,17 @@ export function NewConversationPage() {
   const [confirm, setConfirm] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [parent, setParent] = useState<ConversationInfo | null>(null);
+
+  useEffect(() => {
+    if (!parentId) return;
+    api<ConversationInfo>(`/api/conversations/${parentId}`)
+      .then((p) => {
+        setParent(p);
+        setDir(p.workspace.working_dir);
+      })
+      .catch((e: unknown) => setError(errorText(e)));
+  }, [parentId]);
 
   useEffect(() => {
     api<Settings>('/api/settings')
@@ -40,12 +53,13 @@ export function NewConversationPage() {
         confirmation_policy: { kind: confirm ? 'AlwaysConfirm' : 'NeverConfirm' },
         initial_message: { role: 'user', content: [{ type: 'text', text: task }], run: true },
       };
+      if (parent) body.parent_conversation_id = parent.id;
       // A profile brings its whole LLM (agentd's llm_profile); else only a changed model is sent: the
       // settings' key and base URL stay with it (agentd's llm_model).
       if (profile) body.llm_profile = profile;
       else if (model.trim() && model.trim() !== settings?.llm_model) body.llm_model = model.trim();
       const info = await api<ConversationInfo>('/api/conversations', { method: 'POST', body });
-      localStorage.setItem(LAST_DIR, dir.trim());
+      if (!parent) localStorage.setItem(LAST_DIR, dir.trim());
       navigate(`/ui/conversations/${info.id}`);
     } catch (e) {
       setError(errorText(e));
@@ -55,7 +69,13 @@ export function NewConversationPage() {
 
   return (
     <section>
-      <h1>New conversation</h1>
+      <h1>{parentId ? 'New sub-conversation' : 'New conversation'}</h1>
+      {parent && (
+        <p class="note">
+          Under <Link href={`/ui/conversations/${parent.id}`}>{parent.title || parent.id.slice(0, 8)}</Link>,
+          in its folder.
+        </p>
+      )}
       {settings && !settings.llm_model && (
         <p class="note">
           No model is set yet: choose one in <Link href="/ui/settings">Settings</Link>, or name it below.
@@ -79,6 +99,7 @@ export function NewConversationPage() {
             name="working-dir"
             required
             value={dir}
+            readOnly={parentId !== null}
             placeholder="/home/me/project"
             onInput={(e) => setDir(e.currentTarget.value)}
           />
