@@ -140,6 +140,24 @@ export const StartConversationRequest = Type.Object(
           "The agent's secrets are values sealed by this server for the caller (GET /api/settings with X-Expose-Secrets: encrypted): opened before use",
       }),
     ),
+    agent_launch_additions: Type.Optional(
+      Type.Union(
+        [
+          Type.Object(
+            {
+              system_message_suffix_append: Type.Optional(
+                Type.Union([Type.String({ maxLength: 32768 }), Type.Null()], {
+                  description: "Appended to the agent's system message suffix (after the agent's own)",
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+          Type.Null(),
+        ],
+        { description: "OpenHands' deployment context, applied to the agent however it was given" },
+      ),
+    ),
     llm_profile: Type.Optional(
       Type.String({
         minLength: 1,

@@ -74,6 +74,13 @@ export function resolveAgent(
   };
 }
 
+/** The agent with `text` after its system message suffix (a blank line between them). */
+export function withSystemSuffix(agent: AgentSpec, text: string): AgentSpec {
+  const context = agent.agent_context ?? {};
+  const suffix = [context.system_message_suffix?.trim(), text].filter(Boolean).join('\n\n');
+  return { ...agent, agent_context: { ...context, system_message_suffix: suffix } };
+}
+
 export const NO_SKILLS = { extended: [] as string[], activated: [] as string[] };
 
 /** The MessageEvent of a user message; a 422 for a role other than user or content it cannot carry. */
@@ -176,8 +183,10 @@ export function initialState(
   persistenceDir: string,
 ): ConversationState {
   const resolved = resolveAgent(deps, effective, requestedAgent(request), request.llm_model);
+  // OpenHands' agent_launch_additions: the deployment's words, after the agent's own.
+  const addition = request.agent_launch_additions?.system_message_suffix_append?.trim();
   const agent: AgentSpec = {
-    ...resolved,
+    ...(addition ? withSystemSuffix(resolved, addition) : resolved),
     condenser: resolveCondenser(resolved, effective, (key) => deps.secretBox.encrypt(key)),
   };
   return {

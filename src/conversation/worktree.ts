@@ -4,6 +4,7 @@
 // conversation removes it (only when nothing in it is uncommitted: nothing is lost).
 import { createWorktree, GitError, type Worktree, worktreeGuidance } from '../git/index.js';
 import { InvalidConversationRequestError } from './errors.js';
+import { withSystemSuffix } from './start-request.js';
 import type { ConversationState } from './state.js';
 
 /** The worktree for a start, or null outside a repository; git's refusal is a 422 at `worktree`. */
@@ -24,14 +25,10 @@ export async function conversationWorktree(
 }
 
 export function inWorktree(state: ConversationState, worktree: Worktree): ConversationState {
-  const context = state.agent.agent_context ?? {};
-  const suffix = [context.system_message_suffix?.trim(), worktreeGuidance(worktree)]
-    .filter(Boolean)
-    .join('\n\n');
   return {
     ...state,
     workspace: { ...state.workspace, working_dir: worktree.workingDir },
-    agent: { ...state.agent, agent_context: { ...context, system_message_suffix: suffix } },
+    agent: withSystemSuffix(state.agent, worktreeGuidance(worktree)),
     worktree,
   };
 }

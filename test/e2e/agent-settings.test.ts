@@ -1,7 +1,8 @@
 // OpenHands' `agent_settings` in POST /api/conversations (the SDK's AgentSettings: what GET
 // /api/settings answers as `agent_settings`): with no `agent`, the agent is built from them, as the
 // SDK's create_agent() does. Agent profiles (`agent_profile_id`) agentd keeps none of: a 422, never a
-// run on some other agent.
+// run on some other agent. `agent_launch_additions` (a deployment's words for the agent) reach its
+// system prompt however the agent was given.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serverAndLlm, waitForStatus } from '../support/conversation.js';
@@ -121,5 +122,59 @@ describe('agent_settings', () => {
     expect(JSON.stringify(await both.json())).toContain('mutually exclusive');
     // Nothing was started by any of them.
     expect(await count()).toBe(before);
+  });
+});
+
+describe('agent_launch_additions', () => {
+  const systemPrompt = (key: string) => {
+    const messages = env.llm.requestsFor(key)[0]?.body.messages as { role: string; content: unknown }[];
+    return JSON.stringify(messages.find((m) => m.role === 'system')?.content);
+  };
+
+  it("appends its text to the agent's system message suffix, after the agent's own", async () => {
+    const { key, llm } = scriptedLlm('with additions');
+    const res = await start({
+      agent: { kind: 'Agent', llm, tools: [], agent_context: { system_message_suffix: 'OWN-SUFFIX' } },
+      agent_launch_additions: { system_message_suffix_append: '  DEPLOYMENT-CONTEXT\n' },
+    });
+    expect(res.status).toBe(201);
+    const info = (await res.json()) as Info;
+    expect(info.agent.agent_context).toMatchObject({
+      system_message_suffix: 'OWN-SUFFIX\n\nDEPLOYMENT-CONTEXT',
+    });
+    await waitForStatus(env.server, info.id, ['finished']);
+    expect(systemPrompt(key)).toMatch(/OWN-SUFFIX.*DEPLOYMENT-CONTEXT/);
+  });
+
+  it('reaches an agent built from agent_settings too; a blank one adds nothing', async () => {
+    const { key, llm } = scriptedLlm('from settings, with additions');
+    const res = await start({
+      agent_settings: { llm, condenser: { enabled: false } },
+      agent_launch_additions: { system_message_suffix_append: 'FROM-THE-DEPLOYMENT' },
+    });
+    const info = (await res.json()) as Info;
+    await waitForStatus(env.server, info.id, ['finished']);
+    expect(systemPrompt(key)).toContain('FROM-THE-DEPLOYMENT');
+    const blank = await start({
+      agent_settings: { llm: scriptedLlm('blank').llm },
+      agent_launch_additions: { system_message_suffix_append: '   ' },
+    });
+    expect(((await blank.json()) as Info).agent.agent_context ?? null).toBeNull();
+  });
+
+  it('refuses a member it does not know and text over 32,768 characters (422)', async () => {
+    const { llm } = scriptedLlm('unused');
+    const unknown = await start({ agent: { llm }, agent_launch_additions: { system_prompt: 'x' } });
+    expect(unknown.status).toBe(422);
+    const long = await start({
+      agent: { llm },
+      agent_launch_additions: { system_message_suffix_append: 'x'.repeat(32_769) },
+    });
+    expect(long.status).toBe(422);
+    const { detail } = (await long.json()) as { detail: { loc: string[]; msg: string }[] };
+    expect(detail[0]).toMatchObject({
+      loc: ['body', 'agent_launch_additions', 'system_message_suffix_append'],
+      msg: 'must NOT have more than 32768 characters',
+    });
   });
 });
