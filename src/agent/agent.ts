@@ -17,6 +17,7 @@ import { AgentLlms, type SwitchedLlms } from './agent-llms.js';
 import type { SummarizingCondenser } from './condenser.js';
 import { needsConfirmation } from './confirmation.js';
 import type { Critic, CriticResult } from './critic.js';
+import { type GoalVerdict, judgeGoal } from './goal.js';
 import { hookExecutionEvents } from './hook-events.js';
 import type { AgentHost } from './host.js';
 import { completionLogEvent, tokenEvent } from './llm-events.js';
@@ -365,5 +366,10 @@ export class Agent {
     ];
     const response = await this.llm.complete({ messages, tools: this.llmTools });
     return (response.message.content ?? []).map((c) => ('text' in c ? c.text : '')).join('');
+  }
+
+  /** OpenHands' /goal audit: the agent's LLM, asked apart, judges whether `objective` is done. */
+  judgeGoal(events: readonly AnyEvent[], objective: string, signal?: AbortSignal): Promise<GoalVerdict> {
+    return judgeGoal(this.llm, objective, new MessageView(this.tools).update(events), signal);
   }
 }

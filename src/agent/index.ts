@@ -19,6 +19,13 @@ export {
   PassCritic,
   parseVerdict,
 } from './critic.js';
+export {
+  GOAL_RESUME_PROMPT,
+  GoalController,
+  type GoalStatus,
+  type GoalStatusName,
+  type GoalVerdict,
+} from './goal.js';
 export type { AgentHost } from './host.js';
 export { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
 export { type RunOptions, recoverAfterCrash, rejectPending, run } from './run.js';

@@ -14,6 +14,22 @@ export class ConversationRunningError extends Error {
   }
 }
 
+/** A /goal loop is already under way in the conversation; answered as a 409. */
+export class GoalRunningError extends Error {
+  override name = 'GoalRunningError';
+  constructor(readonly conversationId: string) {
+    super('A goal loop is already running in this conversation: stop it first (POST .../goal/stop)');
+  }
+}
+
+/** /goal/resume in a conversation with no goal to resume (none started, or it completed or capped); a 400. */
+export class NoResumableGoalError extends Error {
+  override name = 'NoResumableGoalError';
+  constructor(readonly conversationId: string) {
+    super('No goal to resume: none was started here, or the last one completed or reached its cap');
+  }
+}
+
 /** A request that is well-formed but cannot be carried out as asked; answered as a 422. */
 export class InvalidConversationRequestError extends Error {
   override name = 'InvalidConversationRequestError';

@@ -9,7 +9,9 @@ import {
   ConversationInSandboxError,
   ConversationNotFoundError,
   ConversationRunningError,
+  GoalRunningError,
   InvalidConversationRequestError,
+  NoResumableGoalError,
   UnknownEventError,
 } from './errors.js';
 
@@ -29,6 +31,9 @@ export const OWNED_OPS = [
   'navigate',
   'condense',
   'ask',
+  'startGoal',
+  'stopGoal',
+  'resumeGoal',
   'delete',
 ] as const;
 export type OwnedOp = (typeof OWNED_OPS)[number];
@@ -39,6 +44,8 @@ const KNOWN: readonly (abstract new (...args: never[]) => Error)[] = [
   InvalidConversationRequestError,
   ConversationInSandboxError,
   CondenserUnavailableError,
+  GoalRunningError,
+  NoResumableGoalError,
   UnknownEventError,
   LLMError,
   SecretKeyError,

@@ -210,16 +210,19 @@ export class ConversationIntake extends ConversationRuntimes {
   /**
    * Delivers a message where the conversation is owned, as one append (see messageAppend).
    * `created`: what a start is creating; its runtime is built from it (with the settings the start
-   * read), and the record is stored with the message's events.
+   * read), and the record is stored with the message's events. A client's message ends a /goal loop
+   * under way (as OpenHands: the user took over); the loop's own (`fromGoal`) do not.
    */
-  private deliverAsOwner(
+  protected deliverAsOwner(
     userId: string,
     id: string,
     request: SendMessageRequest,
     created?: CreatedConversation,
+    fromGoal = false,
   ): Promise<void> {
     return this.onOwner('sendMessage', userId, id, [request], async () => {
-      const runtime = await this.runtime(userId, id, created);
+      const runtime = await this.runtime(userId, id, created); // the caller's conversation, or an error
+      if (!fromGoal) await this.goals.stop(id);
       await this.runtimes.hold(runtime, async () => {
         const prompt = !this.prompted.has(runtime) && !(await this.hasSystemPrompt(runtime));
         const { events, patch } = messageAppend(runtime, request, prompt);

@@ -20,6 +20,7 @@ import type { McpPool } from '../tools/index.js';
 import { ConversationInSandboxError, ConversationNotFoundError } from './errors.js';
 import type { EventLog } from './event-log.js';
 import { OWNED_OPS, type OwnedOp, replyOf, unwrap } from './forwarding.js';
+import { GoalLoops, goalCutOff } from './goal-loop.js';
 import { LiveRuntimes } from './live-runtimes.js';
 import { recoverInterrupted, recoverOne } from './recovery.js';
 import type { ConversationRuntime } from './runtime.js';
@@ -60,6 +61,8 @@ const SILENT: Logger = { warn() {}, error() {} };
 export abstract class ConversationRuntimes {
   protected readonly runtimes: LiveRuntimes;
   protected readonly ownership: Ownership;
+  /** The /goal loops under way in this replica's conversations (goal-loop.ts). */
+  protected readonly goals = new GoalLoops();
 
   constructor(protected readonly options: ConversationServiceOptions) {
     this.ownership = options.ownership ?? new LocalOwnership();
@@ -124,6 +127,7 @@ export abstract class ConversationRuntimes {
   }
 
   async close(): Promise<void> {
+    await this.goals.stopAll();
     await this.runtimes.closeAll();
   }
 
@@ -197,6 +201,9 @@ export abstract class ConversationRuntimes {
       };
       const runtime = await buildRuntime(sources, record, created);
       if (created) runtime.startsEmpty();
+      // A loop holds its runtime, so one only now built here has none: a goal the state says is
+      // active was cut off (a restart, a lost lease), and is shown so (resumable).
+      else if (runtime.state.goal?.active) await goalCutOff(runtime);
       return runtime;
     });
   }
@@ -244,6 +251,7 @@ export abstract class ConversationRuntimes {
     const runtime = this.runtimes.get(id);
     if (!runtime) return;
     this.logFor(id).warn({}, 'conversation lease lost to another replica; its runtime here stops');
+    void this.goals.stop(id, false);
     this.runtimes.delete(id);
     runtime.interrupt();
     void (runtime.running ?? Promise.resolve()).catch(() => undefined).then(() => runtime.close());

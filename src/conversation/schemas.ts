@@ -279,6 +279,22 @@ export const SwitchProfileRequest = Type.Object(
   { $id: 'SwitchProfileRequest' },
 );
 
+/** OpenHands' StartGoalRequest (POST /api/conversations/{id}/goal). */
+export const StartGoalRequest = Type.Object(
+  {
+    objective: Type.String({
+      minLength: 1,
+      maxLength: 100_000,
+      pattern: '\\S',
+      description: 'The goal to pursue, sent as the first message and audited after each run',
+    }),
+    max_iterations: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, default: 10, description: 'Audit rounds before giving up' }),
+    ),
+  },
+  { ...open, $id: 'StartGoalRequest' },
+);
+
 export const ConfirmationResponseRequest = Type.Object(
   { accept: Type.Boolean(), reason: Type.Optional(Type.String()) },
   { ...open, $id: 'ConfirmationResponseRequest' },

@@ -1,5 +1,6 @@
 // Conversation lifecycle: run, pause, interrupt, confirm, update, fork, navigate, condense, ask,
-// delete, and the reads; start and message come in through the class below it (intake.ts).
+// delete, and the reads; start and message come in through the classes below it (intake.ts), the
+// /goal loop through goals.ts.
 // Every event goes through the EventLog; every state change is a ConversationStateUpdateEvent
 // persisted together with the record. Runs happen in the background (runtimes.ts); `full_state`
 // snapshots are published after each run ends and after pause and interrupt (OpenHands clients wait
@@ -19,7 +20,7 @@ import {
   UnknownEventError,
 } from './errors.js';
 import { type ForkRequest, forkConversation } from './fork.js';
-import { ConversationIntake } from './intake.js';
+import { ConversationGoals } from './goals.js';
 import { checkLLM } from './llm-checks.js';
 import { switchedLlms } from './runtime-builder.js';
 import type { ConfirmationPolicy, ConversationInfo, LLMSpec } from './schemas.js';
@@ -29,7 +30,7 @@ import { switchedAgent } from './switch-llm.js';
 
 export type { ConversationServiceOptions } from './runtimes.js';
 
-export class ConversationService extends ConversationIntake {
+export class ConversationService extends ConversationGoals {
   // ---- reads -------------------------------------------------------------------------------------
 
   async info(userId: string, id: string): Promise<ConversationInfo> {
@@ -328,6 +329,7 @@ export class ConversationService extends ConversationIntake {
       const found = await this.get(userId, id);
       if (found.sandboxId && this.deleteSandboxed) return this.deleteSandboxed(found);
       const record = await this.local(userId, id);
+      await this.goals.stop(id, false);
       const runtime = this.runtimes.get(id);
       if (runtime) {
         runtime.interrupt();

@@ -1,7 +1,7 @@
 // The conversation state kept in the store (ConversationRecord.state) and its projections:
 // ConversationInfo for REST, the `full_state` value for WebSocket snapshots. Secrets (the LLM key,
 // conversation secrets) are stored encrypted and always shown masked.
-import type { StuckThresholds } from '../agent/index.js';
+import type { GoalStatus, StuckThresholds } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { Worktree } from '../git/index.js';
 import type { HookConfig } from '../hooks/index.js';
@@ -57,6 +57,8 @@ export interface ConversationState {
   leaf_event_id?: string | null;
   /** The git worktree the conversation works in (a start with `worktree: true`), removed with it. */
   worktree?: Worktree;
+  /** The last status of its /goal loop (goal-loop.ts), what a resume goes on from; absent before one. */
+  goal?: GoalStatus;
 }
 
 /** The state members that emit a ConversationStateUpdateEvent when they change (OpenHands §4.3). */
@@ -68,7 +70,8 @@ export type StateKey =
   | 'stats'
   | 'tags'
   | 'agent_state'
-  | 'agent';
+  | 'agent'
+  | 'goal';
 
 /** A single-member ConversationStateUpdateEvent (persisted, unlike full_state snapshots). */
 export function stateUpdateEvent(key: StateKey, value: unknown): AnyEvent {

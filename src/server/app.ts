@@ -24,6 +24,7 @@ import { answerHeadWithGet } from './head.js';
 import { loggerOptions, RequestLogController } from './logging.js';
 import { installOpenApi } from './openapi.js';
 import { bashRoutes } from './routes/bash.js';
+import { conversationGoalRoutes } from './routes/conversation-goal.js';
 import { conversationPolicyRoutes } from './routes/conversation-policies.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { eventRoutes } from './routes/events.js';
@@ -136,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     apps: deps.controlPlane?.apps,
   });
   await app.register(conversationPolicyRoutes, { conversations: deps.conversations });
+  await app.register(conversationGoalRoutes, { conversations: deps.conversations });
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
   await app.register(settingsRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
   await app.register(profileRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });

@@ -132,6 +132,7 @@ export async function installOpenApi(
     conversation.SetSecurityAnalyzerRequest,
     conversation.SwitchLlmRequest,
     conversation.SwitchProfileRequest,
+    conversation.StartGoalRequest,
     conversation.ConfirmationResponseRequest,
     conversation.AskAgentRequest,
     conversation.AskAgentResponse,

@@ -16,7 +16,9 @@ import {
   ConversationInSandboxError,
   ConversationNotFoundError,
   ConversationRunningError,
+  GoalRunningError,
   InvalidConversationRequestError,
+  NoResumableGoalError,
   UnknownEventError,
 } from '../conversation/errors.js';
 import {
@@ -209,6 +211,7 @@ function domainError(error: unknown): { status: number; detail: unknown } | null
   }
   if (
     error instanceof ConversationRunningError ||
+    error instanceof GoalRunningError ||
     error instanceof ConversationInSandboxError ||
     error instanceof ConversationIdInUseError
   ) {
@@ -228,7 +231,8 @@ function domainError(error: unknown): { status: number; detail: unknown } | null
   // The LLM behind a request failed (ask_agent): the upstream's fault, not ours and not the client's.
   // Its messages never hold the API key (see llm/errors.ts).
   if (error instanceof LLMError) return { status: 502, detail: error.message };
-  if (error instanceof CondenserUnavailableError) return { status: 400, detail: error.message };
+  if (error instanceof CondenserUnavailableError || error instanceof NoResumableGoalError)
+    return { status: 400, detail: error.message };
   if (error instanceof UnknownCursorError) return { status: 400, detail: error.message };
   if (error instanceof InvalidSettingsError) {
     return { status: 422, detail: error.issues.map((i) => ({ ...i, loc: ['body', ...i.loc] })) };

@@ -202,6 +202,7 @@ describe('an unknown conversation', () => {
     switch_llm: { llm: { model: 'gpt-4o' } },
     switch_profile: { profile_name: 'fast' },
     load_plugin: { plugin_ref: 'github:owner/plugin' },
+    goal: { objective: 'make it work' },
   };
 
   it('is a 404 on every route under /api/conversations/{conversation_id}, and each documents it', async () => {
