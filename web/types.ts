@@ -14,6 +14,16 @@ export interface ConversationInfo {
   sub_conversation_ids?: string[];
 }
 
+/** A /goal loop's status: the `value` of a ConversationStateUpdateEvent `goal`. */
+export interface GoalStatus {
+  active: boolean;
+  status: 'running' | 'complete' | 'capped' | 'interrupted';
+  iteration: number;
+  max_iterations: number;
+  objective: string;
+  verdict: { score: number; complete: boolean; missing: string } | null;
+}
+
 export interface Stats {
   usage_to_metrics?: Record<
     string,

@@ -463,6 +463,30 @@ describe('the web UI in Chromium', () => {
     await page.getByRole('heading', { name: 'New conversation' }).waitFor();
     await page.close();
   });
+
+  it('works toward a goal from the page: audits shown as they come, complete at the end', async () => {
+    const verdict = (score: number, complete: boolean, missing = '') => ({
+      text: JSON.stringify({ score, complete, missing }),
+    });
+    await scriptNext([
+      finishing('first answer'),
+      finishing('second try'),
+      verdict(0.5, false, 'no tests yet'),
+      finishing('tests added'),
+      verdict(1, true),
+    ]);
+    const page = await signedInPage();
+    await startFromPage(page, 'Start with this');
+    await page.locator('.message.final', { hasText: 'first answer' }).waitFor();
+    await page.getByText('Work toward a goal…').click();
+    await page.getByLabel('Goal objective').fill('The code has tests');
+    await page.getByRole('button', { name: 'Start goal' }).click();
+    await page.locator('.marker', { hasText: 'Goal audit 1/10: 50% done · missing: no tests yet' }).waitFor();
+    await page.locator('.goal-status', { hasText: 'Goal complete' }).waitFor();
+    await page.locator('.message.final', { hasText: 'tests added' }).waitFor();
+    await shot(page, 'conversation-goal');
+    await page.close();
+  });
 });
 
 const finishing = (message: string) => ({ toolCalls: [{ name: 'finish', arguments: { message } }] });

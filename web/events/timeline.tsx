@@ -74,6 +74,7 @@ function EventView(props: { event: Ev; results: Map<string, Ev>; actions: Set<st
         </p>
       );
     case 'ConversationStateUpdateEvent': {
+      if (e.key === 'goal') return goalMarker(e.value as Obj | undefined);
       // switch_llm / switch_profile: the agent's model from here on.
       const model = ((e.value as Obj | undefined)?.llm as Obj | undefined)?.model;
       return e.key === 'agent' && typeof model === 'string' ? <p class="marker">Model: {model}</p> : null;
@@ -115,5 +116,19 @@ export function Timeline(props: { events: Ev[]; waiting: boolean; streaming: str
         </li>
       )}
     </ol>
+  );
+}
+
+/** A /goal audit where it happened: its round, how done the judge found it, what it found missing. */
+function goalMarker(goal: Obj | undefined) {
+  const verdict = goal?.verdict as { score: number; missing: string } | null | undefined;
+  if (!goal || !verdict) return null;
+  const missing = verdict.missing ? ` · missing: ${verdict.missing}` : '';
+  return (
+    <p class="marker">
+      Goal audit {String(goal.iteration)}/{String(goal.max_iterations)}: {Math.round(verdict.score * 100)}%
+      done
+      {missing}
+    </p>
   );
 }

@@ -1,15 +1,16 @@
 // One conversation, live: its events over the WebSocket (exact resume), status, cost and tokens,
 // controls (pause, resume, interrupt, switching the model to a saved profile, starting a
-// sub-conversation), its parent and sub-conversations, approval of pending actions, and a composer
+// sub-conversation), a goal to work toward (goal.tsx), its parent and sub-conversations, approval of pending actions, and a composer
 // for follow-ups.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import { openStream, type StreamState } from '../events/stream.js';
 import { resultsByCall, Timeline } from '../events/timeline.js';
 import { navigate } from '../router.js';
-import type { ConversationInfo, Ev, Stats } from '../types.js';
+import type { ConversationInfo, Ev, GoalStatus, Stats } from '../types.js';
 import { ErrorNote, Link, StatusBadge } from '../ui.js';
 import { Approval } from './approval.js';
+import { GoalPanel } from './goal.js';
 import { useProfiles } from './profiles.js';
 
 function totals(stats: Stats | undefined): { cost: number; prompt: number; completion: number } {
@@ -32,6 +33,7 @@ export function ConversationPage(props: { id: string }) {
   const [events, setEvents] = useState<Ev[]>([]);
   const [status, setStatus] = useState<string | undefined>(undefined);
   const [stats, setStats] = useState<Stats | undefined>(undefined);
+  const [goal, setGoal] = useState<GoalStatus | null>(null);
   const [streaming, setStreaming] = useState('');
   const [link, setLink] = useState<{ state: StreamState; detail?: string }>({ state: 'connecting' });
   const [error, setError] = useState<string | null>(null);
@@ -73,6 +75,8 @@ export function ConversationPage(props: { id: string }) {
             setStats(value as Stats);
           } else if (event.key === 'agent' && value) {
             setInfo((i) => i && { ...i, agent: value as ConversationInfo['agent'] });
+          } else if (event.key === 'goal' && value) {
+            setGoal(value as unknown as GoalStatus);
           }
         }
         if (seq === null) return;
@@ -158,6 +162,13 @@ export function ConversationPage(props: { id: string }) {
           New sub-conversation
         </button>
       </div>
+      <GoalPanel
+        goal={goal}
+        busy={ACTIVE.has(status ?? '')}
+        onStart={(objective) => post('/goal', { objective })}
+        onStop={() => post('/goal/stop')}
+        onResume={() => post('/goal/resume')}
+      />
       <ErrorNote error={error} />
       <Timeline events={events} waiting={waiting} streaming={streaming} />
       {pending.length > 0 && (
