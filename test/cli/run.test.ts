@@ -148,13 +148,63 @@ describe('agentd run (in-process, piped)', () => {
     expect(after.stdout).toMatch(new RegExp(`${id}  finished`));
   });
 
+  it('--goal works until the audit finds the task done; capped it exits 1, and --resume --goal goes on', async () => {
+    const verdict = (score: number, complete: boolean, missing = ''): ScriptStep => ({
+      text: JSON.stringify({ score, complete, missing }),
+    });
+    const t = setup([
+      finish('First pass.'),
+      verdict(0.5, false, 'the README is empty'),
+      finish('README written.'),
+      verdict(1, true),
+    ]);
+    const done = await agentdToEnd(['run', 'write a README', '--goal', ...t.args], t.env);
+    expect(done.code, done.output).toBe(0);
+    const lines = done.stdout.trimEnd().split('\n').slice(1);
+    expect(lines).toEqual([
+      '> write a README',
+      'First pass.',
+      '◎ goal audit 1/10, 50% done: missing the README is empty',
+      '> The goal is NOT yet complete (audit iteration 1).',
+      'README written.',
+      '◎ goal audit 2/10, 100% done',
+    ]);
+
+    const capped = setup([
+      finish('Tried.'),
+      verdict(0.2, false, 'tests'),
+      finish('Tried again.'),
+      verdict(1, true),
+    ]);
+    const first = await agentdToEnd(
+      ['run', 'add tests', '--goal', '--audits', '1', ...capped.args],
+      capped.env,
+    );
+    expect(first.code).toBe(1);
+    expect(first.stdout).toContain('✗ the goal is not done after 1 audits');
+    const id = idOf(first.stdout);
+    expect(first.stdout).toContain(`resume with: agentd run --resume ${id} --goal`);
+    // Capped is not resumable: a new goal in the same conversation is.
+    const again = await agentdToEnd(
+      ['run', 'add tests', '--resume', id, '--goal', '--data-dir', capped.dataDir],
+      capped.env,
+    );
+    expect(again.code, again.output).toBe(0);
+    expect(again.stdout).toContain('Tried again.');
+
+    const usage = await agentdToEnd(['run', 'x', '--audits', '3', ...t.args], t.env);
+    expect(usage.code).toBe(2);
+    expect(usage.output).toContain('--audits takes a number from 1 to 1000, with --goal');
+  });
+
   it('agentd events prints the stored events, as lines or as JSON', async () => {
     const t = setup([terminal('echo listed'), finish('Listed.')]);
     const run = await agentdToEnd(['run', 'list it', ...t.args], t.env);
     const id = idOf(run.stdout);
     const lines = await agentdToEnd(['events', id, '--data-dir', t.dataDir]);
     expect(lines.code).toBe(0);
-    expect(lines.stdout).toBe('> list it\n$ echo listed\n  listed\n');
+    // The agent's finish message too (it was left out: only `run` printed it, as the final response).
+    expect(lines.stdout).toBe('> list it\n$ echo listed\n  listed\nListed.\n');
     const json = await agentdToEnd(['events', id, '--json', '--data-dir', t.dataDir]);
     const events = json.stdout
       .trimEnd()

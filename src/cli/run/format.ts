@@ -66,6 +66,9 @@ export function describe(event: Event): Line[] {
       const lines: Line[] = [];
       const thought = textOf(event.thought).trim() || (tool === 'think' ? String(action.thought ?? '') : '');
       if (thought) lines.push({ tone: 'thought', text: cut(thought, 600) });
+      // What the agent says it did, at the end of each run (a goal has several).
+      const said = tool === 'finish' && typeof action.message === 'string' ? action.message.trim() : '';
+      if (said) lines.push({ tone: 'message', text: said });
       if (QUIET_TOOLS.has(tool)) return lines;
       const args = String((event.tool_call as { arguments?: unknown } | undefined)?.arguments ?? '');
       const risk =
@@ -96,7 +99,24 @@ export function describe(event: Event): Line[] {
       return [{ tone: 'error', text: `✗ ${event.code ?? 'error'}: ${cut(String(event.detail ?? ''), 600)}` }];
     case 'Condensation':
       return [{ tone: 'note', text: '… older history condensed' }];
+    case 'ConversationStateUpdateEvent':
+      return event.key === 'goal' ? goalLines(event.value as GoalValue | undefined) : [];
     default:
       return [];
   }
+}
+
+type GoalValue = {
+  status: string;
+  iteration: number;
+  max_iterations: number;
+  verdict: { score: number; missing: string } | null;
+};
+
+/** A /goal audit (agentd run --goal): its round, how done the judge found it, what is missing. */
+function goalLines(goal: GoalValue | undefined): Line[] {
+  if (!goal?.verdict) return [];
+  const missing = goal.verdict.missing ? `: missing ${cut(goal.verdict.missing, 400)}` : '';
+  const done = `${Math.round(goal.verdict.score * 100)}% done`;
+  return [{ tone: 'note', text: `◎ goal audit ${goal.iteration}/${goal.max_iterations}, ${done}${missing}` }];
 }

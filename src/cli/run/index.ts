@@ -33,6 +33,13 @@ export function registerClientCommands(program: Command): void {
       '--profile <name>',
       'a saved LLM profile (agentd serve: /api/profiles) to run on; with --resume, switch to it',
     )
+    .option(
+      '--goal',
+      "the task is a goal: after each run the agent's LLM checks it, and the agent goes on with what is missing until it is done (with --resume and no task: go on with an interrupted goal)",
+    )
+    .option('--audits <n>', 'with --goal: checks before giving up (default 10)', (v) =>
+      Number.parseInt(v, 10),
+    )
     .option('--confirm', 'ask on the terminal (y/n) before each action runs')
     .option('--resume <id>', 'continue a conversation (after Ctrl-C, say)')
     .action(async (task: string | undefined, opts: RunOptions) => {

@@ -18,6 +18,10 @@ export interface RunOptions extends TargetOptions {
   profile?: string;
   confirm?: boolean;
   resume?: string;
+  /** The task is an objective the /goal loop audits after each run (OpenHands' /goal). */
+  goal?: boolean;
+  /** With `goal`: audit rounds before giving up. */
+  audits?: number;
 }
 
 export const EXIT = { finished: 0, error: 1, usage: 2, interrupted: 130 } as const;
@@ -55,6 +59,8 @@ export async function run(task: string | undefined, options: RunOptions, env: En
     throw new ConfigError('--dir and --model go with a new conversation, not with --resume');
   if (options.profile !== undefined && options.model !== undefined)
     throw new ConfigError('--model or --profile, not both');
+  if (options.audits !== undefined && (!options.goal || !(options.audits >= 1 && options.audits <= 1000)))
+    throw new ConfigError('--audits takes a number from 1 to 1000, with --goal');
   const screen = new Screen();
   let session: RunSession | null = null;
   // Before the conversation exists there is nothing to pause: Ctrl-C just ends the command.
@@ -185,9 +191,12 @@ class RunSession {
     }
     const lines = describe(event);
     this.screen.write(lines);
-    if (event.kind === 'MessageEvent' && event.source === 'agent')
-      this.lastAgentText = lines.map((l) => l.text).join('\n');
+    // Shown already: the final response is printed at the end only when it is something else.
+    const said = lines.filter((l) => l.tone === 'message');
+    if (said.length > 0) this.lastAgentText = said.map((l) => l.text).join('\n');
     if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status') this.onStatus();
+    else if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'goal')
+      this.onGoal(event.value as { active: boolean; status: string; iteration: number });
     else if (this.status === 'running')
       this.screen.busy(
         event.kind === 'ActionEvent' && !QUIET_TOOLS.has(String(event.tool_name))
@@ -208,14 +217,17 @@ class RunSession {
     this.triggered = true;
     const id = this.id!;
     const path = `/api/conversations/${id}`;
-    if (task) {
+    if (this.options.goal) {
+      const objective = { objective: task, max_iterations: this.options.audits ?? 10 };
+      void (task ? this.post(`${path}/goal`, objective) : this.post(`${path}/goal/resume`));
+    } else if (task) {
       void this.post(`${path}/events`, { role: 'user', content: [{ type: 'text', text: task }], run: true });
     } else if (this.status === 'waiting_for_confirmation') {
       void this.ask(true);
     } else if (this.status !== 'running') {
       void this.post(`${path}/run`, undefined, [409]);
     }
-    if (this.status === 'running' || task) this.screen.busy('thinking');
+    if (this.status === 'running' || task || this.options.goal) this.screen.busy('thinking');
   }
 
   private async post(path: string, body?: unknown, tolerated: number[] = []): Promise<void> {
@@ -233,6 +245,8 @@ class RunSession {
     if (this.ended || this.interrupting || status === this.handled) return;
     this.handled = status;
     if (status === 'running') this.screen.busy('thinking');
+    // A goal goes on after a run ends (finished or stuck are audited); onGoal ends the command.
+    else if (this.options.goal && (status === 'finished' || status === 'stuck' || status === 'idle')) return;
     else if (status === 'waiting_for_confirmation') {
       this.screen.busy(null);
       void this.ask();
@@ -254,8 +268,23 @@ class RunSession {
     }
   }
 
+  /** A goal that ended ends the command: complete as a finished run, else an error that says why. */
+  private onGoal(goal: { active: boolean; status: string; iteration: number }): void {
+    if (goal.active || this.ended || this.interrupting) return;
+    if (goal.status === 'complete') return void this.finished();
+    const why =
+      goal.status === 'capped'
+        ? `the goal is not done after ${goal.iteration} audits`
+        : 'the goal was interrupted';
+    this.screen.write([{ tone: 'error', text: `✗ ${why}` }, ...this.resumeHint()]);
+    this.end(EXIT.error);
+  }
+
   private resumeHint() {
-    return [{ tone: 'note' as const, text: `resume with: agentd run --resume ${this.id}${this.target.how}` }];
+    const goal = this.options.goal ? ' --goal' : '';
+    return [
+      { tone: 'note' as const, text: `resume with: agentd run --resume ${this.id}${goal}${this.target.how}` },
+    ];
   }
 
   private async finished(): Promise<void> {
