@@ -44,6 +44,7 @@ import { sandboxRoutes } from './routes/v1/sandboxes.js';
 import { userRoutes } from './routes/v1/users.js';
 import { vscodeRoutes } from './routes/vscode.js';
 import { webRoutes } from './routes/web.js';
+import { workspaceRoutes } from './routes/workspace.js';
 import { schemaBucket } from './schema-bucket.js';
 import { boundShutdownWait } from './shutdown-grace.js';
 import { createCompilers, installErrorHandler } from './validation.js';
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(conversationPolicyRoutes, { conversations: deps.conversations });
   await app.register(conversationGoalRoutes, { conversations: deps.conversations });
+  await app.register(workspaceRoutes, { conversations: deps.conversations, sessionKeys });
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
   await app.register(settingsRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
   await app.register(profileRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });

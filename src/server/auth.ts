@@ -2,15 +2,19 @@
 // key in X-Session-API-Key (or as `Authorization: Bearer <key>`, as OpenHands Cloud's clients send
 // it) unless the route itself says otherwise in its config (`access`): 'public'
 // for health, server info and the docs, 'own' for the WebSocket, which authenticates in its handler,
-// 'sandbox' for what a sandbox reads with its own key (its owner's secrets, OpenHands Cloud's way).
+// 'sandbox' for what a sandbox reads with its own key (its owner's secrets, OpenHands Cloud's way),
+// 'workspace' for the workspace file server, which a browser's iframe reaches with a cookie
+// (workspace-session.ts) since it cannot send a header; no other route reads that cookie.
 // The decision reads the matched route, never the URL text, so an encoded path (`/%61pi/...`) that the
 // router decodes onto a protected route meets the same check. The key also names the user (settings
 // and conversations are per user). Keys are compared in constant time, over their SHA-256 digests so
 // length does not leak.
-import { hash, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { dashedUuid } from '../events/index.js';
 import { userIdForSessionKey } from '../settings/index.js';
+import { workspaceCookie } from './workspace-session.js';
 
 export const SESSION_KEY_HEADER = 'x-session-api-key';
 
@@ -51,11 +55,12 @@ export function requestUser(keys: SessionKeys, headers: IncomingHttpHeaders): st
 }
 
 /**
- * Who may call a route: 'key' (the default), 'public', 'own' (the handler authenticates), or
+ * Who may call a route: 'key' (the default), 'public', 'own' (the handler authenticates),
  * 'sandbox': the session key of the live sandbox its path names (`:sandbox_id`), which acts for that
- * sandbox's owner (a user's key is refused there).
+ * sandbox's owner (a user's key is refused there), or 'workspace': a key, or the workspace-session
+ * cookie POST /api/auth/workspace-session sets (the workspace file server, for iframes and links).
  */
-export type RouteAccess = 'key' | 'public' | 'own' | 'sandbox';
+export type RouteAccess = 'key' | 'public' | 'own' | 'sandbox' | 'workspace';
 
 /** The owner and key of a live sandbox by id (the control plane's SandboxService.liveCredentials). */
 export type SandboxCredentials = (id: string) => Promise<{ ownerId: string; key: string } | null>;
@@ -76,6 +81,20 @@ function digest(value: string): Buffer {
   return hash('sha256', value, 'buffer');
 }
 
+/** What a workspace-session cookie holds for a key: a MAC of it, which opens no other route. */
+function workspaceTokenOf(key: string): string {
+  return createHmac('sha256', key).update('agentd workspace session v1').digest('base64url');
+}
+
+/** A workspace link's token: its expiry (base 36) and MAC. */
+export const LINK_TOKEN = /^([0-9a-z]{1,12})\.([\w-]{43})$/;
+
+function linkMac(key: string, conversationId: string, expires: number): string {
+  return createHmac('sha256', key)
+    .update(`agentd workspace link v1\n${conversationId}\n${expires}`)
+    .digest('base64url');
+}
+
 /** Whether two keys are equal, in constant time over their digests (length does not leak). */
 function sameKey(offered: string, expected: string): boolean {
   return timingSafeEqual(digest(offered), digest(expected));
@@ -85,10 +104,57 @@ export class SessionKeys {
   private readonly digests: Buffer[];
   /** The user id each configured key names, worked out once rather than hashed again per request. */
   private readonly users: string[];
+  /** Digests of each key's workspace token (workspaceToken), in the order of the keys. */
+  private readonly workspaceTokens: Buffer[];
 
-  constructor(keys: readonly string[]) {
+  constructor(private readonly keys: readonly string[]) {
     this.digests = keys.map(digest);
     this.users = keys.map((key) => userIdForSessionKey(key));
+    this.workspaceTokens = keys.map((key) => digest(workspaceTokenOf(key)));
+  }
+
+  /**
+   * The value of the workspace-session cookie for a configured key: derived from it, so a cookie
+   * read off a disk or a proxy log cannot be used as the key; valid for as long as the key is.
+   */
+  workspaceToken(key: string): string {
+    return workspaceTokenOf(key);
+  }
+
+  /**
+   * A link to one conversation's workspace that carries its own credential (workspace-session.ts:
+   * a sandboxed page's requests carry no cookie): `expires` (seconds since the epoch) and a MAC of it
+   * and the conversation under the key.
+   */
+  workspaceLink(key: string, conversationId: string, expires: number): string {
+    return `${expires.toString(36)}.${linkMac(key, conversationId, expires)}`;
+  }
+
+  /** The user a workspace link token names for that conversation while it has not expired, else null. */
+  userOfWorkspaceLink(token: string, conversationId: string, nowSeconds: number): string | null {
+    const match = LINK_TOKEN.exec(token);
+    const expires = match ? Number.parseInt(match[1]!, 36) : 0;
+    if (!match || !(expires > nowSeconds)) return null;
+    if (!this.enabled) return userIdForSessionKey(null);
+    const candidate = digest(match[2]!);
+    let user: string | null = null;
+    for (let i = 0; i < this.keys.length; i++) {
+      if (timingSafeEqual(digest(linkMac(this.keys[i]!, conversationId, expires)), candidate))
+        user = this.users[i]!;
+    }
+    return user;
+  }
+
+  /** The user a workspace token names (one of workspaceToken's), else null; the local user with auth off. */
+  userOfWorkspaceToken(token: string | undefined): string | null {
+    if (!this.enabled) return userIdForSessionKey(null);
+    if (!token) return null;
+    const candidate = digest(token);
+    let user: string | null = null;
+    for (let i = 0; i < this.workspaceTokens.length; i++) {
+      if (timingSafeEqual(this.workspaceTokens[i]!, candidate)) user = this.users[i]!;
+    }
+    return user;
   }
 
   /** Auth is off only when no key is configured (an explicit --no-auth). */
@@ -175,10 +241,26 @@ export async function installAuth(
     if (request.is404) return done();
     const access = request.routeOptions.config.access ?? 'key';
     if (access === 'key') return admit(request, reply, done, requestUser(sessionKeys, request.headers));
+    if (access === 'workspace') {
+      const user =
+        requestUser(sessionKeys, request.headers) ??
+        sessionKeys.userOfWorkspaceToken(workspaceCookie(request.headers.cookie)) ??
+        linkUser(sessionKeys, request.params);
+      return admit(request, reply, done, user);
+    }
     if (access !== 'sandbox') return done();
     sandboxUser(request, sandboxCredentials).then((user) => admit(request, reply, done, user), done);
   });
   return { sessionKeys, routes };
+}
+
+/** The user of a workspace link (`…/workspace/~<token>/…`, workspace-session.ts), if the path has a valid one. */
+function linkUser(keys: SessionKeys, params: unknown): string | null {
+  const { conversation_id, '*': path } = params as { conversation_id?: string; '*'?: string };
+  const slash = path?.indexOf('/') ?? -1;
+  const token = path?.startsWith('~') ? path.slice(1, slash === -1 ? undefined : slash) : undefined;
+  if (!token || !conversation_id) return null;
+  return keys.userOfWorkspaceLink(token, dashedUuid(conversation_id), Math.floor(Date.now() / 1000));
 }
 
 /** Lets the request on as `user`, or answers 401 when there is none (then nothing after the hook runs). */

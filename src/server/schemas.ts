@@ -50,6 +50,12 @@ export const ConversationIdParams = Type.Object({
 export { dashedUuid } from '../events/index.js';
 
 /** A documented `{detail}` error response. */
+/** A response that is a file's bytes (streamed), of `mediaType`. */
+export const binary = (description: string, mediaType: string) => ({
+  description,
+  content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } },
+});
+
 export const detailResponse = (description: string) => ({
   description,
   ...Type.Object({ detail: Type.String() }),

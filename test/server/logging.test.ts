@@ -9,8 +9,8 @@ import { tempDir } from '../support/server.js';
 
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
-/** Serves GET /hello with the given log output, sends one request carrying secrets, returns what was logged. */
-async function logOfOneRequest(output: Omit<LogOutput, 'destination'>): Promise<string> {
+/** A Fastify app whose request log goes to `log()`, with the given output. */
+function loggedApp(output: Omit<LogOutput, 'destination'>) {
   let text = '';
   const destination = new Writable({
     write(chunk, _encoding, done) {
@@ -22,6 +22,12 @@ async function logOfOneRequest(output: Omit<LogOutput, 'destination'>): Promise<
     logger: loggerOptions({ level: 'info' }, { ...output, destination }),
     logController: new RequestLogController(),
   });
+  return { app, log: () => text };
+}
+
+/** Serves GET /hello with the given log output, sends one request carrying secrets, returns what was logged. */
+async function logOfOneRequest(output: Omit<LogOutput, 'destination'>): Promise<string> {
+  const { app, log } = loggedApp(output);
   app.get('/hello', async () => ({ hello: 'world' }));
   await app.ready();
   const res = await app.inject({
@@ -30,7 +36,7 @@ async function logOfOneRequest(output: Omit<LogOutput, 'destination'>): Promise<
   });
   expect(res.statusCode).toBe(200);
   await app.close();
-  return text.replace(ANSI, '');
+  return log().replace(ANSI, '');
 }
 
 function expectNoSecret(text: string): void {
@@ -51,6 +57,16 @@ describe('request logs', () => {
       msg: expect.stringMatching(/^GET \/hello\?… 200 \d+ms$/),
     });
     expect(typeof entry.responseTime).toBe('number');
+  });
+
+  it("leave out a workspace link's credential (it opens the workspace)", async () => {
+    const { app, log } = loggedApp({ tty: false });
+    app.get('/api/conversations/:id/workspace/*', async () => 'page');
+    await app.ready();
+    await app.inject({ url: '/api/conversations/c1/workspace/~abc.link-secret/report/page.html' });
+    await app.close();
+    expect(log()).not.toContain('link-secret');
+    expect(JSON.parse(log().trim()).req.url).toBe('/api/conversations/c1/workspace/~…/report/page.html');
   });
 
   it('are one short human line per request on a terminal', async () => {

@@ -71,7 +71,15 @@ describe('route access', () => {
       const socket = route.access === 'own' && route.url.startsWith('/sockets/');
       const sandbox =
         route.access === 'sandbox' && route.url.startsWith('/api/v1/sandboxes/:sandbox_id/settings/');
-      expect(documented || socket || sandbox, `${route.method} ${route.url} is ${route.access}`).toBe(true);
+      // The key, or the workspace-session cookie: the workspace file server and clearing that cookie.
+      const workspace =
+        route.access === 'workspace' &&
+        (/^\/api\/conversations\/:conversation_id\/workspace(\/\*)?$/.test(route.url) ||
+          (route.method === 'DELETE' && route.url === '/api/auth/workspace-session'));
+      expect(
+        documented || socket || sandbox || workspace,
+        `${route.method} ${route.url} is ${route.access}`,
+      ).toBe(true);
     }
     expect(server.app.routeTable.filter((r) => r.access === 'key').length).toBeGreaterThan(40);
     expect(open).toContainEqual(expect.objectContaining({ method: 'OPTIONS', url: '*', access: 'public' }));
@@ -79,15 +87,24 @@ describe('route access', () => {
   });
 
   it('answers 401 or 404, never a handler, for every protected route in every spelling', async () => {
-    const protectedRoutes = server.app.routeTable.filter((r) => r.access === 'key' || r.access === 'sandbox');
+    const protectedRoutes = server.app.routeTable.filter(
+      (r) => r.access === 'key' || r.access === 'sandbox' || r.access === 'workspace',
+    );
     expect(protectedRoutes.filter((r) => r.access === 'sandbox')).toHaveLength(2);
+    expect(protectedRoutes.filter((r) => r.access === 'workspace')).toHaveLength(3);
     let requests = 0;
     for (const route of protectedRoutes) {
       const body = ['POST', 'PUT', 'PATCH'].includes(route.method) ? '{}' : undefined;
       // A HEAD request is answered by the GET route (server/head.ts).
       const methods = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
       // A user's key is no sandbox's: it opens none of the sandbox's routes.
-      const refused = route.access === 'sandbox' ? [...KEYLESS, { 'X-Session-API-Key': 'the-key' }] : KEYLESS;
+      // A forged workspace cookie opens nothing either.
+      const refused =
+        route.access === 'sandbox'
+          ? [...KEYLESS, { 'X-Session-API-Key': 'the-key' }]
+          : route.access === 'workspace'
+            ? [...KEYLESS, { cookie: 'oh_workspace_session_key=the-key' }]
+            : KEYLESS;
       for (const path of spellings(concrete(route.url))) {
         for (const headers of refused) {
           for (const method of methods) {

@@ -4,6 +4,7 @@
 // change settings (with an MCP server tested), and save, use and switch to LLM profiles. Screenshots
 // go to AGENTD_SCREENSHOT_DIR when set, else to a temp folder removed after the run.
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -485,6 +486,39 @@ describe('the web UI in Chromium', () => {
     await page.locator('.goal-status', { hasText: 'Goal complete' }).waitFor();
     await page.locator('.message.final', { hasText: 'tests added' }).waitFor();
     await shot(page, 'conversation-goal');
+    await page.close();
+  });
+
+  it("opens the working folder's page in a tab: its styles and script load, sandboxed from the key", async () => {
+    await scriptNext([finishing('made a page')]);
+    const folder = tempDir('agentd-web-work-');
+    // A page as an agent might write one, trying to read what the web UI keeps in this origin.
+    writeFileSync(join(folder, 'style.css'), 'h1 { color: rgb(0, 128, 0); }');
+    writeFileSync(
+      join(folder, 'app.js'),
+      `let key;
+       try { key = localStorage.getItem('agentd.sessionKey'); } catch (e) { key = 'blocked: ' + e.name; }
+       document.getElementById('out').textContent = 'script ran; storage ' + key;`,
+    );
+    writeFileSync(
+      join(folder, 'index.html'),
+      '<link rel="stylesheet" href="style.css"><h1>Agent report</h1><p id="out">no script</p><script src="app.js"></script>',
+    );
+    const page = await signedInPage();
+    await startFromPage(page, 'Make a page', false, folder);
+    await page.locator('.message.final', { hasText: 'made a page' }).waitFor();
+    const [tab] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.getByRole('button', { name: 'Open workspace' }).click(),
+    ]);
+    await tab.waitForURL(/\/workspace\/~[^/]+\/$/);
+    await tab.getByRole('heading', { name: 'Agent report' }).waitFor();
+    await tab.getByText('script ran; storage blocked: SecurityError').waitFor();
+    expect(
+      await tab.locator('h1').evaluate((h) => h.ownerDocument.defaultView!.getComputedStyle(h).color),
+    ).toBe('rgb(0, 128, 0)');
+    await shot(tab, 'workspace-page');
+    await tab.close();
     await page.close();
   });
 });

@@ -1,6 +1,7 @@
 // One conversation, live: its events over the WebSocket (exact resume), status, cost and tokens,
 // controls (pause, resume, interrupt, switching the model to a saved profile, starting a
-// sub-conversation), a goal to work toward (goal.tsx), its parent and sub-conversations, approval of pending actions, and a composer
+// sub-conversation, opening its working folder's files), a goal to work toward (goal.tsx), its parent
+// and sub-conversations, approval of pending actions, and a composer
 // for follow-ups.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
@@ -103,6 +104,22 @@ export function ConversationPage(props: { id: string }) {
       setError(errorText(e));
     }
   };
+  // The working folder's files in a tab (its index.html first), through a link that carries its own
+  // credential (the key stays in this page; the page there is sandboxed). The tab opens at once, as
+  // the click allows, and goes there once the link is made.
+  const openWorkspace = async () => {
+    const tab = window.open('', '_blank');
+    if (tab) tab.opener = null;
+    try {
+      const { url } = await api<{ url: string }>(`/api/conversations/${id}/workspace-link`, {
+        method: 'POST',
+      });
+      if (tab) tab.location.href = url;
+    } catch (e) {
+      tab?.close();
+      setError(errorText(e));
+    }
+  };
   const send = async (event: Event) => {
     event.preventDefault();
     const text = draft.trim();
@@ -160,6 +177,9 @@ export function ConversationPage(props: { id: string }) {
         <ModelSwitch onSwitch={(profile_name) => post('/switch_profile', { profile_name })} />
         <button type="button" onClick={() => navigate(`/ui/new?parent=${id}`)}>
           New sub-conversation
+        </button>
+        <button type="button" onClick={() => void openWorkspace()}>
+          Open workspace
         </button>
       </div>
       <GoalPanel

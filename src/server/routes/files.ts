@@ -20,7 +20,7 @@ import {
 } from '../../files/index.js';
 import type { Store } from '../../store/index.js';
 import { HttpError, RequestValidationError } from '../errors.js';
-import { ConversationIdParams, dashedUuid, detailResponse, errorResponses } from '../schemas.js';
+import { binary, ConversationIdParams, dashedUuid, detailResponse, errorResponses } from '../schemas.js';
 
 export interface FileRoutesOptions {
   conversations: ConversationService;
@@ -43,11 +43,6 @@ const fileErrors = {
   403: detailResponse('The server process may not touch this path'),
   404: detailResponse('Not found'),
 };
-const binary = (description: string, mediaType: string) => ({
-  description,
-  content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } },
-});
-
 /** Runs a file operation; what it refuses becomes `{detail}` with its status. */
 async function fileOp<T>(work: () => Promise<T>): Promise<T> {
   try {
