@@ -66,6 +66,14 @@ describe('the workspace file server', () => {
     expect((await get('/.env')).text).toBe('TOKEN=in-the-workspace'); // the user's own folder, as OpenHands
     const part = await get('/data.txt', { 'x-session-api-key': 'user-a', range: 'bytes=2-4' });
     expect(part).toMatchObject({ status: 206, text: '234' });
+    const beyond = await get('/data.txt', { 'x-session-api-key': 'user-a', range: 'bytes=50-60' });
+    expect(beyond).toMatchObject({ status: 416, text: '{"detail":"Range Not Satisfiable"}' });
+    const etag = String((await get('/data.txt')).headers.etag);
+    expect((await get('/data.txt', { 'x-session-api-key': 'user-a', 'if-none-match': etag })).status).toBe(
+      304,
+    );
+    const stale = await get('/data.txt', { 'x-session-api-key': 'user-a', 'if-match': '"other"' });
+    expect(stale.status).toBe(412);
     // No CORS: another site cannot read the files with the browser's cookie.
     const cross = await get('/data.txt', { 'x-session-api-key': 'user-a', origin: 'https://evil.example' });
     expect(cross.headers['access-control-allow-origin']).toBeUndefined();

@@ -56,12 +56,16 @@ export const workspaceRoutes: FastifyPluginAsync<{
       'The file (a directory: its index.html), its type from its name; ranges and ETags honoured',
       '*/*',
     ),
+    206: binary('The part a Range asked for', '*/*'),
     301: {
       description: 'A directory asked without its trailing slash: Location is it with the slash',
       type: 'null',
     },
-    400: detailResponse('The path leaves the workspace (also through a link)'),
+    304: { description: 'Not modified since the ETag or date the request names', type: 'null' },
+    400: detailResponse('The path leaves the workspace (also through a link), or cannot be a path'),
     404: detailResponse('No such conversation, working folder or file (a directory without index.html)'),
+    412: detailResponse('If-Match or If-Unmodified-Since does not hold'),
+    416: detailResponse('The Range lies outside the file'),
     ...errorResponses,
   };
 
@@ -97,12 +101,13 @@ export const workspaceRoutes: FastifyPluginAsync<{
       throw error;
     });
     if (result.type === 'error') {
-      if (result.statusCode === 404)
-        throw notFound(path.endsWith('/') || !path ? 'No index.html in directory' : 'File not found');
-      throw new HttpError(result.statusCode, result.metadata.error.message);
+      const status = result.statusCode;
+      if (status === 412 || status === 416) throw new HttpError(status, result.metadata.error.message);
+      if (status === 400 || status === 403) throw badRequest('Not a path in the workspace');
+      throw notFound(path.endsWith('/') || !path ? 'No index.html in directory' : 'File not found');
     }
     // A directory without its slash, likewise.
-    if (result.type === 'directory') return reply.redirect(`${request.url.split('?')[0]}/`, 301);
+    if (result.type === 'directory') return toSlash();
     return reply
       .code(result.statusCode)
       .headers({ ...result.headers, ...SERVED_HEADERS })
