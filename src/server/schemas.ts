@@ -47,7 +47,13 @@ export const ConversationIdParams = Type.Object({
   }),
 });
 
+import { dashedUuid as dashedUuidOf } from '../events/index.js';
+
 export { dashedUuid } from '../events/index.js';
+
+/** The conversation a route's path names (`:conversation_id`, dashed or 32 hex digits), dashed. */
+export const conversationIdOf = (request: { params: unknown }): string =>
+  dashedUuidOf((request.params as { conversation_id: string }).conversation_id);
 
 /** A documented `{detail}` error response. */
 /** A response that is a file's bytes (streamed), of `mediaType`. */

@@ -6,7 +6,7 @@ import type { ConversationService } from '../../conversation/service.js';
 import {
   ConversationIdParams,
   conversationActionErrors,
-  dashedUuid,
+  conversationIdOf,
   detailResponse,
   errorResponses,
 } from '../schemas.js';
@@ -20,9 +20,6 @@ export const conversationGoalRoutes: FastifyPluginAsync<{ conversations: Convers
   app,
   { conversations },
 ) => {
-  const id = (request: { params: unknown }) =>
-    dashedUuid((request.params as { conversation_id: string }).conversation_id);
-
   app.post(
     '/api/conversations/:conversation_id/goal',
     {
@@ -38,7 +35,12 @@ export const conversationGoalRoutes: FastifyPluginAsync<{ conversations: Convers
     },
     async (request) => {
       const body = request.body as { objective: string; max_iterations?: number };
-      await conversations.startGoal(request.userId, id(request), body.objective, body.max_iterations ?? 10);
+      await conversations.startGoal(
+        request.userId,
+        conversationIdOf(request),
+        body.objective,
+        body.max_iterations ?? 10,
+      );
       return { success: true };
     },
   );
@@ -56,7 +58,7 @@ export const conversationGoalRoutes: FastifyPluginAsync<{ conversations: Convers
       },
     },
     async (request) => {
-      await conversations.stopGoal(request.userId, id(request));
+      await conversations.stopGoal(request.userId, conversationIdOf(request));
       return { success: true };
     },
   );
@@ -80,7 +82,7 @@ export const conversationGoalRoutes: FastifyPluginAsync<{ conversations: Convers
       },
     },
     async (request) => {
-      await conversations.resumeGoal(request.userId, id(request));
+      await conversations.resumeGoal(request.userId, conversationIdOf(request));
       return { success: true };
     },
   );

@@ -9,7 +9,7 @@ import { HttpError } from '../errors.js';
 import {
   ConversationIdParams,
   conversationActionErrors,
-  dashedUuid,
+  conversationIdOf,
   detailResponse,
   errorResponses,
 } from '../schemas.js';
@@ -22,9 +22,6 @@ export const conversationPolicyRoutes: FastifyPluginAsync<{ conversations: Conve
   app,
   { conversations },
 ) => {
-  const id = (request: { params: unknown }) =>
-    dashedUuid((request.params as { conversation_id: string }).conversation_id);
-
   app.post(
     '/api/conversations/:conversation_id/secrets',
     {
@@ -39,7 +36,7 @@ export const conversationPolicyRoutes: FastifyPluginAsync<{ conversations: Conve
     async (request) => {
       await conversations.updateSecrets(
         request.userId,
-        id(request),
+        conversationIdOf(request),
         (request.body as { secrets: Record<string, unknown> }).secrets,
       );
       return { success: true };
@@ -59,7 +56,7 @@ export const conversationPolicyRoutes: FastifyPluginAsync<{ conversations: Conve
     },
     async (request) => {
       const { policy } = request.body as { policy: ConfirmationPolicy };
-      await conversations.setConfirmationPolicy(request.userId, id(request), policy);
+      await conversations.setConfirmationPolicy(request.userId, conversationIdOf(request), policy);
       return { success: true };
     },
   );
@@ -79,7 +76,7 @@ export const conversationPolicyRoutes: FastifyPluginAsync<{ conversations: Conve
     },
     async (request) => {
       const { security_analyzer } = request.body as { security_analyzer: Record<string, unknown> | null };
-      await conversations.setSecurityAnalyzer(request.userId, id(request), security_analyzer);
+      await conversations.setSecurityAnalyzer(request.userId, conversationIdOf(request), security_analyzer);
       return { success: true };
     },
   );
@@ -98,7 +95,11 @@ export const conversationPolicyRoutes: FastifyPluginAsync<{ conversations: Conve
       },
     },
     async (request) => {
-      await conversations.switchLlm(request.userId, id(request), (request.body as { llm: LLMSpec }).llm);
+      await conversations.switchLlm(
+        request.userId,
+        conversationIdOf(request),
+        (request.body as { llm: LLMSpec }).llm,
+      );
       return { success: true };
     },
   );
@@ -121,7 +122,7 @@ export const conversationPolicyRoutes: FastifyPluginAsync<{ conversations: Conve
     },
     async (request) => {
       const { profile_name } = request.body as { profile_name: string };
-      await conversations.switchProfile(request.userId, id(request), profile_name);
+      await conversations.switchProfile(request.userId, conversationIdOf(request), profile_name);
       return { success: true };
     },
   );
@@ -147,7 +148,7 @@ export const conversationPolicyRoutes: FastifyPluginAsync<{ conversations: Conve
       },
     },
     async (request) => {
-      await conversations.info(request.userId, id(request));
+      await conversations.info(request.userId, conversationIdOf(request));
       const { plugin_ref } = request.body as { plugin_ref: string };
       throw new HttpError(
         400,

@@ -17,6 +17,7 @@ import {
 import {
   ConversationIdParams,
   conversationActionErrors,
+  conversationIdOf,
   conversationNotFound,
   dashedUuid,
   detailResponse,
@@ -52,9 +53,6 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
   app,
   { conversations, apps },
 ) => {
-  const id = (request: { params: unknown }) =>
-    dashedUuid((request.params as { conversation_id: string }).conversation_id);
-
   app.post(
     '/api/conversations',
     {
@@ -184,7 +182,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         conversations,
         apps,
         request.userId,
-        await conversations.get(request.userId, id(request)),
+        await conversations.get(request.userId, conversationIdOf(request)),
       ),
   );
 
@@ -202,7 +200,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
     },
     async (request) => {
       const given = (request.params as { conversation_id: string }).conversation_id;
-      return legacyConfig(conversations, request.userId, id(request), given);
+      return legacyConfig(conversations, request.userId, conversationIdOf(request), given);
     },
   );
 
@@ -220,14 +218,16 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         },
       },
     },
-    async (request) => ({ response: await conversations.finalResponse(request.userId, id(request)) }),
+    async (request) => ({
+      response: await conversations.finalResponse(request.userId, conversationIdOf(request)),
+    }),
   );
 
   app.delete(
     '/api/conversations/:conversation_id',
     { schema: { tags, summary: 'Delete Conversation', params: ConversationIdParams, response: success } },
     async (request) => {
-      await conversations.delete(request.userId, id(request));
+      await conversations.delete(request.userId, conversationIdOf(request));
       return { success: true };
     },
   );
@@ -236,7 +236,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
     '/api/conversations/:conversation_id/run',
     { schema: { tags, summary: 'Run Conversation', params: ConversationIdParams, response: success } },
     async (request) => {
-      await conversations.run(request.userId, id(request));
+      await conversations.run(request.userId, conversationIdOf(request));
       return { success: true };
     },
   );
@@ -245,7 +245,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
     '/api/conversations/:conversation_id/pause',
     { schema: { tags, summary: 'Pause Conversation', params: ConversationIdParams, response: success } },
     async (request) => {
-      await conversations.pause(request.userId, id(request));
+      await conversations.pause(request.userId, conversationIdOf(request));
       return { success: true };
     },
   );
@@ -254,7 +254,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
     '/api/conversations/:conversation_id/interrupt',
     { schema: { tags, summary: 'Interrupt Conversation', params: ConversationIdParams, response: success } },
     async (request) => {
-      await conversations.interrupt(request.userId, id(request));
+      await conversations.interrupt(request.userId, conversationIdOf(request));
       return { success: true };
     },
   );
@@ -272,7 +272,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
     },
     async (request) => {
       const patch = request.body as { title?: string; tags?: Record<string, string> };
-      const conversationId = id(request);
+      const conversationId = conversationIdOf(request);
       if (!(await conversations.update(request.userId, conversationId, patch))) {
         throw notFound(`Conversation not found: ${conversationId}`);
       }
@@ -313,7 +313,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
     },
     async (request, reply) => {
       const body = request.body as ForkRequest;
-      return reply.code(201).send(await conversations.fork(request.userId, id(request), body));
+      return reply.code(201).send(await conversations.fork(request.userId, conversationIdOf(request), body));
     },
   );
 
@@ -346,7 +346,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
     },
     async (request) => {
       const body = request.body as { event_id?: string | null };
-      return conversations.navigate(request.userId, id(request), body.event_id ?? null);
+      return conversations.navigate(request.userId, conversationIdOf(request), body.event_id ?? null);
     },
   );
 
@@ -362,7 +362,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         response: { ...success, 400: detailResponse('The conversation has no condenser') },
       },
     },
-    async (request) => ({ success: await conversations.condense(request.userId, id(request)) }),
+    async (request) => ({ success: await conversations.condense(request.userId, conversationIdOf(request)) }),
   );
 
   app.post(
@@ -384,7 +384,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
     async (request) => ({
       response: await conversations.ask(
         request.userId,
-        id(request),
+        conversationIdOf(request),
         (request.body as { question: string }).question,
       ),
     }),

@@ -15,8 +15,8 @@ import { decodeUtf8, parseJsonText } from '../json-body.js';
 import {
   ConversationIdParams,
   conversationActionErrors,
+  conversationIdOf,
   conversationNotFound,
-  dashedUuid,
   detailResponse,
   errorResponses,
 } from '../schemas.js';
@@ -152,9 +152,6 @@ function eventQuery(q: FilterParams) {
 const json = 'application/json; charset=utf-8';
 
 export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, { events, conversations }) => {
-  const id = (request: { params: unknown }) =>
-    dashedUuid((request.params as { conversation_id: string }).conversation_id);
-
   app.get(
     base,
     {
@@ -174,7 +171,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
     },
     async (request, reply) => {
       const ids = await batchIds(request);
-      return reply.type(json).send(await events.batch(request.userId, id(request), ids));
+      return reply.type(json).send(await events.batch(request.userId, conversationIdOf(request), ids));
     },
   );
 
@@ -199,7 +196,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
     },
     async (request, reply) => {
       const q = request.query as FilterParams & { page_id?: string; limit?: number; sort_order?: string };
-      const page = await events.search(request.userId, id(request), {
+      const page = await events.search(request.userId, conversationIdOf(request), {
         ...eventQuery(q),
         pageId: q.page_id,
         limit: q.limit ?? 100,
@@ -220,7 +217,8 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
         response: { 200: Type.Integer(), ...conversationNotFound, ...errorResponses },
       },
     },
-    async (request) => events.count(request.userId, id(request), eventQuery(request.query as FilterParams)),
+    async (request) =>
+      events.count(request.userId, conversationIdOf(request), eventQuery(request.query as FilterParams)),
   );
 
   app.get(
@@ -239,7 +237,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
     },
     async (request, reply) => {
       const eventId = (request.params as { event_id: string }).event_id;
-      const event = await events.get(request.userId, id(request), eventId);
+      const event = await events.get(request.userId, conversationIdOf(request), eventId);
       if (event === null) throw new HttpError(404, `Event not found: ${eventId}`);
       return reply.type(json).send(event);
     },
@@ -258,7 +256,11 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
       },
     },
     async (request) => {
-      await conversations.sendMessage(request.userId, id(request), request.body as SendMessageRequest);
+      await conversations.sendMessage(
+        request.userId,
+        conversationIdOf(request),
+        request.body as SendMessageRequest,
+      );
       return { success: true };
     },
   );
@@ -278,7 +280,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
       const { accept, reason } = request.body as { accept: boolean; reason?: string };
       await conversations.respondToConfirmation(
         request.userId,
-        id(request),
+        conversationIdOf(request),
         accept,
         reason ?? 'User rejected the action.',
       );

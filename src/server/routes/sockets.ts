@@ -23,7 +23,7 @@ import { type Resend, subscribe } from '../../conversation/subscription.js';
 import { newEventId, normalizeTimestamp, nowTimestamp } from '../../events/index.js';
 import type { Store } from '../../store/index.js';
 import type { SessionKeys } from '../auth.js';
-import { ConversationIdParams, dashedUuid } from '../schemas.js';
+import { ConversationIdParams, conversationIdOf } from '../schemas.js';
 import { bashSocketRoutes } from './bash-socket.js';
 import { frameText, writeFrames } from './event-frames.js';
 import { isAuthFrame, socketUser } from './socket-auth.js';
@@ -174,7 +174,7 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
     },
     async (socket, request) => {
       const query = request.query as SocketQuery;
-      const conversationId = dashedUuid((request.params as { conversation_id: string }).conversation_id);
+      const conversationId = conversationIdOf(request);
       // Frames that arrive with the auth frame (one TCP read) or while the conversation is looked up
       // are held, not lost; the auth frame among them is skipped as a redundant one.
       const held: [Buffer, boolean][] = [];

@@ -16,7 +16,13 @@ import type { ConversationService } from '../../conversation/service.js';
 import { stateOf } from '../../conversation/state.js';
 import { LINK_TOKEN, offeredKeys, type SessionKeys } from '../auth.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
-import { binary, ConversationIdParams, dashedUuid, detailResponse, errorResponses } from '../schemas.js';
+import {
+  binary,
+  ConversationIdParams,
+  conversationIdOf,
+  detailResponse,
+  errorResponses,
+} from '../schemas.js';
 import { workspaceCookieHeader } from '../workspace-session.js';
 
 const SERVED_HEADERS = {
@@ -70,8 +76,8 @@ export const workspaceRoutes: FastifyPluginAsync<{
   };
 
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
-    const params = request.params as { conversation_id: string; '*'?: string };
-    const root = await workspaceRoot(conversations, request.userId, dashedUuid(params.conversation_id));
+    const params = request.params as { '*'?: string };
+    const root = await workspaceRoot(conversations, request.userId, conversationIdOf(request));
     // The root without its slash: relative links in its index.html would resolve from the parent.
     const toSlash = () => reply.redirect(`${request.url.split('?')[0]}/`, 301);
     if (params['*'] === undefined) return toSlash();
@@ -150,7 +156,7 @@ export const workspaceRoutes: FastifyPluginAsync<{
       },
     },
     async (request) => {
-      const id = dashedUuid((request.params as { conversation_id: string }).conversation_id);
+      const id = conversationIdOf(request);
       await workspaceRoot(conversations, request.userId, id);
       const key = offeredKeys(request.headers).find((k) => sessionKeys.userOf(k) !== null) ?? '';
       const expires = Math.floor(Date.now() / 1000) + LINK_HOURS * 3600;
