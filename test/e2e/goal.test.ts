@@ -189,6 +189,27 @@ describe('/goal', () => {
     expect((await goalReaches(env.server, paused.id, 'interrupted')).pop()).toMatchObject({ iteration: 0 });
   });
 
+  it('waits while an action waits for the user (confirmation mode), and audits once the run ends', async () => {
+    const { id, key } = await startConversation(
+      env.server,
+      env.llm,
+      [terminalStep('echo confirmed'), finish('ran it'), verdict(1, true)],
+      { message: '', confirmation_policy: { kind: 'AlwaysConfirm' } },
+    );
+    await post(env.server, `/api/conversations/${id}/goal`, { objective: 'Run the command' });
+    await waitForStatus(env.server, id, ['waiting_for_confirmation']);
+    // The loop does not audit a run that has not ended.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(env.llm.requestsFor(key)).toHaveLength(1);
+    expect((await goals(env.server, id)).pop()).toMatchObject({ status: 'running', active: true });
+    const accept = await post(env.server, `/api/conversations/${id}/events/respond_to_confirmation`, {
+      accept: true,
+    });
+    expect(accept.status).toBe(200);
+    expect((await goalReaches(env.server, id, 'complete')).pop()).toMatchObject({ iteration: 1 });
+    expect(env.llm.requestsFor(key)).toHaveLength(3);
+  });
+
   it('resumes a goal cut off by a restart', async () => {
     const dataDir = tempDir();
     const first = await startServer({ dataDir });
