@@ -74,34 +74,38 @@ export function normalizeAgentMcp(sent: Record<string, unknown> | null | undefin
     else entries.push([key, value as McpServerSpec, [...LOC, key]]);
   }
   const servers: Record<string, AgentMcpServer> = {};
-  for (const [name, s, loc] of entries) {
-    if (s.enabled === false) continue;
-    const fail = (message: string): never => {
-      throw new InvalidConversationRequestError(loc, message);
-    };
-    if (!s.command === !s.url) fail('An MCP server has either a command or a url');
-    if (s.command) {
-      if (s.transport && s.transport !== 'stdio') fail(`A command runs over stdio, not ${s.transport}`);
-      if (s.auth) fail('auth is for a server reached by url');
-      servers[name] = {
-        command: s.command,
-        ...(s.args ? { args: s.args } : {}),
-        ...(s.env ? { env: present(s.env) } : {}),
-        ...(s.cwd ? { cwd: s.cwd } : {}),
-      };
-      continue;
-    }
-    const url = s.url!;
-    if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) fail('The url must be http(s)');
-    if (s.transport === 'stdio') fail('A url is reached over sse or streamable-http, not stdio');
-    const headers = { ...present(s.headers), ...authHeaders(s.auth, loc) };
-    servers[name] = {
-      url,
-      ...(s.transport ? { transport: s.transport === 'sse' ? 'sse' : 'http' } : {}),
-      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+  for (const [name, s, loc] of entries) if (s.enabled !== false) servers[name] = normalizeMcpServer(s, loc);
+  return Object.keys(servers).length > 0 ? { mcpServers: servers } : null;
+}
+
+/**
+ * One server as stored (values in clear): a command, or an http(s) URL with its auth turned into
+ * headers; a 422 at `loc` when it is neither, or asks for something agentd cannot do.
+ */
+export function normalizeMcpServer(s: McpServerSpec, loc: string[]): AgentMcpServer {
+  const fail = (message: string): never => {
+    throw new InvalidConversationRequestError(loc, message);
+  };
+  if (!s.command === !s.url) fail('An MCP server has either a command or a url');
+  if (s.command) {
+    if (s.transport && s.transport !== 'stdio') fail(`A command runs over stdio, not ${s.transport}`);
+    if (s.auth) fail('auth is for a server reached by url');
+    return {
+      command: s.command,
+      ...(s.args ? { args: s.args } : {}),
+      ...(s.env ? { env: present(s.env) } : {}),
+      ...(s.cwd ? { cwd: s.cwd } : {}),
     };
   }
-  return Object.keys(servers).length > 0 ? { mcpServers: servers } : null;
+  const url = s.url!;
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) fail('The url must be http(s)');
+  if (s.transport === 'stdio') fail('A url is reached over sse or streamable-http, not stdio');
+  const headers = { ...present(s.headers), ...authHeaders(s.auth, loc) };
+  return {
+    url,
+    ...(s.transport ? { transport: s.transport === 'sse' ? 'sse' : 'http' } : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+  };
 }
 
 /** The agent's servers as its start stored them (normalizeAgentMcp, values sealed); null: none. */

@@ -4,7 +4,15 @@ export { FileEditor, fileEditorTool } from './file-editor.js';
 export { planningFileEditorTool } from './files/planning.js';
 export { editTool, readFileTool, writeFileTool } from './files/read-write.js';
 export { globTool, grepTool, listDirectoryTool } from './files/search.js';
-export { type McpLease, McpPool, type McpServers, probeMcpServer } from './mcp/pool.js';
+export {
+  type McpLease,
+  McpPool,
+  type McpServers,
+  McpTimeoutError,
+  type McpToolCallResult,
+  probeMcpServer,
+  testMcpServer,
+} from './mcp/pool.js';
 export { PathError, resolveInWorkspace } from './paths.js';
 export { createTools, registeredToolNames, UnknownToolError } from './registry.js';
 export { taskTrackerTool } from './task-tracker.js';

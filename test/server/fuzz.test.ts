@@ -96,9 +96,26 @@ function harmlessBash(body: unknown): void {
     o.cwd = join(workspaces, o.cwd.replaceAll('/', '_').replace(/^\.+$/, '_'));
 }
 
+/**
+ * POST /api/mcp/test starts the server it is given: its command becomes the no-op `:` as for bash (no
+ * such executable, so a connection failure), its URL the scripted LLM's (loopback, no MCP there), and
+ * a valid timeout at most 2 s, so a request never waits long.
+ */
+function harmlessMcpTest(body: unknown): void {
+  const o = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const server = o.server;
+  if (server && typeof server === 'object' && !Array.isArray(server)) {
+    harmlessBash(server);
+    const s = server as Record<string, unknown>;
+    if (typeof s.url === 'string' && s.url !== DEEP_MARKER) s.url = llm.url;
+  }
+  if (typeof o.timeout === 'number' && o.timeout > 0 && o.timeout <= 120) o.timeout = Math.min(o.timeout, 2);
+}
+
 /** Keeps generated bodies harmless: the scripted LLM, workspaces under a temp folder, no hooks, no MCP, no clones. */
 function sanitize(op: Operation, body: unknown): unknown {
   if (op.key.startsWith('POST /api/bash/')) harmlessBash(body);
+  if (op.key === 'POST /api/mcp/test') harmlessMcpTest(body);
   const stack: unknown[] = [body];
   while (stack.length > 0) {
     const node = stack.pop();

@@ -81,3 +81,56 @@ describe('POST /api/settings/mcp/test', () => {
     ).toBe(401);
   });
 });
+
+describe('POST /api/mcp/test (OpenHands: a server given whole, nothing saved)', () => {
+  const script = join(process.cwd(), 'test/support/mcp-server.mjs');
+  const stdio = { command: process.execPath, args: [script, 'stdio'] };
+  const test = async (body: unknown) => {
+    const res = await post('/api/mcp/test', body);
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('lists its tools and calls one when asked, its answer verbatim', async () => {
+    expect(await test({ server: { type: 'stdio', ...stdio } })).toEqual({
+      status: 200,
+      body: { ok: true, tools: ['add', 'explode', 'die'] },
+    });
+    const added = await test({
+      name: 'calc',
+      server: stdio,
+      tool_call: { name: 'add', arguments: { a: 2, b: 3 } },
+    });
+    expect(added.body).toEqual({
+      ok: true,
+      tools: ['add', 'explode', 'die'],
+      tool_result: { is_error: false, text: '5' },
+    });
+    const failed = await test({ server: stdio, tool_call: { name: 'explode' } });
+    expect(failed.body.tool_result).toEqual({ is_error: true, text: 'it broke' });
+    const unknown = await test({ server: stdio, tool_call: { name: 'nope' } });
+    expect(unknown.body).toMatchObject({ ok: true, tool_result: { is_error: true } });
+    // Nothing was saved.
+    const settings = (await (await api(server, '/api/settings')).json()) as { mcp_config: unknown };
+    expect(JSON.stringify(settings.mcp_config ?? null)).not.toContain('calc');
+  });
+
+  it('says why it cannot connect, and how: timeout or connection', async () => {
+    const silent = await test({ server: { command: 'sleep', args: ['5'] }, timeout: 0.5 });
+    expect(silent.body).toEqual({ ok: false, error: 'no answer within 0.5 s', error_kind: 'timeout' });
+    const missing = await test({ server: { command: '/nonexistent/mcp-server' } });
+    expect(missing.body).toMatchObject({ ok: false, error_kind: 'connection' });
+    const refused = await test({ server: { type: 'http', url: 'http://127.0.0.1:9/mcp' }, timeout: 5 });
+    expect(refused.body).toMatchObject({ ok: false, error_kind: 'connection' });
+  });
+
+  it('refuses what is not a server (422) and needs the key', async () => {
+    const both = await test({ server: { command: 'x', url: 'http://127.0.0.1:9/mcp' } });
+    expect(both.status).toBe(422);
+    expect(both.body).toMatchObject({ detail: [{ loc: ['body', 'server'] }] });
+    expect((await test({ server: { url: 'ftp://example.com/mcp' } })).status).toBe(422);
+    expect((await test({ server: stdio, timeout: 0 })).status).toBe(422);
+    expect((await test({ server: stdio, timeout: 121 })).status).toBe(422);
+    expect((await test({ server: { type: 'stdio', url: 'http://127.0.0.1:9/mcp' } })).status).toBe(422);
+    expect((await api(server, '/api/mcp/test', { method: 'POST', body: '{}', key: null })).status).toBe(401);
+  });
+});

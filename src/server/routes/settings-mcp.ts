@@ -1,10 +1,14 @@
-// POST /api/settings/mcp/test: connects to one of the caller's saved MCP servers and lists its tools,
-// so the settings page can say whether a server works before a conversation needs it. The server is
-// named by kind and position, not sent: it runs with the stored (sealed) keys, which never leave.
+// Testing MCP servers before a conversation needs them. POST /api/settings/mcp/test (agentd's)
+// connects to one of the caller's saved servers and lists its tools: it is named by kind and position,
+// not sent, so it runs with the stored (sealed) keys, which never leave. POST /api/mcp/test
+// (OpenHands') does the same for a server given whole, a candidate for "add a server" forms, and may
+// call one tool of it to exercise credentials a listing does not.
 import type { FastifyPluginAsync } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
+import { normalizeMcpServer, withAgentMcp } from '../../conversation/agent-mcp.js';
+import { McpServerSpec } from '../../conversation/agent-schemas.js';
 import type { SettingsService } from '../../settings/index.js';
-import { probeMcpServer } from '../../tools/index.js';
+import { McpTimeoutError, probeMcpServer, testMcpServer } from '../../tools/index.js';
 import { HttpError } from '../errors.js';
 import { detailResponse, errorResponses } from '../schemas.js';
 
@@ -21,6 +25,52 @@ const TestResult = Type.Object({
   tools: Type.Optional(Type.Array(Type.String())),
   error: Type.Optional(Type.String()),
 });
+
+/** OpenHands' MCPTestRequest: the server as the settings hold one (`type` names its transport too). */
+const CandidateRequest = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    server: Type.Object({
+      ...McpServerSpec.properties,
+      type: Type.Optional(
+        Type.Union(['stdio', 'http', 'shttp', 'streamable-http', 'sse'].map((t) => Type.Literal(t))),
+      ),
+    }),
+    timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 120, default: 15 })),
+    tool_call: Type.Optional(
+      Type.Union([
+        Type.Object({
+          name: Type.String({ minLength: 1, maxLength: 256 }),
+          arguments: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+        }),
+        Type.Null(),
+      ]),
+    ),
+  },
+  { additionalProperties: true },
+);
+type CandidateRequest = Static<typeof CandidateRequest>;
+
+const CandidateResult = Type.Union([
+  Type.Object({
+    ok: Type.Literal(true),
+    tools: Type.Array(Type.String()),
+    tool_result: Type.Optional(Type.Object({ is_error: Type.Boolean(), text: Type.String() })),
+  }),
+  Type.Object({
+    ok: Type.Literal(false),
+    error: Type.String(),
+    error_kind: Type.Union([Type.Literal('timeout'), Type.Literal('connection'), Type.Literal('unknown')]),
+  }),
+]);
+
+/** A candidate server as the pool connects one: `type` is its transport when `transport` is not given. */
+function candidateServers(body: CandidateRequest) {
+  const { type, ...server } = body.server;
+  const transport = server.transport ?? (type === 'sse' || type === 'stdio' ? type : type && 'http');
+  const spec = normalizeMcpServer({ ...server, transport, enabled: true }, ['body', 'server']);
+  return withAgentMcp(null, { mcpServers: { [body.name?.trim() || 'test-server']: spec } });
+}
 
 export const settingsMcpRoutes: FastifyPluginAsync<{ settings: SettingsService }> = async (
   app,
@@ -48,6 +98,34 @@ export const settingsMcpRoutes: FastifyPluginAsync<{ settings: SettingsService }
       } catch (error) {
         if (error instanceof HttpError) throw error;
         return { ok: false, error: (error as Error).message ?? String(error) };
+      }
+    },
+  );
+
+  app.post(
+    '/api/mcp/test',
+    {
+      schema: {
+        tags: ['MCP'],
+        summary: 'Test an MCP server configuration',
+        description:
+          "OpenHands': connects to the server given (nothing is saved), lists its tools and, with tool_call, calls that tool (choose a read-only one; its answer comes back verbatim in tool_result). 200 with ok:false, the reason and its kind (timeout, connection) when it cannot connect. A command runs on this server, as the terminal does.",
+        body: CandidateRequest,
+        response: { 200: CandidateResult, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const body = request.body as CandidateRequest;
+      const servers = candidateServers(body);
+      const call = body.tool_call
+        ? { name: body.tool_call.name, arguments: body.tool_call.arguments ?? {} }
+        : undefined;
+      try {
+        const { tools, toolResult } = await testMcpServer(servers, (body.timeout ?? 15) * 1000, call);
+        return { ok: true, tools, ...(toolResult ? { tool_result: toolResult } : {}) };
+      } catch (error) {
+        const kind = error instanceof McpTimeoutError ? 'timeout' : 'connection';
+        return { ok: false, error: (error as Error).message || String(error), error_kind: kind };
       }
     },
   );

@@ -38,6 +38,14 @@ function remote(type: 'sse' | 'shttp', s: RemoteServer): Server {
   return { type, name: s.name ?? s.url, url: s.url, headers: { ...auth, ...s.headers } };
 }
 
+/** A server that did not connect and list its tools in time. */
+export class McpTimeoutError extends Error {
+  override name = 'McpTimeoutError';
+  constructor(timeoutMs: number) {
+    super(`no answer within ${timeoutMs / 1000} s`);
+  }
+}
+
 interface Connection {
   client: Client;
   tools: McpToolInfo[];
@@ -73,7 +81,7 @@ function serversOf(config: McpServers | null | undefined): Server[] {
   ];
 }
 
-async function connect(server: Server): Promise<Connection> {
+async function connect(server: Server, timeoutMs = CONNECT_TIMEOUT_MS): Promise<Connection> {
   const { Client: McpClient } = await import('@modelcontextprotocol/sdk/client/index.js');
   const client = new McpClient({ name: 'agentd', version: '0.1.0' });
   let transport: Parameters<Client['connect']>[0];
@@ -102,10 +110,7 @@ async function connect(server: Server): Promise<Connection> {
   }
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`)),
-      CONNECT_TIMEOUT_MS,
-    );
+    timer = setTimeout(() => reject(new McpTimeoutError(timeoutMs)), timeoutMs);
   });
   try {
     await Promise.race([client.connect(transport), timeout]);
@@ -133,6 +138,47 @@ export async function probeMcpServer(
   const connection = await connect(server);
   await connection.client.close().catch(() => undefined);
   return connection.tools.map((t) => t.name);
+}
+
+/** What a tool call of a server test answered, verbatim (the caller reads what it means). */
+export interface McpToolCallResult {
+  is_error: boolean;
+  text: string;
+}
+
+/**
+ * Connects to the first server of `config` (a candidate, not necessarily saved), lists its tools,
+ * calls `toolCall` when asked (a read-only one the caller chose, to exercise its credentials), and
+ * disconnects. Throws McpTimeoutError past `timeoutMs`, the transport's error when it cannot connect.
+ */
+export async function testMcpServer(
+  config: McpServers,
+  timeoutMs: number,
+  toolCall?: { name: string; arguments: Record<string, unknown> },
+): Promise<{ tools: string[]; toolResult?: McpToolCallResult }> {
+  const server = serversOf(config)[0];
+  if (!server) throw new Error('no server to test');
+  const { client, tools } = await connect(server, timeoutMs);
+  try {
+    const names = tools.map((t) => t.name);
+    if (!toolCall) return { tools: names };
+    try {
+      const answer = (await client.callTool(toolCall, undefined, { timeout: timeoutMs })) as {
+        isError?: boolean;
+        content?: { type: string; text?: string }[];
+      };
+      const text = (answer.content ?? []).map((c) => (c.type === 'text' ? (c.text ?? '') : '')).join('');
+      return { tools: names, toolResult: { is_error: answer.isError === true, text } };
+    } catch (error) {
+      // The server connected: a call it refuses (no such tool, a timeout) is the call's outcome.
+      return {
+        tools: names,
+        toolResult: { is_error: true, text: (error as Error).message || String(error) },
+      };
+    }
+  } finally {
+    await client.close().catch(() => undefined);
+  }
 }
 
 export class McpPool {
