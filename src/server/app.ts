@@ -31,6 +31,7 @@ import { eventRoutes } from './routes/events.js';
 import { fileRoutes } from './routes/files.js';
 import { gitRoutes } from './routes/git.js';
 import { healthRoutes } from './routes/health.js';
+import { hookRoutes } from './routes/hooks.js';
 import { optionRoutes } from './routes/options.js';
 import { profileRoutes } from './routes/profiles.js';
 import { settingsRoutes } from './routes/settings.js';
@@ -140,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(conversationPolicyRoutes, { conversations: deps.conversations });
   await app.register(conversationGoalRoutes, { conversations: deps.conversations });
   await app.register(workspaceRoutes, { conversations: deps.conversations, sessionKeys });
+  await app.register(hookRoutes);
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
   await app.register(settingsRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
   await app.register(profileRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
