@@ -144,6 +144,60 @@ describe.skipIf(!redisUrl || !databaseUrl)('two replicas on one PostgreSQL and o
     watcher.close();
   });
 
+  it('a goal started through B runs on A, which holds the conversation; a child started on B is listed on A', async () => {
+    llm.script('goal', [
+      { toolCalls: [{ name: 'finish', arguments: { message: 'first done' } }] },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo ran-on-$REPLICA_NAME' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'goal run done' } }] },
+      { text: '{"score": 1, "complete": true, "missing": ""}' },
+    ]);
+    const id = await startConversation(a, 'goal');
+    expect((await message(a, id, 'first')).status).toBe(200);
+    await until(async () => (await status(a, id)) === 'finished');
+    const goal = await call(b, `/api/conversations/${id}/goal`, {
+      method: 'POST',
+      body: JSON.stringify({ objective: 'Say where you run' }),
+    });
+    expect(goal.status).toBe(200);
+    type Goal = { key?: string; value?: { status?: string; active?: boolean } };
+    const goalStatuses = async () =>
+      (
+        (await (await call(b, `/api/conversations/${id}/events/search?limit=100`)).json()) as {
+          items: (Ev & Goal)[];
+        }
+      ).items.filter((e) => e.key === 'goal');
+    await until(async () => (await goalStatuses()).some((e) => e.value?.status === 'complete'));
+    const stored = (await (await call(b, `/api/conversations/${id}/events/search?limit=100`)).json()) as {
+      items: Ev[];
+    };
+    expect(outputs(stored.items).join('')).toContain('ran-on-A');
+
+    // A sub-conversation started through B: the parent's info on A lists it (the store is shared).
+    const child = await call(b, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({
+        agent: {
+          llm: { model: 'openai/scripted', api_key: 'unused', base_url: llm.openaiBaseUrl },
+          tools: [],
+        },
+        workspace: {
+          working_dir: (
+            (await (await call(a, `/api/conversations/${id}`)).json()) as {
+              workspace: { working_dir: string };
+            }
+          ).workspace.working_dir,
+        },
+        parent_conversation_id: id,
+      }),
+    });
+    expect(child.status).toBe(201);
+    const childId = ((await child.json()) as { id: string }).id;
+    const listed = (await (await call(a, `/api/conversations/search?limit=100`)).json()) as {
+      items: { id: string; sub_conversation_ids: string[] }[];
+    };
+    expect(listed.items.find((c) => c.id === id)?.sub_conversation_ids).toEqual([childId]);
+  });
+
   it('a V1 sandbox started through A is seen, paused and deleted through B, its process with it', async () => {
     const started = (await (await call(a, '/api/v1/sandboxes', { method: 'POST' })).json()) as { id: string };
     // At once, while A is still starting it: B waits for A's start in the shared store.
