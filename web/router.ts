@@ -11,9 +11,15 @@ export type Route =
   | { name: 'missing' };
 
 /** The view a location shows: its path, and for a new sub-conversation its `?parent=`. */
+const ID = /^[0-9a-fA-F-]{32,36}$/;
+
 export function parseRoute(path: string, search = ''): Route {
   if (path === '/' || path === '/ui' || path === '/ui/') return { name: 'conversations' };
-  if (path === '/ui/new') return { name: 'new', parent: new URLSearchParams(search).get('parent') };
+  if (path === '/ui/new') {
+    // Only a conversation id: the page reads /api/conversations/{parent} with the key.
+    const parent = new URLSearchParams(search).get('parent');
+    return { name: 'new', parent: parent && ID.test(parent) ? parent : null };
+  }
   if (path === '/ui/settings') return { name: 'settings' };
   if (path === '/ui/sandboxes') return { name: 'sandboxes' };
   const conversation = /^\/ui\/conversations\/([0-9a-fA-F-]{32,36})$/.exec(path);

@@ -462,6 +462,9 @@ describe('the web UI in Chromium', () => {
     // The New link after a sub-conversation's start is a plain new conversation again.
     await page.getByRole('link', { name: 'New', exact: true }).click();
     await page.getByRole('heading', { name: 'New conversation' }).waitFor();
+    // A parent that is no conversation id is no parent (the page would read it from the API).
+    await page.goto(`${cli.url}/ui/new?parent=..%2F..%2Fapi%2Fsettings`);
+    await page.getByRole('heading', { name: 'New conversation' }).waitFor();
     await page.close();
   });
 
