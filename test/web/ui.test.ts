@@ -371,9 +371,16 @@ describe('the web UI in Chromium', () => {
     await mcp.getByLabel('Name').fill('test-tools');
     await mcp.getByRole('textbox', { name: 'Command' }).fill(process.execPath);
     await mcp.getByLabel(/Arguments/).fill(`${join(process.cwd(), 'test/support/mcp-server.mjs')} stdio`);
+    // Tried before it is added (POST /api/mcp/test): nothing is saved by that.
+    await mcp.getByRole('button', { name: 'Test before adding' }).click();
+    await mcp.getByText('works: add, explode, die').waitFor();
+    const before = (await (await api('/api/settings')).json()) as {
+      mcp_config: { stdio_servers?: unknown[] } | null;
+    };
+    expect(before.mcp_config?.stdio_servers ?? []).toHaveLength(0);
     await mcp.getByRole('button', { name: 'Add server' }).click();
     await page.getByText('test-tools:').waitFor();
-    await page.getByRole('button', { name: 'Test' }).click();
+    await page.getByRole('button', { name: 'Test', exact: true }).click();
     await page.getByText(/works: .*add/).waitFor();
     await shot(page, 'settings');
     const after = (await (await api('/api/settings')).json()) as { mcp_config: { stdio_servers: unknown[] } };

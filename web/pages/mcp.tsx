@@ -1,5 +1,6 @@
 // The MCP servers of the settings: listed by kind, added, removed (each change saved at once), and
-// tested: the server connects to a saved one and lists its tools.
+// tested: the server connects to a saved one (its stored keys) or to the one in the form before it is
+// added (POST /api/mcp/test), and lists its tools.
 import { useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import type { McpConfig } from '../types.js';
@@ -22,6 +23,7 @@ export function McpServers(props: { config: McpConfig; onChange: (config: McpCon
   const [args, setArgs] = useState('');
   const [key, setKey] = useState('');
   const [results, setResults] = useState<Record<string, TestResult | 'testing'>>({});
+  const [candidate, setCandidate] = useState<TestResult | 'testing' | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const rows: { kind: Kind; index: number; label: string }[] = [
@@ -69,6 +71,28 @@ export function McpServers(props: { config: McpConfig; onChange: (config: McpCon
     setKey('');
     void change({ ...props.config, [LISTS[kind]]: list });
   };
+  // The form's server, as POST /api/mcp/test takes one (nothing is saved).
+  const testCandidate = async () => {
+    const server =
+      kind === 'stdio'
+        ? { type: 'stdio', command: target.trim(), args: args.split(/\s+/).filter(Boolean) }
+        : {
+            type: kind === 'sse' ? 'sse' : 'http',
+            url: target.trim(),
+            ...(key ? { auth: { strategy: 'bearer', value: key } } : {}),
+          };
+    setCandidate('testing');
+    try {
+      setCandidate(
+        await api<TestResult>('/api/mcp/test', {
+          method: 'POST',
+          body: { name: name.trim() || undefined, server },
+        }),
+      );
+    } catch (e) {
+      setCandidate({ ok: false, error: errorText(e) });
+    }
+  };
   const test = async (k: Kind, index: number) => {
     const id = `${k}:${index}`;
     setResults((r) => ({ ...r, [id]: 'testing' }));
@@ -94,13 +118,7 @@ export function McpServers(props: { config: McpConfig; onChange: (config: McpCon
             <li key={`${row.kind}:${row.index}`} class="wrap">
               <span class="grow">
                 <span class="badge">{KIND_TEXT[row.kind]}</span> <code>{row.label}</code>
-                {result === 'testing' && <span class="muted"> testing…</span>}
-                {result && result !== 'testing' && (
-                  <span class={result.ok ? 'ok' : 'error'} role="status">
-                    {' '}
-                    {result.ok ? `works: ${result.tools?.join(', ') || 'no tools'}` : result.error}
-                  </span>
-                )}
+                <Outcome result={result} />
               </span>
               <button type="button" onClick={() => void test(row.kind, row.index)}>
                 Test
@@ -148,8 +166,27 @@ export function McpServers(props: { config: McpConfig; onChange: (config: McpCon
           </label>
         )}
         <ErrorNote error={error} />
-        <button type="submit">Add server</button>
+        <span class="row">
+          <button type="submit">Add server</button>
+          <button type="button" disabled={!target.trim()} onClick={() => void testCandidate()}>
+            Test before adding
+          </button>
+          <Outcome result={candidate ?? undefined} />
+        </span>
       </form>
     </section>
+  );
+}
+
+/** A test's outcome: its tools when the server works, else why not. */
+function Outcome(props: { result: TestResult | 'testing' | undefined }) {
+  const { result } = props;
+  if (!result) return null;
+  if (result === 'testing') return <span class="muted"> testing…</span>;
+  return (
+    <span class={result.ok ? 'ok' : 'error'} role="status">
+      {' '}
+      {result.ok ? `works: ${result.tools?.join(', ') || 'no tools'}` : result.error}
+    </span>
   );
 }
