@@ -11,6 +11,8 @@ import { hex } from '../app/records.js';
 import type { ConversationInfo } from '../conversation/schemas.js';
 import { ConversationInfo as ConversationInfoSchema } from '../conversation/schemas.js';
 import type { ConversationService } from '../conversation/service.js';
+import { conversationInfo } from '../conversation/state.js';
+import { dashedUuid } from '../events/index.js';
 import type { ConversationRecord } from '../store/index.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -170,7 +172,11 @@ export async function withLegacyMembers(
   record: ConversationRecord,
 ) {
   const [app] = apps && record.sandboxId ? await apps.getMany(userId, [record.id]) : [null];
-  return bothShapes(await conversations.infoOf(record), app ?? null);
+  // The control plane's view already read the children: not a second time.
+  const info = app
+    ? conversationInfo(record, app.sub_conversation_ids.map(dashedUuid))
+    : await conversations.infoOf(record);
+  return bothShapes(info, app ?? null);
 }
 
 /**
