@@ -80,7 +80,7 @@ class GoalLoop {
   }
 
   private record(status: GoalStatus): Promise<void> {
-    return this.runtime.changeState('goal', status, (state) => ({ ...state, goal: status }));
+    return recordGoal(this.runtime, status);
   }
 
   /** Waits until no run is under way and none waits for the user's confirmation, or the loop stops. */
@@ -95,10 +95,14 @@ class GoalLoop {
   }
 }
 
+/** A goal's status: the `goal` state update clients see, and the state a resume reads. */
+function recordGoal(runtime: ConversationRuntime, status: GoalStatus): Promise<void> {
+  return runtime.changeState('goal', status, (state) => ({ ...state, goal: status }));
+}
+
 /** Records the state's active goal as `interrupted`: no loop drives it any more. */
 export function goalCutOff(runtime: ConversationRuntime): Promise<void> {
-  const goal: GoalStatus = { ...runtime.state.goal!, active: false, status: 'interrupted' };
-  return runtime.changeState('goal', goal, (state) => ({ ...state, goal }));
+  return recordGoal(runtime, { ...runtime.state.goal!, active: false, status: 'interrupted' });
 }
 
 /** The goal loops under way, by conversation id: at most one per conversation. */
