@@ -89,22 +89,16 @@ export const workspaceRoutes: FastifyPluginAsync<{
       path = path.slice(link[0].length);
     }
     if (!inside(root, resolve(root, path))) throw badRequest('Path is outside the workspace');
-    let escaped = false;
     const result = await send(request.raw, `/${path.split('/').map(encodeURIComponent).join('/')}`, {
       root,
       dotfiles: 'allow',
       index: ['index.html'],
       cacheControl: false,
-      // The file send picked, links resolved: a link inside the folder may not lead out of it.
+      // The file send picked, links resolved: a link inside the folder may not lead out of it (send
+      // rejects with what this throws).
       onFile: async (file) => {
-        if (!inside(root, await realpath(file))) {
-          escaped = true;
-          throw badRequest('Path is outside the workspace');
-        }
+        if (!inside(root, await realpath(file))) throw badRequest('Path is outside the workspace');
       },
-    }).catch((error: unknown) => {
-      if (escaped) throw badRequest('Path is outside the workspace');
-      throw error;
     });
     if (result.type === 'error') {
       const status = result.statusCode;
