@@ -14,7 +14,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { dashedUuid } from '../events/index.js';
 import { userIdForSessionKey } from '../settings/index.js';
-import { workspaceCookie } from './workspace-session.js';
+import { LINK_TOKEN, linkOf, workspaceCookie } from './workspace-session.js';
 
 export const SESSION_KEY_HEADER = 'x-session-api-key';
 
@@ -86,9 +86,6 @@ function workspaceTokenOf(key: string): string {
   return createHmac('sha256', key).update('agentd workspace session v1').digest('base64url');
 }
 
-/** A workspace link's token: its expiry (base 36) and MAC. */
-export const LINK_TOKEN = /^([0-9a-z]{1,12})\.([\w-]{43})$/;
-
 function linkMac(key: string, conversationId: string, expires: number): string {
   return createHmac('sha256', key)
     .update(`agentd workspace link v1\n${conversationId}\n${expires}`)
@@ -136,25 +133,14 @@ export class SessionKeys {
     const expires = match ? Number.parseInt(match[1]!, 36) : 0;
     if (!match || !(expires > nowSeconds)) return null;
     if (!this.enabled) return userIdForSessionKey(null);
-    const candidate = digest(match[2]!);
-    let user: string | null = null;
-    for (let i = 0; i < this.keys.length; i++) {
-      if (timingSafeEqual(digest(linkMac(this.keys[i]!, conversationId, expires)), candidate))
-        user = this.users[i]!;
-    }
-    return user;
+    const macs = this.keys.map((key) => digest(linkMac(key, conversationId, expires)));
+    return this.userAmong(macs, match[2]!);
   }
 
   /** The user a workspace token names (one of workspaceToken's), else null; the local user with auth off. */
   userOfWorkspaceToken(token: string | undefined): string | null {
     if (!this.enabled) return userIdForSessionKey(null);
-    if (!token) return null;
-    const candidate = digest(token);
-    let user: string | null = null;
-    for (let i = 0; i < this.workspaceTokens.length; i++) {
-      if (timingSafeEqual(this.workspaceTokens[i]!, candidate)) user = this.users[i]!;
-    }
-    return user;
+    return token ? this.userAmong(this.workspaceTokens, token) : null;
   }
 
   /** Auth is off only when no key is configured (an explicit --no-auth). */
@@ -164,15 +150,23 @@ export class SessionKeys {
 
   /**
    * The user id the key names when it is one of the configured keys, else null (with auth off:
-   * the local user). Every key is compared, so timing does not tell which.
+   * the local user).
    */
   userOf(key: string | undefined | null): string | null {
     if (!this.enabled) return userIdForSessionKey(null);
     if (typeof key !== 'string' || key.length === 0) return null;
-    const candidate = digest(key);
+    return this.userAmong(this.digests, key);
+  }
+
+  /**
+   * The user of the key whose digest in `expected` (one per key, in key order) is `offered`'s. Every
+   * one is compared, in constant time, so timing does not tell which.
+   */
+  private userAmong(expected: readonly Buffer[], offered: string): string | null {
+    const candidate = digest(offered);
     let user: string | null = null;
-    for (let i = 0; i < this.digests.length; i++) {
-      if (timingSafeEqual(this.digests[i]!, candidate)) user = this.users[i]!;
+    for (let i = 0; i < expected.length; i++) {
+      if (timingSafeEqual(expected[i]!, candidate)) user = this.users[i]!;
     }
     return user;
   }
@@ -257,8 +251,7 @@ export async function installAuth(
 /** The user of a workspace link (`…/workspace/~<token>/…`, workspace-session.ts), if the path has a valid one. */
 function linkUser(keys: SessionKeys, params: unknown): string | null {
   const { conversation_id, '*': path } = params as { conversation_id?: string; '*'?: string };
-  const slash = path?.indexOf('/') ?? -1;
-  const token = path?.startsWith('~') ? path.slice(1, slash === -1 ? undefined : slash) : undefined;
+  const token = path === undefined ? undefined : linkOf(path)?.token;
   if (!token || !conversation_id) return null;
   return keys.userOfWorkspaceLink(token, dashedUuid(conversation_id), Math.floor(Date.now() / 1000));
 }

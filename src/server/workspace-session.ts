@@ -2,7 +2,8 @@
 // session key on an iframe's or a link's request, so a client that holds the key trades it for this
 // cookie, which only the workspace file server reads (access 'workspace'). Unlike OpenHands' (the key
 // itself), its value is derived from the key (SessionKeys.workspaceToken): it opens nothing else.
-// HttpOnly, so a page served from the workspace cannot read it; scoped to /api/conversations.
+// HttpOnly, so a page served from the workspace cannot read it; scoped to /api/conversations. And the
+// format of a workspace link (`…/workspace/~<token>/…`), for pages whose own requests carry no cookie.
 import type { IncomingHttpHeaders } from 'node:http';
 
 export const WORKSPACE_COOKIE = 'oh_workspace_session_key';
@@ -10,6 +11,19 @@ const COOKIE_PATH = '/api/conversations';
 /** Browsers cap a cookie's life at 400 days; it lasts as long as the key it comes from is configured. */
 const MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+/** A workspace link's token (SessionKeys.workspaceLink): its expiry (base 36) and MAC. */
+export const LINK_TOKEN = /^([0-9a-z]{1,12})\.([\w-]{43})$/;
+
+/**
+ * The link in a workspace path (`~<token>/<rest>`): its token and the path after it (null when the
+ * token ends the path, without its slash); null when the path starts with no link token.
+ */
+export function linkOf(path: string): { token: string; rest: string | null } | null {
+  const match = /^~([^/]*)(?:\/(.*))?$/s.exec(path);
+  if (!match || !LINK_TOKEN.test(match[1]!)) return null;
+  return { token: match[1]!, rest: match[2] ?? null };
+}
 
 /** The cookie's value in a Cookie header, if there is one. */
 export function workspaceCookie(header: IncomingHttpHeaders['cookie']): string | undefined {

@@ -14,7 +14,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { ConversationService } from '../../conversation/service.js';
 import { stateOf } from '../../conversation/state.js';
-import { LINK_TOKEN, offeredKeys, type SessionKeys } from '../auth.js';
+import { offeredKeys, type SessionKeys } from '../auth.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
 import {
   binary,
@@ -23,7 +23,7 @@ import {
   detailResponse,
   errorResponses,
 } from '../schemas.js';
-import { workspaceCookieHeader } from '../workspace-session.js';
+import { linkOf, workspaceCookieHeader } from '../workspace-session.js';
 
 const SERVED_HEADERS = {
   'content-security-policy': 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads',
@@ -81,13 +81,10 @@ export const workspaceRoutes: FastifyPluginAsync<{
     // The root without its slash: relative links in its index.html would resolve from the parent.
     const toSlash = () => reply.redirect(`${request.url.split('?')[0]}/`, 301);
     if (params['*'] === undefined) return toSlash();
-    let path = params['*'];
     // A link's token (auth.ts checked it) is not part of the path; the page's relative links keep it.
-    const link = /^~([^/]*)(\/|$)/.exec(path);
-    if (link && LINK_TOKEN.test(link[1]!)) {
-      if (!link[2]) return toSlash();
-      path = path.slice(link[0].length);
-    }
+    const link = linkOf(params['*']);
+    if (link?.rest === null) return toSlash();
+    const path = link ? link.rest : params['*'];
     if (!inside(root, resolve(root, path))) throw badRequest('Path is outside the workspace');
     const result = await send(request.raw, `/${path.split('/').map(encodeURIComponent).join('/')}`, {
       root,
