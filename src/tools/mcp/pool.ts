@@ -134,10 +134,7 @@ export async function probeMcpServer(
   index: number,
 ): Promise<string[] | null> {
   const server = serversOf(config).filter((s) => s.type === type)[index];
-  if (!server) return null;
-  const connection = await connect(server);
-  await connection.client.close().catch(() => undefined);
-  return connection.tools.map((t) => t.name);
+  return server ? (await testServer(server, CONNECT_TIMEOUT_MS)).tools : null;
 }
 
 /** What a tool call of a server test answered, verbatim (the caller reads what it means). */
@@ -151,13 +148,22 @@ export interface McpToolCallResult {
  * calls `toolCall` when asked (a read-only one the caller chose, to exercise its credentials), and
  * disconnects. Throws McpTimeoutError past `timeoutMs`, the transport's error when it cannot connect.
  */
-export async function testMcpServer(
+export function testMcpServer(
   config: McpServers,
   timeoutMs: number,
   toolCall?: { name: string; arguments: Record<string, unknown> },
 ): Promise<{ tools: string[]; toolResult?: McpToolCallResult }> {
   const server = serversOf(config)[0];
   if (!server) throw new Error('no server to test');
+  return testServer(server, timeoutMs, toolCall);
+}
+
+/** Connects, lists the tools, calls `toolCall` when given, and disconnects (both tests above). */
+async function testServer(
+  server: Server,
+  timeoutMs: number,
+  toolCall?: { name: string; arguments: Record<string, unknown> },
+): Promise<{ tools: string[]; toolResult?: McpToolCallResult }> {
   const { client, tools } = await connect(server, timeoutMs);
   try {
     const names = tools.map((t) => t.name);
