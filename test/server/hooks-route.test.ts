@@ -51,7 +51,10 @@ describe('POST /api/hooks', () => {
   });
 
   it('answers null for no project, no file, an empty or a wrong one; the key is needed', async () => {
+    const file = join(tempDir('agentd-hooks-file-'), 'a-file');
+    writeFileSync(file, 'not a folder');
     for (const dir of [
+      file,
       null,
       undefined,
       tempDir('agentd-hooks-none-'),

@@ -2,6 +2,7 @@
 // the form a start's `hook_config` takes, so a client can pass them on (OpenHands' app server asks a
 // sandbox's agent server this before it starts a conversation there). None when the file is missing,
 // empty or not a hook configuration (the reason is logged), as OpenHands.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
@@ -39,14 +40,14 @@ export const hookRoutes: FastifyPluginAsync = async (app) => {
       const dir = (request.body as { project_dir?: string | null }).project_dir;
       if (!dir) return { hook_config: null };
       const path = join(dir, '.openhands', 'hooks.json');
+      // The common case, no file, is no hooks and nothing to say.
+      if (!existsSync(path)) return { hook_config: null };
       try {
         const config = loadHookFile(path);
         return { hook_config: isEmptyHookConfig(config) ? null : config };
       } catch (error) {
         if (!(error instanceof HookConfigError)) throw error;
-        // A missing file is the common case: only a file that is there and wrong is worth a line.
-        if (!/ENOENT|ENOTDIR/.test(error.message))
-          request.log.warn({ path, reason: error.message }, 'hooks.json ignored');
+        request.log.warn({ path, reason: error.message }, 'hooks.json ignored');
         return { hook_config: null };
       }
     },
