@@ -12,7 +12,7 @@ import {
   SecretKeyError,
 } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
-import { InvalidConversationRequestError } from './errors.js';
+import { ConversationNotFoundError, InvalidConversationRequestError } from './errors.js';
 import { messageAppend } from './message-append.js';
 import { startParent } from './parent.js';
 import type { ConversationRuntime } from './runtime.js';
@@ -74,11 +74,11 @@ export class ConversationIntake extends ConversationRuntimes {
       return { info: await this.infoOf(existing), created: false };
     }
     refuseUnsupported(request);
-    const parentId = await startParent(
-      userId,
-      id,
-      request,
-      async (parent) => this.runtimes.get(parent)?.record ?? (await this.store.conversations.get(parent)),
+    const parentId = await startParent(id, request, (parent) =>
+      this.get(userId, parent).catch((error: unknown) => {
+        if (error instanceof ConversationNotFoundError) return null;
+        throw error;
+      }),
     );
     if (request.initial_message) userMessage(request.initial_message, NO_SKILLS, ['body', 'initial_message']);
     // Read once: the agent (when the request has none), the defaults and the runtime (its MCP

@@ -18,19 +18,18 @@ const LOC = ['body', 'parent_conversation_id'];
  * sub-conversation shares its parent's workspace). Null when the start names none.
  */
 export async function startParent(
-  userId: string,
   id: string,
   request: StartConversationRequest,
-  record: (id: string) => Promise<ConversationRecord | null>,
+  /** The caller's conversation of that id, or null (another user's too). */
+  callersConversation: (id: string) => Promise<ConversationRecord | null>,
 ): Promise<string | null> {
   const given = request.parent_conversation_id;
   if (!given) return null;
   const parentId = dashedUuid(given);
   if (parentId === id)
     throw new InvalidConversationRequestError(LOC, 'A conversation cannot be its own parent');
-  const parent = await record(parentId);
-  if (!parent || parent.ownerId !== userId)
-    throw new InvalidConversationRequestError(LOC, `Parent conversation ${given} not found`);
+  const parent = await callersConversation(parentId);
+  if (!parent) throw new InvalidConversationRequestError(LOC, `Parent conversation ${given} not found`);
   if (folder(stateOf(parent).workspace.working_dir) !== folder(request.workspace.working_dir))
     throw new InvalidConversationRequestError(
       LOC,
