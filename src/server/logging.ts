@@ -33,6 +33,9 @@ const REDACT = [
 // Fields of a request line that the human format already says in its message.
 const SAID_IN_MESSAGE = 'pid,hostname,reqId,req,res,responseTime';
 
+/** The credential segment of a workspace link (workspace-session.ts). */
+const WORKSPACE_LINK = /\/workspace\/~[^/?]*/;
+
 /** A URL as logged: no query string (it may hold `session_api_key`), no workspace link's credential. */
 function urlWithoutQuery(url: string | undefined): string | undefined {
   if (!url) return url;
@@ -40,9 +43,6 @@ function urlWithoutQuery(url: string | undefined): string | undefined {
   const path = q === -1 ? url : `${url.slice(0, q)}?…`;
   return path.replace(WORKSPACE_LINK, '/workspace/~…');
 }
-
-/** The credential segment of a workspace link (routes/workspace.ts). */
-const WORKSPACE_LINK = /\/workspace\/~[^/?]*/;
 
 export interface LogOutput {
   /** Human lines instead of JSON; default: whether stdout is a terminal. */

@@ -128,9 +128,7 @@ describe('/goal', () => {
     expect((await post(env.server, goal, { objective: 'Do it' })).status).toBe(200);
     const busy = await post(env.server, goal, { objective: 'Do it again' });
     expect(busy.status).toBe(409);
-    expect(((await busy.json()) as { detail: string }).detail).toMatch(
-      /goal loop is already running|already running/,
-    );
+    expect(((await busy.json()) as { detail: string }).detail).toMatch(/^A goal loop is already running/);
     await waitForStatus(env.server, id, ['running']);
     expect((await post(env.server, `${goal}/stop`)).status).toBe(200);
     expect((await goals(env.server, id)).pop()).toMatchObject({
