@@ -35,6 +35,22 @@ const KNOWN_ENDPOINTS: Readonly<Record<string, string>> = {
   cerebras: 'https://api.cerebras.ai/v1',
 };
 
+/**
+ * The providers agentd calls by their LiteLLM prefix, sorted (GET /api/llm/providers): those with an
+ * endpoint of their own (their SDK's or a known one), then those reached at a base URL given with the
+ * model (Azure OpenAI with its deployment, a LiteLLM proxy, Ollama, vLLM). Any other prefix with a base
+ * URL works too, as an OpenAI-compatible server.
+ */
+export const PROVIDERS: readonly string[] = [
+  'anthropic',
+  'openai',
+  ...Object.keys(KNOWN_ENDPOINTS),
+  'azure',
+  'litellm_proxy',
+  'ollama',
+  'hosted_vllm',
+].sort();
+
 /** Whether a prefix's provider has a default endpoint (its SDK's, or a known one); others need `base_url`. */
 export const hasDefaultEndpoint = (prefix: string): boolean =>
   prefix === '' || prefix === 'openai' || prefix === 'anthropic' || Object.hasOwn(KNOWN_ENDPOINTS, prefix);

@@ -5,6 +5,7 @@ export {
   type LLMConfigProblem,
   llmConfigProblems,
   OPENHANDS_LLM_PROXY,
+  PROVIDERS,
   routingProblems,
   splitModel,
 } from './config-check.js';
@@ -19,7 +20,7 @@ export {
   LLMServiceUnavailableError,
   LLMTimeoutError,
 } from './errors.js';
-export { KNOWN_MODELS } from './known-models.js';
+export { KNOWN_MODELS, knownModelsByProvider } from './known-models.js';
 export {
   backoffSeconds,
   type CreateLLMOptions,

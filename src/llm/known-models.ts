@@ -32,3 +32,17 @@ export const KNOWN_MODELS: readonly string[] = [
   'openai/o4-mini',
   'openai/o4-mini-2025-04-16',
 ];
+
+/**
+ * KNOWN_MODELS by provider prefix, each name without it (OpenHands' verified models, GET
+ * /api/llm/models/verified), in the list's order.
+ */
+export function knownModelsByProvider(): Record<string, string[]> {
+  const byProvider = new Map<string, string[]>();
+  for (const id of KNOWN_MODELS) {
+    const slash = id.indexOf('/');
+    const provider = id.slice(0, slash);
+    byProvider.set(provider, [...(byProvider.get(provider) ?? []), id.slice(slash + 1)]);
+  }
+  return Object.fromEntries(byProvider);
+}

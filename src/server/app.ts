@@ -32,6 +32,7 @@ import { fileRoutes } from './routes/files.js';
 import { gitRoutes } from './routes/git.js';
 import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
+import { llmRoutes } from './routes/llm.js';
 import { optionRoutes } from './routes/options.js';
 import { profileRoutes } from './routes/profiles.js';
 import { settingsRoutes } from './routes/settings.js';
@@ -144,6 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(hookRoutes);
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
   await app.register(settingsRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
+  await app.register(llmRoutes);
   await app.register(profileRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
   await app.register(toolRoutes, { toolNames: deps.toolNames });
   await app.register(gitRoutes);
