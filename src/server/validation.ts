@@ -36,6 +36,7 @@ import {
   ProfileConflictError,
   ProfileNotFoundError,
   SecretKeyError,
+  TooManyWorkspacesError,
 } from '../settings/index.js';
 import { UnknownConversationError, UnknownCursorError } from '../store/index.js';
 import { HttpError, RequestValidationError } from './errors.js';
@@ -224,7 +225,8 @@ function domainError(error: unknown): { status: number; detail: unknown } | null
   ) {
     return { status: 404, detail: error.message };
   }
-  if (error instanceof ProfileConflictError) return { status: 409, detail: error.message };
+  if (error instanceof ProfileConflictError || error instanceof TooManyWorkspacesError)
+    return { status: 409, detail: error.message };
   if (error instanceof SandboxLimitError) return { status: 429, detail: error.message };
   // The replica running the conversation is gone and its lease has not yet expired.
   if (error instanceof OwnerUnavailableError) return { status: 503, detail: error.message };

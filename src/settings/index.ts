@@ -47,3 +47,11 @@ export {
   SecretKeyError,
 } from './secret-box.js';
 export { type EffectiveSettings, type ExposeMode, SettingsService } from './service.js';
+export {
+  AddWorkspaceParentsRequest,
+  AddWorkspacesRequest,
+  MAX_SAVED_WORKSPACES,
+  SavedWorkspaces,
+  TooManyWorkspacesError,
+  WorkspacesList,
+} from './workspaces.js';

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SavedWorkspaces } from '../../src/settings/index.js';
 import { migratePostgres, openPostgresStore, PG_MIGRATIONS, type Store } from '../../src/store/index.js';
 import { createTestDatabase, testDatabaseUrl } from '../support/engines.js';
 import { conversation, event, storeContract } from './contract.js';
@@ -122,6 +123,22 @@ describe.skipIf(!server)('postgresql: several replicas on one database', () => {
       // A failed turn frees the lock.
       await expect(a.exclusive('x', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
       expect(await b.exclusive('x', async () => 'free')).toBe('free');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it("keeps every saved workspace added through two replicas at once (the user's turn)", async () => {
+    const url = await freshUrl();
+    const [a, b] = await Promise.all([open(url), open(url)]);
+    try {
+      const lists = [new SavedWorkspaces(a.settings), new SavedWorkspaces(b.settings)];
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          lists[i % 2]?.add('u1', { workspaces: [{ id: `/w${i}`, name: `w${i}`, path: `/w${i}` }] }),
+        ),
+      );
+      expect((await lists[0]?.list('u1'))?.workspaces).toHaveLength(20);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
