@@ -5,7 +5,7 @@
 // go to AGENTD_SCREENSHOT_DIR when set, else to a temp folder removed after the run.
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH } from '../../src/tools/browser/session.js';
@@ -473,6 +473,36 @@ describe('the web UI in Chromium', () => {
     await page.goto(`${cli.url}/ui/new?parent=..%2F..%2Fapi%2Fsettings`);
     await page.getByRole('heading', { name: 'New conversation' }).waitFor();
     await page.close();
+  });
+
+  it('saves a working folder on the server and offers it on the New page of any browser', async () => {
+    await scriptNext([finishing('ran in a kept folder')]);
+    const folder = tempDir('agentd-web-saved-');
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'New', exact: true }).click();
+    await page.getByLabel('Task').fill('Run in a folder to keep');
+    await page.getByLabel('Working folder').fill(folder);
+    await page.getByLabel('Save this folder for next time').check();
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('.message.final', { hasText: 'ran in a kept folder' }).waitFor();
+    const lists = (await (await api('/api/workspaces')).json()) as { workspaces: unknown[] };
+    expect(lists.workspaces).toEqual([{ id: folder, name: basename(folder), path: folder }]);
+    await page.close();
+
+    // Another browser (its own storage, no last folder): the saved one is offered and fills the field.
+    const other = await signedInPage();
+    await other.getByRole('link', { name: 'New', exact: true }).click();
+    const saved = other.getByRole('navigation', { name: 'Saved folders' });
+    await saved.getByRole('button', { name: basename(folder), exact: true }).click();
+    expect(await other.getByLabel('Working folder').inputValue()).toBe(folder);
+    expect(await other.getByLabel('Save this folder for next time').count()).toBe(0);
+    await shot(other, 'new-saved-folders');
+    await saved.getByRole('button', { name: `Forget ${basename(folder)}` }).click();
+    await saved.waitFor({ state: 'detached' });
+    expect(((await (await api('/api/workspaces')).json()) as { workspaces: unknown[] }).workspaces).toEqual(
+      [],
+    );
+    await other.close();
   });
 
   it('works toward a goal from the page: audits shown as they come, complete at the end', async () => {

@@ -1,11 +1,13 @@
 // A new conversation: the task, the working folder, the model (the settings' one unless changed, or a
 // saved LLM profile) and confirmation mode; it starts at once and opens. Opened with ?parent=ID (a
 // conversation's "New sub-conversation"), it starts a sub-conversation of that one, in its folder.
+// The folders the user saved (on the server, /api/workspaces) are offered beside the folder field.
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import { navigate } from '../router.js';
 import type { ConversationInfo, Settings } from '../types.js';
 import { ErrorNote, KNOWN_MODELS, KnownModels, Link } from '../ui.js';
+import { SavedFolderList, saveFolder, useSavedFolders } from './folders.js';
 import { useProfiles } from './profiles.js';
 
 const LAST_DIR = 'agentd.lastWorkingDir';
@@ -22,6 +24,9 @@ export function NewConversationPage(props: { parentId: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [parent, setParent] = useState<ConversationInfo | null>(null);
+  const [folders, setFolders] = useSavedFolders();
+  const [keepFolder, setKeepFolder] = useState(false);
+  const folderSaved = folders?.some((f) => f.path === dir.trim()) ?? true;
 
   useEffect(() => {
     if (!parentId) return;
@@ -48,6 +53,8 @@ export function NewConversationPage(props: { parentId: string | null }) {
     setBusy(true);
     setError(null);
     try {
+      // Saved first: a folder that cannot be saved (500 saved already) is said before anything starts.
+      if (keepFolder && !folderSaved) setFolders(await saveFolder(dir.trim()));
       const body: Record<string, unknown> = {
         workspace: { working_dir: dir.trim() },
         confirmation_policy: { kind: confirm ? 'AlwaysConfirm' : 'NeverConfirm' },
@@ -104,6 +111,24 @@ export function NewConversationPage(props: { parentId: string | null }) {
             onInput={(e) => setDir(e.currentTarget.value)}
           />
         </label>
+        {parentId === null && folders && (
+          <SavedFolderList
+            folders={folders}
+            onChoose={setDir}
+            onRemoved={(path) => setFolders({ workspaces: folders.filter((f) => f.path !== path) })}
+          />
+        )}
+        {parentId === null && !folderSaved && dir.trim() !== '' && (
+          <label class="check">
+            <input
+              type="checkbox"
+              name="save-folder"
+              checked={keepFolder}
+              onChange={(e) => setKeepFolder(e.currentTarget.checked)}
+            />
+            Save this folder for next time
+          </label>
+        )}
         {profiles && profiles.profiles.length > 0 && (
           <label>
             LLM profile
