@@ -66,6 +66,8 @@ export const UserSecrets = Type.Object(
 export type UserSecrets = Static<typeof UserSecrets>;
 
 const remoteServer = {
+  // Its key in the SDK's map by name when it has one (mcp-servers.ts), else its kind and position.
+  name: Type.Optional(Text({ minLength: 1 })),
   url: Text({ minLength: 1 }),
   api_key: Type.Optional(Secret()),
 };

@@ -22,7 +22,8 @@ const sdkSettingsMembers = {
       agent_kind: Type.Literal('openhands'),
       llm: Type.Object({}, { ...open, description: 'model, api_key (redacted unless exposed), base_url' }),
       mcp_config: Type.Record(Type.String(), Type.Object({}, open), {
-        description: 'MCP servers by name: stdio servers by their name, remote ones as sse_<n> / shttp_<n>',
+        description:
+          'MCP servers by name: stdio servers by their name, remote ones by theirs when they have one, else as sse_<n> / shttp_<n>',
       }),
     },
     { ...open, description: "OpenHandsAgentSettings (agent_kind 'openhands')" },

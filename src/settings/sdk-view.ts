@@ -2,7 +2,8 @@
 // conversation_settings), and PATCH /api/settings' diffs written back into that record. One record,
 // two views: what a PATCH changes, POST's GET members show, and the other way round.
 
-import type { MCPConfig, Settings } from './schemas.js';
+import { mcpServersByName } from './mcp-servers.js';
+import type { Settings } from './schemas.js';
 import { REDACTED, type SettingsUpdateRequest } from './sdk-schemas.js';
 
 /** OpenHands' AgentSettings / ConversationSettings schema versions (v1.43); the SDK migrates older ones. */
@@ -52,32 +53,6 @@ export function sdkMembers(doc: Settings, llmKeySet: boolean, activeProfile: str
     active_agent_profile_id: null,
     misc_settings: {},
   };
-}
-
-/**
- * The web UI's three server lists as the SDK's map by name: stdio servers under their own name,
- * remote ones as `sse_<n>` / `shttp_<n>` (1-based, in list order), their api_key as a bearer
- * credential, which is how agentd's MCP client sends it.
- */
-function mcpServersByName(config: MCPConfig | null): Record<string, Record<string, unknown>> {
-  const out = new Map<string, Record<string, unknown>>();
-  const auth = (key: string | null | undefined) => (key ? { auth: { strategy: 'bearer', value: key } } : {});
-  (config?.sse_servers ?? []).forEach((s, i) => {
-    out.set(`sse_${i + 1}`, { url: s.url, transport: 'sse', ...auth(s.api_key) });
-  });
-  (config?.shttp_servers ?? []).forEach((s, i) => {
-    out.set(`shttp_${i + 1}`, {
-      url: s.url,
-      transport: 'streamable-http',
-      ...(s.timeout ? { timeout: s.timeout } : {}),
-      ...auth(s.api_key),
-    });
-  });
-  for (const s of config?.stdio_servers ?? []) {
-    out.set(s.name, { command: s.command, args: s.args ?? [], env: s.env ?? {}, transport: 'stdio' });
-  }
-  // Object.fromEntries: a server named `__proto__` stays a plain member.
-  return Object.fromEntries(out);
 }
 
 /** What to store for a new LLM key: null clears it, undefined keeps the stored one. */

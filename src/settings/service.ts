@@ -4,6 +4,7 @@
 import { Value } from 'typebox/value';
 import { mapLlmSecrets } from '../llm/index.js';
 import type { SettingsStore } from '../store/index.js';
+import { type McpServerInput, mcpServerOf, withMcpServer, withoutMcpServer } from './mcp-servers.js';
 import { mergeSettings } from './merge.js';
 import { complete, defaultSettings, InvalidSettingsError, parseSettings } from './parse.js';
 import type {
@@ -119,6 +120,31 @@ export class SettingsService {
   }
 
   /** The user's custom secrets, names and descriptions only. */
+  /**
+   * Writes one MCP server of the settings, by its key in the SDK's map (mcp-servers.ts): `change` gets
+   * the server as GET shows it (its key sealed; null when there is none) and answers the one to keep,
+   * or null to remove it; what it throws (a 404, a 409) leaves everything as it was. A bearer key in
+   * clear is sealed, `**********` keeps the stored one. Answers the new view, secrets redacted.
+   */
+  async changeMcpServer(
+    userId: string,
+    key: string,
+    change: (current: Record<string, unknown> | null) => McpServerInput | null,
+  ): Promise<SettingsView> {
+    return this.serialize(userId, async () => {
+      const doc = (await this.read(userId)) ?? defaults();
+      const config = doc.mcp_config ?? {};
+      const server = change(mcpServerOf(config, key));
+      const mcp_config =
+        server === null
+          ? withoutMcpServer(config, key)
+          : withMcpServer(config, key, server, this.sealer(userId), []);
+      const next = { ...doc, mcp_config };
+      await this.write(userId, next);
+      return this.viewOf(userId, next, 'redacted');
+    });
+  }
+
   async listSecrets(userId: string): Promise<SecretItem[]> {
     const stored = (await this.read(userId))?.secrets_store?.custom_secrets ?? {};
     return Object.entries(stored)

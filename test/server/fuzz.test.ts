@@ -103,19 +103,26 @@ function harmlessBash(body: unknown): void {
  */
 function harmlessMcpTest(body: unknown): void {
   const o = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const server = o.server;
-  if (server && typeof server === 'object' && !Array.isArray(server)) {
-    harmlessBash(server);
-    const s = server as Record<string, unknown>;
-    if (typeof s.url === 'string' && s.url !== DEEP_MARKER) s.url = llm.url;
-  }
+  harmlessMcpServer(o.server);
   if (typeof o.timeout === 'number' && o.timeout > 0 && o.timeout <= 120) o.timeout = Math.min(o.timeout, 2);
+}
+
+/**
+ * An MCP server given to be tested or saved (/api/settings/mcp/{key}: the conversations the fuzz starts
+ * later connect to the saved ones): its command the no-op `:`, its URL the scripted LLM's.
+ */
+function harmlessMcpServer(server: unknown): void {
+  if (!server || typeof server !== 'object' || Array.isArray(server)) return;
+  harmlessBash(server);
+  const s = server as Record<string, unknown>;
+  if (typeof s.url === 'string' && s.url !== DEEP_MARKER) s.url = llm.url;
 }
 
 /** Keeps generated bodies harmless: the scripted LLM, workspaces under a temp folder, no hooks, no MCP, no clones. */
 function sanitize(op: Operation, body: unknown): unknown {
   if (op.key.startsWith('POST /api/bash/')) harmlessBash(body);
   if (op.key === 'POST /api/mcp/test') harmlessMcpTest(body);
+  if (/^(POST|PATCH) \/api\/settings\/mcp\/\{/.test(op.key)) harmlessMcpServer(body);
   const stack: unknown[] = [body];
   while (stack.length > 0) {
     const node = stack.pop();

@@ -2,9 +2,10 @@
 // connects to one of the caller's saved servers and lists its tools: it is named by kind and position,
 // not sent, so it runs with the stored (sealed) keys, which never leave. POST /api/mcp/test
 // (OpenHands') does the same for a server given whole, a candidate for "add a server" forms, and may
-// call one tool of it to exercise credentials a listing does not.
+// call one tool of it to exercise credentials a listing does not. /api/settings/mcp/{settings_key}
+// (OpenHands') adds, changes and removes one saved server by its key in the SDK's map.
 import type { FastifyPluginAsync } from 'fastify';
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { normalizeMcpServer, withAgentMcp } from '../../conversation/agent-mcp.js';
 import { McpServerSpec } from '../../conversation/agent-schemas.js';
 import type { SettingsService } from '../../settings/index.js';
@@ -26,16 +27,24 @@ const TestResult = Type.Object({
   error: Type.Optional(Type.String()),
 });
 
-/** OpenHands' MCPTestRequest: the server as the settings hold one (`type` names its transport too). */
+/** The SDK's MCPServer as the settings hold one (`type` names its transport too; `timeout` in seconds). */
+const McpServer = Type.Object(
+  {
+    ...McpServerSpec.properties,
+    type: Type.Optional(
+      Type.Union(['stdio', 'http', 'shttp', 'streamable-http', 'sse'].map((t) => Type.Literal(t))),
+    ),
+    timeout: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 3600 }), Type.Null()])),
+  },
+  { additionalProperties: true },
+);
+type McpServer = Static<typeof McpServer>;
+
+/** OpenHands' MCPTestRequest. */
 const CandidateRequest = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-    server: Type.Object({
-      ...McpServerSpec.properties,
-      type: Type.Optional(
-        Type.Union(['stdio', 'http', 'shttp', 'streamable-http', 'sse'].map((t) => Type.Literal(t))),
-      ),
-    }),
+    server: McpServer,
     timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 120, default: 15 })),
     tool_call: Type.Optional(
       Type.Union([
@@ -64,13 +73,29 @@ const CandidateResult = Type.Union([
   }),
 ]);
 
-/** A candidate server as the pool connects one: `type` is its transport when `transport` is not given. */
+/** A server as agentd runs one: `type` is its transport when `transport` is not given; a 422 at `loc`. */
+function normalized(server: McpServer, loc: string[]) {
+  const { type, timeout, ...spec } = server;
+  const transport = spec.transport ?? (type === 'sse' || type === 'stdio' ? type : type && 'http');
+  return {
+    ...normalizeMcpServer({ ...spec, transport, enabled: true }, loc),
+    ...(typeof timeout === 'number' ? { timeout } : {}),
+  };
+}
+
+/** A candidate server as the pool connects one. */
 function candidateServers(body: CandidateRequest) {
-  const { type, ...server } = body.server;
-  const transport = server.transport ?? (type === 'sse' || type === 'stdio' ? type : type && 'http');
-  const spec = normalizeMcpServer({ ...server, transport, enabled: true }, ['body', 'server']);
+  const spec = normalized(body.server, ['body', 'server']);
   return withAgentMcp(null, { mcpServers: { [body.name?.trim() || 'test-server']: spec } });
 }
+
+const KeyParams = Type.Object({
+  settings_key: Type.String({
+    minLength: 1,
+    maxLength: 128,
+    description: "The server's key in agent_settings.mcp_config",
+  }),
+});
 
 export const settingsMcpRoutes: FastifyPluginAsync<{ settings: SettingsService }> = async (
   app,
@@ -99,6 +124,90 @@ export const settingsMcpRoutes: FastifyPluginAsync<{ settings: SettingsService }
         if (error instanceof HttpError) throw error;
         return { ok: false, error: (error as Error).message ?? String(error) };
       }
+    },
+  );
+
+  const byKey = <R extends Record<number, TSchema>>(
+    summary: string,
+    description: string,
+    body: TSchema | undefined,
+    response: R,
+  ) => ({
+    schema: {
+      tags: ['Settings'],
+      summary,
+      description,
+      params: KeyParams,
+      ...(body ? { body } : {}),
+      response: { ...response, ...errorResponses },
+    },
+  });
+  const view = Type.Ref('SettingsView');
+  const notFound = (key: string) => new HttpError(404, `MCP server '${key}' was not found`);
+  const keyOf = (request: { params: unknown }) => (request.params as { settings_key: string }).settings_key;
+
+  app.post(
+    '/api/settings/mcp/:settings_key',
+    byKey(
+      'Create MCP Server',
+      "Saves one MCP server under this key, beside the others (a key already saved is a 409). Answers the settings, secrets redacted. The settings keep a command's args and env, or a URL with one bearer key (auth or an Authorization header): anything else (a cwd, other headers) is a 422 — a start's agent.mcp_config takes those. The key `test` is taken by POST /api/settings/mcp/test.",
+      McpServer,
+      { 201: view, 409: detailResponse('A server is saved under this key') },
+    ),
+    async (request, reply) => {
+      const key = keyOf(request);
+      const server = request.body as McpServer;
+      const answer = await settings.changeMcpServer(request.userId, key, (current) => {
+        if (current) throw new HttpError(409, `MCP server '${key}' already exists`);
+        return normalized(server, ['body']);
+      });
+      return reply.code(201).send(answer);
+    },
+  );
+
+  app.patch(
+    '/api/settings/mcp/:settings_key',
+    byKey(
+      'Update MCP Server',
+      'Changes the members given of the server saved under this key (null clears one; turning a url into a command, or back, keeps nothing of the old server); the others stay, its bearer key too unless auth is given. Answers the settings, secrets redacted.',
+      Type.Partial(McpServer),
+      { 200: view, 404: detailResponse('No server is saved under this key') },
+    ),
+    async (request) => {
+      const key = keyOf(request);
+      const patch = request.body as McpServer;
+      return settings.changeMcpServer(request.userId, key, (current) => {
+        if (!current) throw notFound(key);
+        // A patch that turns a url into a command (or back) keeps nothing of the old server; one that
+        // names a transport by `type` replaces the `transport` the current server shows.
+        const kindChanged = (current.command && patch.url) || (current.url && patch.command);
+        const base = kindChanged
+          ? {}
+          : patch.type !== undefined
+            ? { ...current, transport: undefined }
+            : current;
+        return normalized({ ...base, ...patch } as McpServer, ['body']);
+      });
+    },
+  );
+
+  app.delete(
+    '/api/settings/mcp/:settings_key',
+    byKey(
+      'Delete MCP Server',
+      'Removes the server saved under this key; the others stay. Answers the settings.',
+      undefined,
+      {
+        200: view,
+        404: detailResponse('No server is saved under this key'),
+      },
+    ),
+    async (request) => {
+      const key = keyOf(request);
+      return settings.changeMcpServer(request.userId, key, (current) => {
+        if (!current) throw notFound(key);
+        return null;
+      });
     },
   );
 

@@ -1,0 +1,128 @@
+// The settings' MCP servers by name, as the OpenHands SDK sees them (`agent_settings.mcp_config`) and
+// writes them one at a time (/api/settings/mcp/{settings_key}). The settings keep the web UI's three
+// lists; a stdio server is keyed by its name, a remote one by its `name` when it has one, else by kind
+// and position (`sse_<n>`, `shttp_<n>`, 1-based). A remote server written by key gets that key as its
+// name, so it keeps it when others come and go.
+import { InvalidSettingsError } from './parse.js';
+import type { MCPConfig } from './schemas.js';
+import { REDACTED } from './sdk-schemas.js';
+
+type ListName = 'sse_servers' | 'shttp_servers' | 'stdio_servers';
+interface Slot {
+  list: ListName;
+  index: number;
+}
+type RemoteServer = NonNullable<MCPConfig['shttp_servers']>[number];
+type StdioServer = NonNullable<MCPConfig['stdio_servers']>[number];
+
+/** A server as agentd runs one (conversation/agent-mcp.ts's normalized form), values in clear or sealed. */
+export interface McpServerInput {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  transport?: 'sse' | 'http';
+  headers?: Record<string, string>;
+  /** Seconds a streamable-HTTP server may take to answer. */
+  timeout?: number;
+}
+
+/** Every server's key and place, in the map's order (a later server of the same key hides an earlier one). */
+function slots(config: MCPConfig | null): [string, Slot][] {
+  const out: [string, Slot][] = [];
+  (config?.sse_servers ?? []).forEach((s, index) => {
+    out.push([s.name ?? `sse_${index + 1}`, { list: 'sse_servers', index }]);
+  });
+  (config?.shttp_servers ?? []).forEach((s, index) => {
+    out.push([s.name ?? `shttp_${index + 1}`, { list: 'shttp_servers', index }]);
+  });
+  (config?.stdio_servers ?? []).forEach((s, index) => {
+    out.push([s.name, { list: 'stdio_servers', index }]);
+  });
+  return out;
+}
+
+const slotOf = (config: MCPConfig | null, key: string) =>
+  slots(config).findLast(([k]) => k === key)?.[1] ?? null;
+
+/** A settings server as the SDK's map shows it: its api_key as a bearer credential (how agentd sends it). */
+function sdkServer(config: MCPConfig, { list, index }: Slot): Record<string, unknown> {
+  if (list === 'stdio_servers') {
+    const s = config.stdio_servers?.[index] as StdioServer;
+    return { command: s.command, args: s.args ?? [], env: s.env ?? {}, transport: 'stdio' };
+  }
+  const s = config[list]?.[index] as RemoteServer;
+  return {
+    url: s.url,
+    transport: list === 'sse_servers' ? 'sse' : 'streamable-http',
+    ...(s.timeout ? { timeout: s.timeout } : {}),
+    ...(s.api_key ? { auth: { strategy: 'bearer', value: s.api_key } } : {}),
+  };
+}
+
+/** The whole map (GET /api/settings' agent_settings.mcp_config). */
+export function mcpServersByName(config: MCPConfig | null): Record<string, Record<string, unknown>> {
+  // Object.fromEntries: a server named `__proto__` stays a plain member.
+  return Object.fromEntries(slots(config).map(([key, slot]) => [key, sdkServer(config as MCPConfig, slot)]));
+}
+
+/** The server of that key as the map shows it, or null. */
+export function mcpServerOf(config: MCPConfig | null, key: string): Record<string, unknown> | null {
+  const slot = slotOf(config, key);
+  return slot && sdkServer(config as MCPConfig, slot);
+}
+
+/**
+ * The config with the server of `key` set to `server`: in its place when it stays in the same list,
+ * else appended to its new one. Its bearer key is sealed by `seal`; `**********` keeps the stored one.
+ * An InvalidSettingsError (at `loc`) for what the settings cannot keep: a cwd, or headers other than
+ * one bearer Authorization (a start's agent.mcp_config takes those).
+ */
+export function withMcpServer(
+  config: MCPConfig,
+  key: string,
+  server: McpServerInput,
+  seal: (value: string) => string,
+  loc: string[],
+): MCPConfig {
+  const fail = (member: string, msg: string): never => {
+    throw new InvalidSettingsError([{ loc: [...loc, member], msg, type: 'value_error' }]);
+  };
+  const slot = slotOf(config, key);
+  let list: ListName;
+  let entry: RemoteServer | StdioServer;
+  if (server.command) {
+    if (server.cwd)
+      fail('cwd', "The settings keep no working folder for a server; a start's agent.mcp_config does");
+    list = 'stdio_servers';
+    entry = { name: key, command: server.command, args: server.args ?? [], env: server.env ?? {} };
+  } else {
+    list = server.transport === 'sse' ? 'sse_servers' : 'shttp_servers';
+    const { Authorization: authorization, ...others } = server.headers ?? {};
+    if (Object.keys(others).length > 0 || (authorization && !/^Bearer /.test(authorization)))
+      fail(
+        'headers',
+        "The settings keep one bearer key for a server; a start's agent.mcp_config takes any headers",
+      );
+    const bearer = authorization?.slice('Bearer '.length);
+    const stored = slot && slot.list !== 'stdio_servers' ? config[slot.list]?.[slot.index]?.api_key : null;
+    const apiKey = bearer === REDACTED ? stored : bearer ? seal(bearer) : null;
+    entry = { name: key, url: server.url as string, ...(apiKey ? { api_key: apiKey } : {}) };
+    if (list === 'shttp_servers' && server.timeout) entry = { ...entry, timeout: Math.ceil(server.timeout) };
+  }
+  if (slot && slot.list === list) {
+    const kept = [...((config[list] ?? []) as (RemoteServer | StdioServer)[])];
+    kept[slot.index] = entry;
+    return { ...config, [list]: kept };
+  }
+  const without = withoutMcpServer(config, key);
+  return { ...without, [list]: [...((without[list] ?? []) as (RemoteServer | StdioServer)[]), entry] };
+}
+
+/** The config without the server of `key` (the one the map shows; unchanged when none). */
+export function withoutMcpServer(config: MCPConfig, key: string): MCPConfig {
+  const slot = slotOf(config, key);
+  if (!slot) return config;
+  return { ...config, [slot.list]: (config[slot.list] ?? []).filter((_, i) => i !== slot.index) };
+}
