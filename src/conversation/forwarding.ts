@@ -19,6 +19,7 @@ import {
 export const OWNED_OPS = [
   'sendMessage',
   'run',
+  'settled',
   'pause',
   'interrupt',
   'respondToConfirmation',

@@ -6,6 +6,7 @@
 // snapshots are published after each run ends and after pause and interrupt (OpenHands clients wait
 // for them).
 import { rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { rejectPending } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import { removeWorktree } from '../git/index.js';
@@ -23,7 +24,7 @@ import { type ForkRequest, forkConversation } from './fork.js';
 import { ConversationGoals } from './goals.js';
 import { checkLLM } from './llm-checks.js';
 import { switchedLlms } from './runtime-builder.js';
-import type { ConfirmationPolicy, ConversationInfo, LLMSpec } from './schemas.js';
+import type { ConfirmationPolicy, ConversationInfo, ExecutionStatus, LLMSpec } from './schemas.js';
 import { sealSecrets } from './secrets.js';
 import { finalResponseOf, maskedAgent, stateOf } from './state.js';
 import { switchedAgent } from './switch-llm.js';
@@ -79,6 +80,29 @@ export class ConversationService extends ConversationGoals {
       const runtime = await this.runtime(userId, id);
       if (runtime.running) throw new ConversationRunningError(id);
       this.startRun(runtime);
+    });
+  }
+
+  /**
+   * Waits, where the conversation is owned, until no run of it is under way (a run that ends by
+   * starting another, as a confirmation can, is waited for too), at most `timeoutMs`: its status then,
+   * `running` when the time ran out. For a caller that answers only once the agent has (the OpenAI
+   * gateway).
+   */
+  async settled(userId: string, id: string, timeoutMs: number): Promise<ExecutionStatus> {
+    return this.onOwner('settled', userId, id, [timeoutMs], async () => {
+      const runtime = await this.runtime(userId, id);
+      const timer = new AbortController();
+      const late = sleep(timeoutMs, 'late' as const, { ref: false, signal: timer.signal }).catch(
+        () => 'late' as const,
+      );
+      try {
+        for (let run = runtime.running; run; run = runtime.running)
+          if ((await Promise.race([run.then(settledRun, settledRun), late])) === 'late') return 'running';
+        return runtime.status;
+      } finally {
+        timer.abort();
+      }
     });
   }
 
@@ -346,3 +370,5 @@ export class ConversationService extends ConversationGoals {
     });
   }
 }
+
+const settledRun = () => 'settled' as const;

@@ -7,6 +7,7 @@ import { BashService } from '../bash/index.js';
 import type { EventBus } from '../bus/index.js';
 import type { EventQueries, OwnerEventQueries } from '../conversation/event-queries.js';
 import type { ConversationService } from '../conversation/service.js';
+import type { ChatGateway } from '../gateway/openai.js';
 import type { SandboxProviderKind, SandboxService, SandboxSpecs } from '../sandbox/index.js';
 import { SavedWorkspaces, type SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
@@ -33,6 +34,7 @@ import { gitRoutes } from './routes/git.js';
 import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { llmRoutes } from './routes/llm.js';
+import { openaiRoutes } from './routes/openai.js';
 import { optionRoutes } from './routes/options.js';
 import { profileRoutes } from './routes/profiles.js';
 import { savedWorkspaceRoutes } from './routes/saved-workspaces.js';
@@ -68,6 +70,8 @@ export interface AppDeps {
   exposeSecrets?: boolean;
   conversations: ConversationService;
   events: EventQueries;
+  /** The OpenAI-compatible gateway (/v1/models, /v1/chat/completions). */
+  gateway: ChatGateway;
   /** false silences request logs (tests); default logs JSON lines at info. */
   logger?: boolean | { level: string };
   /** Names the tool registry offers, for /server_info and /api/tools/. */
@@ -147,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
   await app.register(settingsRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
   await app.register(llmRoutes);
+  await app.register(openaiRoutes, { gateway: deps.gateway });
   await app.register(savedWorkspaceRoutes, { workspaces: new SavedWorkspaces(deps.store.settings) });
   await app.register(profileRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
   await app.register(toolRoutes, { toolNames: deps.toolNames });

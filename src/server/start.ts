@@ -8,6 +8,7 @@ import { ClusterOwnership, LocalOwnership, type Ownership } from '../cluster/ind
 import { EventLog } from '../conversation/event-log.js';
 import { EventQueries, OwnerEventQueries } from '../conversation/event-queries.js';
 import { ConversationService } from '../conversation/service.js';
+import { ChatGateway } from '../gateway/openai.js';
 import type { HookConfig } from '../hooks/index.js';
 import type { Logger, PriceTable } from '../llm/index.js';
 import { loopTurns } from '../loop/index.js';
@@ -183,6 +184,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     settings,
     conversations,
     events: new EventQueries(store),
+    gateway: new ChatGateway({ conversations, settings, workspaceRoot: join(options.dataDir, 'gateway') }),
     logger: options.logger,
     toolNames: registeredToolNames(),
     sockets: options.sockets,
