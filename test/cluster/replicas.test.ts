@@ -8,6 +8,8 @@ import { ScriptedLLM } from '../support/scripted-llm.js';
 import { tempDir } from '../support/server.js';
 import { connect, type WsClient } from '../support/ws.js';
 
+type ChatAnswer = { choices: { message: { content: string } }[] };
+
 const redisUrl = testRedisUrl();
 const databaseUrl = testDatabaseUrl();
 const key = 'cluster-test-key';
@@ -196,6 +198,45 @@ describe.skipIf(!redisUrl || !databaseUrl)('two replicas on one PostgreSQL and o
       items: { id: string; sub_conversation_ids: string[] }[];
     };
     expect(listed.items.find((c) => c.id === id)?.sub_conversation_ids).toEqual([childId]);
+  });
+
+  it('an OpenAI completion through B goes on in the conversation A holds: A runs it, B answers when it is done', async () => {
+    llm.script('gateway', [
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo ran-on-$REPLICA_NAME' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'first answer' } }] },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 1; echo ran-on-$REPLICA_NAME' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'second answer' } }] },
+    ]);
+    const saved = await call(b, '/api/profiles/gw', {
+      method: 'POST',
+      body: JSON.stringify({
+        llm: { model: 'openai/scripted', api_key: 'gateway', base_url: llm.openaiBaseUrl, num_retries: 0 },
+      }),
+    });
+    expect(saved.status).toBe(201);
+    const complete = (server: RunningCli, text: string, conversation?: string) =>
+      fetch(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          ...(conversation ? { 'X-OpenHands-ServerConversation-ID': conversation } : {}),
+        },
+        body: JSON.stringify({ model: 'openhands_gw', messages: [{ role: 'user', content: text }] }),
+      });
+    const first = await complete(a, 'Where do you run?');
+    expect(first.status).toBe(200);
+    const id = first.headers.get('x-openhands-serverconversation-id')!;
+    expect(((await first.json()) as ChatAnswer).choices[0]?.message.content).toBe('first answer');
+    // B forwards the message and the wait to A, which holds the conversation (the second run takes 1 s).
+    const second = await complete(b, 'And again?', id);
+    expect(second.status).toBe(200);
+    expect(((await second.json()) as ChatAnswer).choices[0]?.message.content).toBe('second answer');
+    const stored = (await (await call(b, `/api/conversations/${id}/events/search?limit=100`)).json()) as {
+      items: Ev[];
+    };
+    const ranOn = outputs(stored.items).flatMap((o) => o.split('\n').filter((l) => l.startsWith('ran-on-')));
+    expect(ranOn).toEqual(['ran-on-A', 'ran-on-A']);
   });
 
   it('a V1 sandbox started through A is seen, paused and deleted through B, its process with it', async () => {
