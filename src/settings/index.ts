@@ -1,3 +1,4 @@
+export { AGENT_SETTINGS_FORM, CONVERSATION_SETTINGS_FORM, SettingsFormSchema } from './form-schemas.js';
 export { LOCAL_USER, userIdForSessionKey } from './identity.js';
 export { defaultSettings, InvalidSettingsError, parseSettings } from './parse.js';
 export {

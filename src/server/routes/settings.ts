@@ -4,8 +4,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import {
+  AGENT_SETTINGS_FORM,
+  CONVERSATION_SETTINGS_FORM,
   isEmptyUpdate,
   type Settings,
+  SettingsFormSchema,
   type SettingsService,
   type SettingsUpdateRequest,
 } from '../../settings/index.js';
@@ -93,6 +96,24 @@ export const settingsRoutes: FastifyPluginAsync<SettingsRoutesOptions> = async (
       return settings.patch(request.userId, body);
     },
   );
+
+  for (const [path, form, what] of [
+    ['/api/settings/agent-schema', AGENT_SETTINGS_FORM, 'agent_settings'],
+    ['/api/settings/conversation-schema', CONVERSATION_SETTINGS_FORM, 'conversation_settings'],
+  ] as const) {
+    app.get(
+      path,
+      {
+        schema: {
+          tags: ['Settings'],
+          summary: `Get ${form.model_name} Schema`,
+          description: `The fields a form for ${what} may offer (OpenHands' SettingsSchema): the ones PATCH /api/settings stores, each a dotted key into ${what} with its label, type, default and prominence.`,
+          response: { 200: SettingsFormSchema, ...errorResponses },
+        },
+      },
+      async () => form,
+    );
+  }
 
   await app.register(settingsSecretRoutes, { settings, exposeSecrets });
   await app.register(settingsMcpRoutes, { settings });
