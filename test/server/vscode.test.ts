@@ -1,4 +1,5 @@
-// /api/vscode on every agent server (control plane or a sandbox's): no VS Code here, answered as
+// /api/vscode and /api/desktop on every agent server (control plane or a sandbox's): no VS Code nor
+// desktop here, answered as
 // OpenHands' agent server answers when it has none to offer. The UI reads `url` (string or null):
 // frontend/src/api/conversation-service/v1-conversation-service.api.ts (getVSCodeUrl).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +25,14 @@ describe.each(['control plane', 'agent server'])('/api/vscode on the %s', (which
     }
   });
 
+  it('GET /api/desktop/url answers no URL, with or without OpenHands’ query', async () => {
+    for (const query of ['', '?base_url=http://localhost:8002']) {
+      const res = await api(server(), `/api/desktop/url${query}`);
+      expect(res.status, query).toBe(200);
+      expect(await res.json()).toEqual({ url: null });
+    }
+  });
+
   it('GET /status says not enabled, not running, and why', async () => {
     const res = await api(server(), '/api/vscode/status');
     expect(res.status).toBe(200);
@@ -33,7 +42,7 @@ describe.each(['control plane', 'agent server'])('/api/vscode on the %s', (which
   });
 
   it('needs the session key', async () => {
-    for (const path of ['/api/vscode/url', '/api/vscode/status']) {
+    for (const path of ['/api/vscode/url', '/api/vscode/status', '/api/desktop/url']) {
       const res = await api(server(), path, { key: null });
       expect(res.status, path).toBe(401);
     }

@@ -1,4 +1,5 @@
-// /api/vscode: where an agent server's VS Code is. agentd runs none, so these answer as OpenHands'
+// /api/vscode and /api/desktop: where an agent server's VS Code and desktop (noVNC) are. agentd runs
+// neither, so these answer as OpenHands'
 // agent server does when it has no VS Code to offer: no URL (`{url: null}`, what its vscode service
 // returns when it cannot give one) and a status of not enabled, not running. On every agent server,
 // a sandbox's included: the UI asks the server at the conversation's URL.
@@ -66,5 +67,26 @@ export const vscodeRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async () => NOT_AVAILABLE,
+  );
+  app.get(
+    '/api/desktop/url',
+    {
+      schema: {
+        tags: ['Desktop'],
+        summary: 'Get Desktop URL',
+        description:
+          "The noVNC URL of the desktop beside this agent server; always null here (agentd runs no desktop: the browser tool's screenshots show its pages). The query is accepted for OpenHands' clients.",
+        querystring: Type.Object({
+          base_url: Type.Optional(
+            Type.String({ maxLength: 2048, description: 'Base URL of the noVNC server' }),
+          ),
+        }),
+        response: {
+          200: Type.Object({ url: Type.Null() }, { title: 'DesktopUrlResponse' }),
+          ...errorResponses,
+        },
+      },
+    },
+    async () => ({ url: null }),
   );
 };
