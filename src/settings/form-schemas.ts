@@ -128,7 +128,7 @@ export const AGENT_SETTINGS_FORM: SettingsFormSchema = {
         label: 'Max size',
         description: 'Maximum number of events kept before the condenser runs.',
         value_type: 'integer',
-        default: 240,
+        default: 120, // what a conversation started from the settings condenses at (conversation/condenser.ts)
         prominence: 'minor',
         depends_on: ['condenser.enabled'],
       },

@@ -402,6 +402,16 @@ describe('the web UI in Chromium', () => {
     await form.getByRole('button', { name: 'Add profile' }).click();
     const rowA = page.locator('.profiles li', { hasText: 'model-a' });
     await rowA.getByText('key set').waitFor();
+    // The page says how OpenAI's clients reach the profiles; what it names answers.
+    const hint = (await page.getByLabel('OpenAI-compatible API').textContent()) ?? '';
+    const baseUrl = /(http\S+\/v1)/.exec(hint)?.[1] ?? '';
+    expect(baseUrl).toBe(`${cli.url}/v1`);
+    const models = (await (
+      await fetch(`${baseUrl}/models`, { headers: { authorization: `Bearer ${cli.key}` } })
+    ).json()) as { data: { id: string }[] };
+    expect(models.data.map((m) => m.id)).toEqual(
+      expect.arrayContaining(['openhands_model-a', 'openhands_model-b']),
+    );
     // Saved with the stored key, sealed: the page never held it in clear.
     const saved = (await (await api('/api/profiles/model-a')).json()) as { config: Record<string, unknown> };
     expect(saved.config).toMatchObject({ model: 'openai/scripted-model', api_key: null });
