@@ -76,7 +76,7 @@ export function LlmProfiles(props: { onChange: () => void }) {
         ))}
       </ul>
       {list && list.profiles.length > 0 && (
-        <p class="muted" aria-label="OpenAI-compatible API">
+        <p class="muted" role="note" aria-label="OpenAI-compatible API">
           Any OpenAI client runs the agent on a profile: base URL <code>{`${location.origin}/v1`}</code>, your
           session key as its API key, model <code>openhands_{list.profiles[0]?.name}</code> (one per profile).
         </p>
