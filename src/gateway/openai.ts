@@ -18,8 +18,10 @@ export const GATEWAY_TIMEOUT_MS = 10 * 60_000;
 export class GatewayError extends Error {
   override name = 'GatewayError';
   constructor(
-    readonly kind: 'bad_request' | 'unknown_model' | 'not_finished' | 'failed' | 'timeout',
+    readonly kind: 'bad_request' | 'unknown_model' | 'not_finished' | 'failed' | 'timeout' | 'shutting_down',
     message: string,
+    /** The conversation the request ran in, when it got that far (the client may look at it, or go on). */
+    readonly conversationId?: string,
   ) {
     super(message);
   }
@@ -36,7 +38,18 @@ export interface GatewayDeps {
 }
 
 export class ChatGateway {
+  private stop: () => void = () => {};
+  /** Settles when the server starts closing: the requests still waiting answer then, not at the cut. */
+  private readonly closing = new Promise<'closing'>((resolve) => {
+    this.stop = () => resolve('closing');
+  });
+
   constructor(private readonly deps: GatewayDeps) {}
+
+  /** Ends every wait: each answers `shutting_down` (a restart finds the conversation cut off). */
+  close(): void {
+    this.stop();
+  }
 
   /** GET /v1/models: the caller's LLM profiles, as models (sorted by id). */
   async models(userId: string): Promise<ModelList> {
@@ -80,12 +93,17 @@ export class ChatGateway {
         ...(system ? { agent_launch_additions: { system_message_suffix_append: system } } : {}),
       });
     }
-    const status = await conversations.settled(userId, id, this.deps.timeoutMs ?? GATEWAY_TIMEOUT_MS);
-    if (status === 'running') throw new GatewayError('timeout', 'Agent run timed out');
+    const status = await Promise.race([
+      conversations.settled(userId, id, this.deps.timeoutMs ?? GATEWAY_TIMEOUT_MS),
+      this.closing,
+    ]);
+    if (status === 'closing')
+      throw new GatewayError('shutting_down', 'The server is shutting down; the run was cut off', id);
+    if (status === 'running') throw new GatewayError('timeout', 'Agent run timed out', id);
     if (status === 'error' || status === 'stuck')
-      throw new GatewayError('failed', `Agent run ended with status: ${status}`);
+      throw new GatewayError('failed', `Agent run ended with status: ${status}`, id);
     if (status === 'paused' || status === 'waiting_for_confirmation')
-      throw new GatewayError('not_finished', `Agent run ended with status: ${status}`);
+      throw new GatewayError('not_finished', `Agent run ended with status: ${status}`, id);
     const after = usageOf((await conversations.info(userId, id)).stats);
     const before = existing ? usageOf(existing.stats) : { prompt_tokens: 0, completion_tokens: 0 };
     const prompt = after.prompt_tokens - before.prompt_tokens;

@@ -26,10 +26,10 @@ afterAll(async () => {
 });
 
 /** Saves an LLM profile of alice's whose model answers `script`. */
-async function profile(name: string, script: Script, key = 'alice-key'): Promise<void> {
+async function profile(name: string, script: Script, key = 'alice-key', on = server): Promise<void> {
   const apiKey = `sk-${randomUUID()}`;
   llm.script(apiKey, script);
-  const res = await api(server, `/api/profiles/${name}`, {
+  const res = await api(on, `/api/profiles/${name}`, {
     method: 'POST',
     key,
     body: JSON.stringify({
@@ -148,11 +148,52 @@ describe('/v1/chat/completions and /v1/models through the openai SDK', () => {
     expect((failed as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
 
     expect((failed as Error).message).toMatch(/Agent run ended with status: error/);
+    // The conversation it ran in is named, to look at or go on with.
+    const failedIn = (failed as InstanceType<typeof OpenAI.APIError>).headers?.get(
+      'x-openhands-serverconversation-id',
+    );
+    expect((await info(server, failedIn ?? '')).execution_status).toBe('error');
     const anonymous = new OpenAI({ apiKey: 'wrong-key', baseURL: `${server.url}/v1`, maxRetries: 0 });
     await expect(anonymous.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
     // A request Fastify refuses (422) reads as one too.
     await expect(
       client.chat.completions.create({ model: 'openhands_scripted', messages: [] }),
     ).rejects.toThrow(/messages/);
+  });
+
+  it('answers a completion still waiting with a 503 at once when the server shuts down', async () => {
+    const own = await startServer({ keys: ['carol-key'] });
+    await profile(
+      'slow',
+      [{ toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 30' } }] }],
+      'carol-key',
+      own,
+    );
+    const pending = api(own, '/v1/chat/completions', {
+      method: 'POST',
+      key: 'carol-key',
+      body: JSON.stringify({ model: 'openhands_slow', messages: [{ role: 'user', content: 'wait' }] }),
+    });
+    // The run is under way (its terminal command sleeps) before the server closes.
+    const id = await new Promise<string>((resolve) => {
+      const poll = async () => {
+        const page = (await (await api(own, '/api/conversations/search', { key: 'carol-key' })).json()) as {
+          items: { id: string; execution_status: string }[];
+        };
+        const running = page.items.find((c) => c.execution_status === 'running');
+        if (running) resolve(running.id);
+        else setTimeout(poll, 50);
+      };
+      void poll();
+    });
+    const started = Date.now();
+    const closed = own.close({ remove: true });
+    const answer = await pending;
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('x-openhands-serverconversation-id')).toBe(id);
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(/shutting down/);
+    await closed;
+    // Well before the 10 s the server gives requests still in flight at shutdown.
+    expect(Date.now() - started).toBeLessThan(8000);
   });
 });

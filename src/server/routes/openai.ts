@@ -23,10 +23,13 @@ const STATUS: Record<GatewayError['kind'], number> = {
   not_finished: 409,
   failed: 502,
   timeout: 504,
+  shutting_down: 503,
 };
 
 export const openaiRoutes: FastifyPluginAsync<{ gateway: ChatGateway }> = async (app, { gateway }) => {
   const tags = ['OpenAI Compatibility'];
+  // A completion waits for its run; at shutdown it answers 503 at once rather than at the cut.
+  app.addHook('preClose', async () => gateway.close());
   // OpenAI's clients read an error's message from `error.message` (else they show none): each error
   // answer here carries OpenAI's `error` beside FastAPI's `detail`.
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -61,7 +64,7 @@ export const openaiRoutes: FastifyPluginAsync<{ gateway: ChatGateway }> = async 
         tags,
         summary: 'Create Chat Completion',
         description:
-          "Runs the last user message as a task in a conversation of its own (system and developer messages join the agent's system prompt), or in the conversation `X-OpenHands-ServerConversation-ID` names, and answers the agent's final response once it has finished (at most 10 minutes: then a 504, the conversation goes on). Its id comes back in that header.",
+          "Runs the last user message as a task in a conversation of its own (system and developer messages join the agent's system prompt), or in the conversation `X-OpenHands-ServerConversation-ID` names, and answers the agent's final response once it has finished (at most 10 minutes: then a 504, the conversation goes on). Its id comes back in that header, also with a 409, 502, 503 or 504.",
         headers: Type.Object({
           [CONVERSATION_HEADER]: Type.Optional(
             Type.String({
@@ -83,6 +86,7 @@ export const openaiRoutes: FastifyPluginAsync<{ gateway: ChatGateway }> = async 
           404: detailResponse('The model names none of your LLM profiles'),
           409: detailResponse('The run stopped before its end (paused, or waiting for a confirmation)'),
           502: detailResponse('The run ended in an error, or stuck'),
+          503: detailResponse('The server is shutting down (the run is cut off; the conversation is kept)'),
           504: detailResponse('The agent had not finished in time (the conversation goes on)'),
           ...errorResponses,
         },
@@ -101,8 +105,9 @@ export const openaiRoutes: FastifyPluginAsync<{ gateway: ChatGateway }> = async 
         if (!body.stream) return completion;
         return streamed(reply, completion, body.stream_options?.include_usage === true);
       } catch (error) {
-        if (error instanceof GatewayError) throw new HttpError(STATUS[error.kind], error.message);
-        throw error;
+        if (!(error instanceof GatewayError)) throw error;
+        if (error.conversationId) reply.header(CONVERSATION_HEADER, error.conversationId);
+        throw new HttpError(STATUS[error.kind], error.message);
       }
     },
   );
