@@ -61,8 +61,9 @@ export interface Settings {
 }
 
 export interface McpConfig {
-  sse_servers?: { url: string; api_key?: string | null }[];
-  shttp_servers?: { url: string; api_key?: string | null }[];
+  /** `name`: the key an OpenHands client saved it under (/api/settings/mcp/{key}), if any. */
+  sse_servers?: { name?: string; url: string; api_key?: string | null }[];
+  shttp_servers?: { name?: string; url: string; api_key?: string | null }[];
   stdio_servers?: { name: string; command: string; args?: string[]; env?: Record<string, string> }[];
 }
 

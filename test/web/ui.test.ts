@@ -385,6 +385,15 @@ describe('the web UI in Chromium', () => {
     await shot(page, 'settings');
     const after = (await (await api('/api/settings')).json()) as { mcp_config: { stdio_servers: unknown[] } };
     expect(after.mcp_config.stdio_servers).toHaveLength(1);
+    // A server an OpenHands client saved under a key (/api/settings/mcp/{key}) shows its name.
+    const saved = await api('/api/settings/mcp/docs', {
+      method: 'POST',
+      body: { url: 'https://docs.example/mcp' },
+    });
+    expect(saved.status).toBe(201);
+    await page.reload();
+    await page.getByText('docs: https://docs.example/mcp').waitFor();
+    expect((await api('/api/settings/mcp/docs', { method: 'DELETE' })).status).toBe(200);
     await page.close();
   });
 

@@ -32,11 +32,15 @@ export function McpServers(props: { config: McpConfig; onChange: (config: McpCon
       index,
       label: `${s.name}: ${[s.command, ...(s.args ?? [])].join(' ')}`,
     })),
-    ...(props.config.sse_servers ?? []).map((s, index) => ({ kind: 'sse' as const, index, label: s.url })),
+    ...(props.config.sse_servers ?? []).map((s, index) => ({
+      kind: 'sse' as const,
+      index,
+      label: remote(s),
+    })),
     ...(props.config.shttp_servers ?? []).map((s, index) => ({
       kind: 'shttp' as const,
       index,
-      label: s.url,
+      label: remote(s),
     })),
   ];
 
@@ -190,3 +194,6 @@ function Outcome(props: { result: TestResult | 'testing' | undefined }) {
     </span>
   );
 }
+
+/** A remote server's row: its name when an OpenHands client saved it under one, then its URL. */
+const remote = (s: { name?: string; url: string }) => (s.name ? `${s.name}: ${s.url}` : s.url);
