@@ -1,6 +1,6 @@
 // The wire types of the OpenAI-compatible gateway: the chat completion request as OpenAI's clients
 // send it (the members the gateway reads; the others are ignored, as OpenHands ignores them) and
-// OpenAI's ChatCompletion, ChatCompletionChunk and model list shapes.
+// OpenAI's ChatCompletion and model list shapes (the streamed chunks are the route's: routes/openai.ts).
 import { type Static, Type } from 'typebox';
 
 const open = { additionalProperties: true };

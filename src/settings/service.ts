@@ -119,7 +119,6 @@ export class SettingsService {
     });
   }
 
-  /** The user's custom secrets, names and descriptions only. */
   /**
    * Writes one MCP server of the settings, by its key in the SDK's map (mcp-servers.ts): `change` gets
    * the server as GET shows it (its key sealed; null when there is none) and answers the one to keep,
@@ -145,6 +144,7 @@ export class SettingsService {
     });
   }
 
+  /** The user's custom secrets, names and descriptions only. */
   async listSecrets(userId: string): Promise<SecretItem[]> {
     const stored = (await this.read(userId))?.secrets_store?.custom_secrets ?? {};
     return Object.entries(stored)
