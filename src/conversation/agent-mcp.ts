@@ -5,20 +5,13 @@
 // A start stores one: `{"mcpServers": …}`, auth turned into headers, disabled servers left out. Env
 // and header values may be credentials: sealed in the stored state like the LLM key, masked in what
 // clients read, opened only to connect.
+import type { McpServerInput } from '../settings/index.js';
 import type { McpServers } from '../tools/index.js';
 import { InvalidConversationRequestError } from './errors.js';
 import type { McpServerSpec } from './schemas.js';
 
 /** One server as stored: a command to run (stdio), or a URL (SSE or streamable HTTP). */
-export interface AgentMcpServer {
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-  url?: string;
-  transport?: 'sse' | 'http';
-  headers?: Record<string, string>;
-}
+export type AgentMcpServer = Omit<McpServerInput, 'timeout'>;
 
 export interface AgentMcpConfig {
   mcpServers?: Record<string, AgentMcpServer>;

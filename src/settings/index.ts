@@ -1,5 +1,6 @@
 export { AGENT_SETTINGS_FORM, CONVERSATION_SETTINGS_FORM, SettingsFormSchema } from './form-schemas.js';
 export { LOCAL_USER, userIdForSessionKey } from './identity.js';
+export type { McpServerInput } from './mcp-servers.js';
 export { defaultSettings, InvalidSettingsError, parseSettings } from './parse.js';
 export {
   ActivateProfileResponse,

@@ -15,7 +15,10 @@ interface Slot {
 type RemoteServer = NonNullable<MCPConfig['shttp_servers']>[number];
 type StdioServer = NonNullable<MCPConfig['stdio_servers']>[number];
 
-/** A server as agentd runs one (conversation/agent-mcp.ts's normalized form), values in clear or sealed. */
+/**
+ * A server as agentd runs one (what conversation/agent-mcp.ts normalizes the SDK's MCPServer to), its
+ * values in clear or sealed: a command to run (stdio), or a URL (SSE or streamable HTTP).
+ */
 export interface McpServerInput {
   command?: string;
   args?: string[];
