@@ -1,12 +1,11 @@
 // Per-user settings. Secrets are sealed (SecretBox, bound to the user) before the document reaches
 // the store; GET's projection hides them; getEffective opens them for the agent runtime, and
 // secretValue / view('plaintext') for the callers the routes let ask (secret exposure enabled).
-import { Value } from 'typebox/value';
 import { mapLlmSecrets } from '../llm/index.js';
-import type { SettingsStore } from '../store/index.js';
+import { defaults, SettingsDocuments, sealContext } from './documents.js';
 import { type McpServerInput, mcpServerOf, withMcpServer, withoutMcpServer } from './mcp-servers.js';
 import { mergeSettings } from './merge.js';
-import { complete, defaultSettings, InvalidSettingsError, parseSettings } from './parse.js';
+import { InvalidSettingsError, parseSettings } from './parse.js';
 import type {
   ActivateProfileResponse,
   ProfileDetail,
@@ -31,7 +30,7 @@ import {
   withoutProfile,
   withProfile,
 } from './profiles.js';
-import { type GETSettingsResponse, type Settings, StoredDocumentShape } from './schemas.js';
+import type { GETSettingsResponse, Settings } from './schemas.js';
 import {
   MAX_SECRETS,
   REDACTED,
@@ -40,7 +39,7 @@ import {
   type SettingsUpdateRequest,
 } from './sdk-schemas.js';
 import { applyDiffs, keyUpdate, sdkMembers } from './sdk-view.js';
-import { SecretBox, SecretKeyError } from './secret-box.js';
+import { SecretBox } from './secret-box.js';
 import { mapSecrets } from './secret-fields.js';
 
 /** How GET /api/settings shows secrets: redacted (no header), sealed (`encrypted`), or in clear. */
@@ -56,15 +55,7 @@ export type SettingsView = GETSettingsResponse & ReturnType<typeof sdkMembers>;
  */
 export type EffectiveSettings = Settings & { active_llm?: ProfileLLM };
 
-/** The additional authenticated data of a user's sealed settings: a value copied to another user fails. */
-const sealContext = (userId: string) => `agentd-settings:${userId}`;
-
-export class SettingsService {
-  constructor(
-    private readonly documents: SettingsStore,
-    private readonly box: SecretBox,
-  ) {}
-
+export class SettingsService extends SettingsDocuments {
   /** The web UI's flat members: no secret, only the *_set flags. Null when nothing is stored. */
   async get(userId: string): Promise<GETSettingsResponse | null> {
     const sealed = await this.read(userId);
@@ -231,14 +222,6 @@ export class SettingsService {
     return stored;
   }
 
-  /**
-   * A value as a client sends it back: opened when it is one this server sealed for this user (an
-   * `encrypted` read), else as it is. SecretKeyError when it looks sealed but does not open.
-   */
-  openSealed(userId: string, value: string): string {
-    return SecretBox.isSealed(value) ? this.open(userId, value, 'a sealed value sent back') : value;
-  }
-
   private openProfile(userId: string, name: string, sealed: ProfileLLM): ProfileLLM {
     return mapLlmSecrets(sealed, (value) => this.open(userId, value, `llm_profiles.${name}`));
   }
@@ -269,15 +252,6 @@ export class SettingsService {
   async unsavedProfileLlm(userId: string, name: string, llm: ProfileLLM): Promise<ProfileLLM> {
     const stored = profileOf((await this.read(userId)) ?? {}, name);
     return this.openProfile(userId, name, storedProfile(llm, stored, true, this.sealer(userId)));
-  }
-
-  /**
-   * Seals a value a client sent for this user: in clear, or sealed by this server for them (an
-   * `encrypted` read sent back: opened first, SecretKeyError when it does not open).
-   */
-  private sealer(userId: string): (value: string) => string {
-    const context = sealContext(userId);
-    return (value) => this.box.encrypt(this.openSealed(userId, value), context);
   }
 
   /** Deletes a profile (none by that name is no error, as in OpenHands); it is no longer active. */
@@ -313,26 +287,6 @@ export class SettingsService {
     });
   }
 
-  private write(userId: string, doc: SettingsDocument): Promise<void> {
-    return this.documents.put(userId, JSON.stringify(doc));
-  }
-
-  private open(userId: string, sealed: string, path: string): string {
-    try {
-      return this.box.decrypt(sealed, sealContext(userId));
-    } catch (error) {
-      throw new SecretKeyError(`settings of ${userId}, ${path}: ${(error as Error).message}`);
-    }
-  }
-
-  /**
-   * Runs `fn` after the user's earlier writes, so two concurrent writes cannot lose one another
-   * (through any replica: the store takes the turns).
-   */
-  private serialize<T>(userId: string, fn: () => Promise<T>): Promise<T> {
-    return this.documents.exclusive(userId, fn);
-  }
-
   /**
    * Stores a POST /api/settings body with OpenHands' semantics (see merge.ts): null keeps the stored
    * LLM key, model, base URL, search key, sandbox key, analytics consent and secrets; every other
@@ -364,16 +318,7 @@ export class SettingsService {
       ? { ...effective, active_llm: this.openProfile(userId, active.name, active.llm) }
       : effective;
   }
-
-  /** The stored (sealed) document, projected on today's members with their defaults. */
-  private async read(userId: string): Promise<SettingsDocument | null> {
-    const text = await this.documents.get(userId);
-    if (text === null) return null;
-    return complete(Value.Clean(StoredDocumentShape, JSON.parse(text)) as Settings);
-  }
 }
-
-const defaults = (): SettingsDocument => defaultSettings();
 
 /** The web UI's flat members of a (sealed) record: secrets null, the *_set flags say what is set. */
 function flatView(sealed: Settings): GETSettingsResponse {
