@@ -37,6 +37,7 @@ import { llmRoutes } from './routes/llm.js';
 import { openaiRoutes } from './routes/openai.js';
 import { optionRoutes } from './routes/options.js';
 import { profileRoutes } from './routes/profiles.js';
+import { providerConnectionRoutes } from './routes/provider-connections.js';
 import { savedWorkspaceRoutes } from './routes/saved-workspaces.js';
 import { settingsRoutes } from './routes/settings.js';
 import { skillRoutes } from './routes/skills.js';
@@ -151,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
   await app.register(settingsRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
   await app.register(llmRoutes);
+  await app.register(providerConnectionRoutes, { settings: deps.settings });
   await app.register(openaiRoutes, { gateway: deps.gateway });
   await app.register(savedWorkspaceRoutes, { workspaces: new SavedWorkspaces(deps.store.settings) });
   await app.register(profileRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });

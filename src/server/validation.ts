@@ -32,6 +32,8 @@ import {
 import { LLMError } from '../llm/index.js';
 import { SandboxLimitError, SandboxNotFoundError, SandboxSpecNotFoundError } from '../sandbox/index.js';
 import {
+  ConnectionConflictError,
+  ConnectionNotFoundError,
   InvalidSettingsError,
   ProfileConflictError,
   ProfileNotFoundError,
@@ -221,11 +223,16 @@ function domainError(error: unknown): { status: number; detail: unknown } | null
   if (
     error instanceof SandboxNotFoundError ||
     error instanceof SandboxSpecNotFoundError ||
-    error instanceof ProfileNotFoundError
+    error instanceof ProfileNotFoundError ||
+    error instanceof ConnectionNotFoundError
   ) {
     return { status: 404, detail: error.message };
   }
-  if (error instanceof ProfileConflictError || error instanceof TooManyWorkspacesError)
+  if (
+    error instanceof ProfileConflictError ||
+    error instanceof TooManyWorkspacesError ||
+    error instanceof ConnectionConflictError
+  )
     return { status: 409, detail: error.message };
   if (error instanceof SandboxLimitError) return { status: 429, detail: error.message };
   // The replica running the conversation is gone and its lease has not yet expired.

@@ -19,6 +19,14 @@ export {
 } from './profile-schemas.js';
 export { ProfileConflictError, ProfileNotFoundError, settingsLlm } from './profiles.js';
 export {
+  ConnectionConflictError,
+  ConnectionCreateRequest,
+  ConnectionNotFoundError,
+  ConnectionResponse,
+  ConnectionUpdateRequest,
+  MAX_CONNECTIONS,
+} from './provider-connections.js';
+export {
   CustomSecret,
   GETSettingsResponse,
   MAX_SETTINGS_ENTRIES,

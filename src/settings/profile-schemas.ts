@@ -43,8 +43,10 @@ export const ProfileInfo = Type.Object(
     name: Type.String(),
     model: Type.Union([Type.String(), Type.Null()]),
     base_url: Type.Union([Type.String(), Type.Null()]),
-    provider_connection_id: Type.Null({ description: 'agentd has no provider connections: always null' }),
-    provider_connection_broken: Type.Boolean(),
+    provider_connection_id: Type.Union([Type.String(), Type.Null()], {
+      description: 'The provider connection whose key and base URL it uses (/api/llm/provider-connections)',
+    }),
+    provider_connection_broken: Type.Boolean({ description: 'It names a connection that is gone' }),
     api_key_set: Type.Boolean(),
   },
   { $id: 'ProfileInfo' },

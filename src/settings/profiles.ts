@@ -11,6 +11,7 @@ import {
   type ProfileList,
   type ProfileLLM,
 } from './profile-schemas.js';
+import { connectionIdOf, connectionOf, resolvedLlm, type StoredConnection } from './provider-connections.js';
 import type { Settings } from './schemas.js';
 import { REDACTED } from './sdk-schemas.js';
 
@@ -21,6 +22,8 @@ export type StoredProfile = ProfileLLM;
 export interface ProfileMembers {
   llm_profiles?: Record<string, StoredProfile>;
   active_profile?: string | null;
+  /** The keys and base URLs profiles may share (provider-connections.ts). */
+  provider_connections?: Record<string, StoredConnection>;
 }
 
 /** A user's whole stored document. */
@@ -64,11 +67,22 @@ const profilesOf = (doc: ProfileMembers) => new Map(Object.entries(doc.llm_profi
 
 /** The profile members of a document, to carry over a write that replaces the settings. */
 export const profileMembers = (doc: ProfileMembers | null): ProfileMembers =>
-  doc ? { llm_profiles: doc.llm_profiles ?? {}, active_profile: doc.active_profile ?? null } : {};
+  doc
+    ? {
+        llm_profiles: doc.llm_profiles ?? {},
+        active_profile: doc.active_profile ?? null,
+        provider_connections: doc.provider_connections ?? {},
+      }
+    : {};
 
 /** The document without its profile members: the Settings record the other views are built from. */
 export function settingsOnly(doc: SettingsDocument): Settings {
-  const { llm_profiles: _profiles, active_profile: _active, ...settings } = doc;
+  const {
+    llm_profiles: _profiles,
+    active_profile: _active,
+    provider_connections: _shared,
+    ...settings
+  } = doc;
   return settings;
 }
 
@@ -100,8 +114,10 @@ function settingsLlmOf(llm: StoredProfile): Pick<Settings, 'llm_model' | 'llm_ap
  */
 export function activeLlm(doc: SettingsDocument): { name: string; llm: StoredProfile } | null {
   const name = activeProfile(doc);
-  const llm = name === null ? null : profileOf(doc, name);
-  if (name === null || !llm) return null;
+  const stored = name === null ? null : profileOf(doc, name);
+  if (name === null || !stored) return null;
+  const llm = usableLlm(doc, name, stored);
+  if (!llm) return null;
   const written = settingsLlmOf(llm);
   const same =
     doc.llm_model === written.llm_model &&
@@ -126,6 +142,29 @@ export function settingsLlm(
   return { model: chosen, api_key: settings?.llm_api_key ?? null, base_url: settings?.llm_base_url ?? null };
 }
 
+/** A profile's LLM as it runs (its connection's key and base URL), or null when its connection is gone. */
+function usableLlm(doc: ProfileMembers, name: string, llm: StoredProfile): StoredProfile | null {
+  try {
+    return resolvedLlm(doc, name, llm);
+  } catch {
+    return null;
+  }
+}
+
+/** What a profile's info says of its connection, and whether it has a key (its own or the connection's). */
+export function linkOf(doc: ProfileMembers, llm: StoredProfile) {
+  const id =
+    typeof llm.provider_connection_id === 'string' && llm.provider_connection_id
+      ? llm.provider_connection_id
+      : null;
+  const connection = id === null ? null : connectionOf(doc, id);
+  return {
+    provider_connection_id: id,
+    provider_connection_broken: id !== null && !connection,
+    api_key_set: Boolean(llm.api_key || connection?.api_key),
+  };
+}
+
 export function profileList(doc: ProfileMembers): ProfileList {
   const profiles: ProfileInfo[] = [...profilesOf(doc)]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -133,9 +172,7 @@ export function profileList(doc: ProfileMembers): ProfileList {
       name,
       model: typeof llm.model === 'string' ? llm.model : null,
       base_url: typeof llm.base_url === 'string' ? llm.base_url : null,
-      provider_connection_id: null,
-      provider_connection_broken: false,
-      api_key_set: Boolean(llm.api_key),
+      ...linkOf(doc, llm),
     }));
   return { profiles, active_profile: activeProfile(doc) };
 }
@@ -180,7 +217,8 @@ export function renamedProfile<D extends ProfileMembers>(doc: D, from: string, t
 export function activatedProfile(doc: SettingsDocument, name: string): SettingsDocument {
   const llm = profileOf(doc, name);
   if (!llm) throw new ProfileNotFoundError(name);
-  return { ...doc, ...settingsLlmOf(llm), active_profile: name };
+  // Its connection's key and base URL as they are now: a rotation reaches it at the next activation.
+  return { ...doc, ...settingsLlmOf(resolvedLlm(doc, name, llm)), active_profile: name };
 }
 
 /**
@@ -188,11 +226,14 @@ export function activatedProfile(doc: SettingsDocument, name: string): SettingsD
  * `includeSecrets`); a value of `REDACTED` (a GET echoed back) keeps the stored value of the same member.
  */
 export function storedProfile(
-  llm: ProfileLLM,
+  given: ProfileLLM,
   previous: StoredProfile | null,
   includeSecrets: boolean,
   seal: (value: string) => string,
 ): StoredProfile {
+  // A profile that names a provider connection keeps no key or base URL of its own: the connection's
+  // are read at each use, so they cannot disagree.
+  const llm = connectionIdOf(given) ? { ...given, api_key: null, base_url: null } : given;
   if (!includeSecrets) {
     const { extra_headers: _headers, ...rest } = llm;
     return { ...rest, api_key: null };

@@ -140,11 +140,14 @@ export type Settings = Static<typeof SettingsSchema>;
 /** The same members, closed: what is stored and what TypeBox's Clean projects onto. */
 export const StoredSettingsShape = Type.Object(settingsMembers);
 
-/** A user's whole stored document: the settings and the LLM profiles kept beside them (profiles.ts). */
+/** A user's whole stored document: the settings, and the LLM profiles and provider connections kept beside them. */
 export const StoredDocumentShape = Type.Object({
   ...settingsMembers,
   llm_profiles: Type.Optional(Type.Record(Type.String(), Type.Object({}, { additionalProperties: true }))),
   active_profile: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  provider_connections: Type.Optional(
+    Type.Record(Type.String(), Type.Object({}, { additionalProperties: true })),
+  ),
 });
 
 export const GETSettingsResponse = Type.Object(

@@ -2,7 +2,8 @@
 // the store; GET's projection hides them; getEffective opens them for the agent runtime, and
 // secretValue / view('plaintext') for the callers the routes let ask (secret exposure enabled).
 import { mapLlmSecrets } from '../llm/index.js';
-import { defaults, SettingsDocuments, sealContext } from './documents.js';
+import { ProviderConnectionSettings } from './connection-service.js';
+import { defaults, sealContext } from './documents.js';
 import { type McpServerInput, mcpServerOf, withMcpServer, withoutMcpServer } from './mcp-servers.js';
 import { mergeSettings } from './merge.js';
 import { InvalidSettingsError, parseSettings } from './parse.js';
@@ -19,6 +20,7 @@ import {
   activeLlm,
   activeProfile,
   checkProfileLlm,
+  linkOf,
   ProfileNotFoundError,
   profileList,
   profileMembers,
@@ -30,6 +32,7 @@ import {
   withoutProfile,
   withProfile,
 } from './profiles.js';
+import { connectionIdOf, connectionOf, resolvedLlm } from './provider-connections.js';
 import type { GETSettingsResponse, Settings } from './schemas.js';
 import {
   MAX_SECRETS,
@@ -55,7 +58,7 @@ export type SettingsView = GETSettingsResponse & ReturnType<typeof sdkMembers>;
  */
 export type EffectiveSettings = Settings & { active_llm?: ProfileLLM };
 
-export class SettingsService extends SettingsDocuments {
+export class SettingsService extends ProviderConnectionSettings {
   /** The web UI's flat members: no secret, only the *_set flags. Null when nothing is stored. */
   async get(userId: string): Promise<GETSettingsResponse | null> {
     const sealed = await this.read(userId);
@@ -201,25 +204,33 @@ export class SettingsService extends SettingsDocuments {
 
   /** One profile, its secrets shown as `mode` says (null api_key when redacted); ProfileNotFoundError. */
   async profile(userId: string, name: string, mode: ExposeMode): Promise<ProfileDetail> {
-    const stored = await this.storedProfile(userId, name);
+    const { doc, stored } = await this.storedProfile(userId, name);
     const config =
       mode === 'plaintext'
         ? this.openProfile(userId, name, stored)
         : mode === 'encrypted'
           ? stored
           : { ...mapLlmSecrets(stored, () => REDACTED), api_key: null };
-    return { name, config, api_key_set: Boolean(stored.api_key) };
+    return { name, config, api_key_set: linkOf(doc, stored).api_key_set };
   }
 
-  /** A profile's LLM with its secrets in clear, to run on (ProfileNotFoundError; SecretKeyError). */
+  /**
+   * A profile's LLM with its secrets in clear, to run on: with its provider connection's key and base
+   * URL when it names one (ProfileNotFoundError; SecretKeyError; InvalidSettingsError when that is gone).
+   */
   async profileLlm(userId: string, name: string): Promise<ProfileLLM> {
-    return this.openProfile(userId, name, await this.storedProfile(userId, name));
+    const { doc, stored } = await this.storedProfile(userId, name);
+    return this.openProfile(userId, name, resolvedLlm(doc, name, stored));
   }
 
-  private async storedProfile(userId: string, name: string): Promise<ProfileLLM> {
-    const stored = profileOf((await this.read(userId)) ?? {}, name);
+  private async storedProfile(
+    userId: string,
+    name: string,
+  ): Promise<{ doc: SettingsDocument; stored: ProfileLLM }> {
+    const doc = (await this.read(userId)) ?? defaults();
+    const stored = profileOf(doc, name);
     if (!stored) throw new ProfileNotFoundError(name);
-    return stored;
+    return { doc, stored };
   }
 
   private openProfile(userId: string, name: string, sealed: ProfileLLM): ProfileLLM {
@@ -231,9 +242,9 @@ export class SettingsService extends SettingsDocuments {
    * past MAX_PROFILES a new one is a ProfileConflictError.
    */
   async saveProfile(userId: string, name: string, request: SaveProfileRequest): Promise<ProfileMutation> {
-    checkProfileLlm(request.llm);
     return this.serialize(userId, async () => {
       const doc = (await this.read(userId)) ?? defaults();
+      checkProfileLlm(linkedDraft(doc, request.llm));
       const llm = storedProfile(
         request.llm,
         profileOf(doc, name),
@@ -250,8 +261,10 @@ export class SettingsService extends SettingsDocuments {
    * one), with its secrets in clear: what a pre-flight check calls. Nothing is stored.
    */
   async unsavedProfileLlm(userId: string, name: string, llm: ProfileLLM): Promise<ProfileLLM> {
-    const stored = profileOf((await this.read(userId)) ?? {}, name);
-    return this.openProfile(userId, name, storedProfile(llm, stored, true, this.sealer(userId)));
+    const doc = (await this.read(userId)) ?? defaults();
+    linkedDraft(doc, llm); // a connection that is not there is refused here too
+    const draft = storedProfile(llm, profileOf(doc, name), true, this.sealer(userId));
+    return this.openProfile(userId, name, resolvedLlm(doc, name, draft));
   }
 
   /** Deletes a profile (none by that name is no error, as in OpenHands); it is no longer active. */
@@ -333,4 +346,19 @@ function flatView(sealed: Settings): GETSettingsResponse {
     search_api_key_set: Boolean(sealed.search_api_key),
     provider_tokens_set: providers,
   };
+}
+
+/**
+ * A profile to save as its routing check reads it: with its connection's base URL when it names one
+ * (an InvalidSettingsError at `llm.provider_connection_id` when there is no such connection).
+ */
+function linkedDraft(doc: SettingsDocument, llm: ProfileLLM): ProfileLLM {
+  const id = connectionIdOf(llm);
+  if (id === null) return llm;
+  const connection = connectionOf(doc, id);
+  if (!connection)
+    throw new InvalidSettingsError([
+      { loc: ['llm', 'provider_connection_id'], msg: `No provider connection '${id}'`, type: 'value_error' },
+    ]);
+  return { ...llm, base_url: connection.base_url };
 }
