@@ -153,10 +153,7 @@ function usableLlm(doc: ProfileMembers, name: string, llm: StoredProfile): Store
 
 /** What a profile's info says of its connection, and whether it has a key (its own or the connection's). */
 export function linkOf(doc: ProfileMembers, llm: StoredProfile) {
-  const id =
-    typeof llm.provider_connection_id === 'string' && llm.provider_connection_id
-      ? llm.provider_connection_id
-      : null;
+  const id = connectionIdOf(llm);
   const connection = id === null ? null : connectionOf(doc, id);
   return {
     provider_connection_id: id,
