@@ -1,25 +1,16 @@
 // /api/llm/provider-connections (OpenHands'): a key and base URL LLM profiles share by id, read when a
 // linked profile is used or activated — against the scripted LLM, so which key reaches it is seen.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { userIdForSessionKey } from '../../src/settings/index.js';
-import { waitForStatus } from '../support/conversation.js';
-import { ScriptedLLM } from '../support/scripted-llm.js';
-import { api, startServer, type TestServer, tempDir } from '../support/server.js';
+import { serverAndLlm, waitForStatus } from '../support/conversation.js';
+import { api, tempDir } from '../support/server.js';
 
-const llm = new ScriptedLLM();
-let server: TestServer;
-beforeAll(async () => {
-  await llm.start();
-  server = await startServer({ keys: ['alice-key', 'bob-key'] });
-});
-afterAll(async () => {
-  await server.close({ remove: true });
-  await llm.stop();
-});
+const env = serverAndLlm({ keys: ['alice-key', 'bob-key'] });
+const { llm } = env;
 
 const call = async (method: string, path: string, body?: unknown, key = 'alice-key') => {
-  const res = await api(server, path, {
+  const res = await api(env.server, path, {
     method,
     key,
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -35,7 +26,7 @@ async function runOn(profile: string | null): Promise<void> {
     initial_message: { role: 'user', content: [{ type: 'text', text: 'hi' }], run: true },
   });
   expect(started.status, JSON.stringify(started.body)).toBe(201);
-  expect(await waitForStatus(server, started.body.id as string, ['finished', 'error'])).toBe('finished');
+  expect(await waitForStatus(env.server, started.body.id as string, ['finished', 'error'])).toBe('finished');
 }
 
 describe('provider connections', () => {
@@ -61,7 +52,7 @@ describe('provider connections', () => {
     });
     expect(JSON.stringify(created.body)).not.toContain(first);
     expect((await call('GET', '/api/llm/provider-connections')).body).toEqual([created.body]);
-    const stored = (await server.store.settings.get(userIdForSessionKey('alice-key'))) ?? '';
+    const stored = (await env.server.store.settings.get(userIdForSessionKey('alice-key'))) ?? '';
     expect(stored).toContain(id);
     expect(stored).not.toContain(first);
 
@@ -87,9 +78,9 @@ describe('provider connections', () => {
         api_key_set: true,
       },
     ]);
-    expect(JSON.stringify(await server.store.settings.get(userIdForSessionKey('alice-key')))).not.toContain(
-      'sk-inline',
-    );
+    expect(
+      JSON.stringify(await env.server.store.settings.get(userIdForSessionKey('alice-key'))),
+    ).not.toContain('sk-inline');
 
     await runOn('linked');
     expect(llm.requestsFor(first)).toHaveLength(1);
