@@ -69,6 +69,13 @@ export interface McpConfig {
 
 /** GET /api/profiles: the saved LLMs (no key), and the one in use. */
 export interface ProfileList {
-  profiles: { name: string; model: string | null; base_url: string | null; api_key_set: boolean }[];
+  profiles: {
+    name: string;
+    model: string | null;
+    base_url: string | null;
+    api_key_set: boolean;
+    /** The shared key it uses (/api/llm/provider-connections), if any. */
+    provider_connection_id?: string | null;
+  }[];
   active_profile: string | null;
 }

@@ -458,6 +458,43 @@ describe('the web UI in Chromium', () => {
     await page.close();
   });
 
+  it('keeps a key once for several profiles: a profile on the shared key runs on it', async () => {
+    await scriptNext([finishStep]);
+    const shared = `sk-${randomUUID()}`;
+    llm.script(shared, [finishing('ran on the shared key')]);
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const add = page.getByRole('form', { name: 'Add a shared key' });
+    await add.getByLabel('Name').fill('Team');
+    await add.getByLabel(/Base URL/).fill(llm.openaiBaseUrl);
+    await add.getByLabel('Key').fill(shared);
+    await add.getByRole('button', { name: 'Add shared key' }).click();
+    const keys = page.getByRole('list', { name: 'Shared keys' });
+    await keys.getByText('Team').waitFor();
+    expect(await keys.textContent()).not.toContain(shared);
+
+    const form = page.getByRole('form', { name: 'Save the LLM as a profile' });
+    await form.getByLabel('Profile name').fill('team-profile');
+    await form.getByLabel('Key').selectOption({ label: 'Shared: Team' });
+    await form.getByRole('button', { name: 'Add profile' }).click();
+    await page.locator('.profiles li', { hasText: 'team-profile' }).getByText('shared key: Team').waitFor();
+    await shot(page, 'settings-shared-keys');
+
+    await page.getByRole('link', { name: 'New', exact: true }).click();
+    await page.getByLabel('Task').fill('Run on the team key');
+    await page.getByLabel('Working folder').fill(tempDir('agentd-web-work-'));
+    await page.getByLabel('LLM profile').selectOption('team-profile');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('.message.final', { hasText: 'ran on the shared key' }).waitFor();
+    expect(llm.requestsFor(shared)).toHaveLength(1);
+
+    // Not deleted while a profile uses it: the page says why.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await keys.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(/referenced by LLM profile\(s\): team-profile/).waitFor();
+    await page.close();
+  });
+
   it('starts a sub-conversation from a conversation, in its folder, and links the two both ways', async () => {
     await scriptNext([finishing('parent done'), finishing('child done')]);
     const page = await signedInPage();

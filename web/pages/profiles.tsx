@@ -1,10 +1,12 @@
 // LLM profiles (/api/profiles): saved LLMs to switch between. Saving one takes the settings' LLM as
 // stored, its key sealed (GET /api/settings with X-Expose-Secrets: encrypted; the page never holds it
-// in clear); "Use" makes one the settings' LLM; a conversation switches to one while it runs.
+// in clear), or with a shared key instead (connections.tsx); "Use" makes one the settings' LLM; a
+// conversation switches to one while it runs.
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import type { ProfileList } from '../types.js';
 import { ErrorNote } from '../ui.js';
+import { SharedKeys, useConnections } from './connections.js';
 
 /** OpenHands' profile names: a letter or digit, then letters, digits, `.`, `_`, `-`; 64 at most. */
 const NAME_PATTERN = '[A-Za-z0-9][A-Za-z0-9._\\-]{0,63}';
@@ -25,7 +27,9 @@ export function useProfiles(): [ProfileList | null, () => Promise<void>, string 
 
 export function LlmProfiles(props: { onChange: () => void }) {
   const [list, load, loadError] = useProfiles();
+  const [connections, loadConnections] = useConnections();
   const [name, setName] = useState('');
+  const [connection, setConnection] = useState('');
   const [error, setError] = useState<string | null>(null);
 
   const act = async (work: () => Promise<unknown>) => {
@@ -43,7 +47,10 @@ export function LlmProfiles(props: { onChange: () => void }) {
       const sealed = await api<{ agent_settings: { llm: Record<string, unknown> } }>('/api/settings', {
         headers: { 'X-Expose-Secrets': 'encrypted' },
       });
-      await api(path(name), { method: 'POST', body: { llm: sealed.agent_settings.llm } });
+      const { llm } = sealed.agent_settings;
+      // With a shared key the profile keeps the settings' model and the connection's key and base URL.
+      const body = connection ? { llm: { model: llm.model, provider_connection_id: connection } } : { llm };
+      await api(path(name), { method: 'POST', body });
       setName('');
     });
 
@@ -60,7 +67,13 @@ export function LlmProfiles(props: { onChange: () => void }) {
           <li key={p.name} class="wrap">
             <span class="grow">
               <strong>{p.name}</strong> <code>{p.model}</code>{' '}
-              <span class="muted">{p.api_key_set ? 'key set' : 'no key'}</span>{' '}
+              <span class="muted">
+                {p.provider_connection_id
+                  ? `shared key: ${connections?.find((c) => c.id === p.provider_connection_id)?.display_name ?? 'gone'}`
+                  : p.api_key_set
+                    ? 'key set'
+                    : 'no key'}
+              </span>{' '}
               {list.active_profile === p.name && <span class="badge status-finished">in use</span>}
             </span>
             <button
@@ -100,9 +113,32 @@ export function LlmProfiles(props: { onChange: () => void }) {
             onInput={(e) => setName(e.currentTarget.value)}
           />
         </label>
+        {connections && connections.length > 0 && (
+          <label>
+            Key
+            <select
+              name="profile-key"
+              value={connection}
+              onChange={(e) => setConnection(e.currentTarget.value)}
+            >
+              <option value="">The settings' key and base URL</option>
+              {connections.map((c) => (
+                <option key={c.id} value={c.id}>
+                  Shared: {c.display_name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <ErrorNote error={error ?? loadError} />
         <button type="submit">Add profile</button>
       </form>
+      {connections && (
+        <SharedKeys
+          connections={connections}
+          onChange={async () => Promise.all([loadConnections(), load()]).then(() => undefined)}
+        />
+      )}
     </section>
   );
 }
