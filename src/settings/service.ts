@@ -32,7 +32,7 @@ import {
   withoutProfile,
   withProfile,
 } from './profiles.js';
-import { connectionIdOf, connectionOf, resolvedLlm } from './provider-connections.js';
+import { resolvedLlm } from './provider-connections.js';
 import type { GETSettingsResponse, Settings } from './schemas.js';
 import {
   MAX_SECRETS,
@@ -244,13 +244,14 @@ export class SettingsService extends ProviderConnectionSettings {
   async saveProfile(userId: string, name: string, request: SaveProfileRequest): Promise<ProfileMutation> {
     return this.serialize(userId, async () => {
       const doc = (await this.read(userId)) ?? defaults();
-      checkProfileLlm(linkedDraft(doc, request.llm));
       const llm = storedProfile(
         request.llm,
         profileOf(doc, name),
         request.include_secrets ?? true,
         this.sealer(userId),
       );
+      // Checked as it will run: with its connection's base URL when it names one (one not there is refused).
+      checkProfileLlm(resolvedLlm(doc, name, llm));
       await this.write(userId, withProfile(doc, name, llm));
       return { name, message: `Profile '${name}' saved` };
     });
@@ -262,7 +263,6 @@ export class SettingsService extends ProviderConnectionSettings {
    */
   async unsavedProfileLlm(userId: string, name: string, llm: ProfileLLM): Promise<ProfileLLM> {
     const doc = (await this.read(userId)) ?? defaults();
-    linkedDraft(doc, llm); // a connection that is not there is refused here too
     const draft = storedProfile(llm, profileOf(doc, name), true, this.sealer(userId));
     return this.openProfile(userId, name, resolvedLlm(doc, name, draft));
   }
@@ -346,19 +346,4 @@ function flatView(sealed: Settings): GETSettingsResponse {
     search_api_key_set: Boolean(sealed.search_api_key),
     provider_tokens_set: providers,
   };
-}
-
-/**
- * A profile to save as its routing check reads it: with its connection's base URL when it names one
- * (an InvalidSettingsError at `llm.provider_connection_id` when there is no such connection).
- */
-function linkedDraft(doc: SettingsDocument, llm: ProfileLLM): ProfileLLM {
-  const id = connectionIdOf(llm);
-  if (id === null) return llm;
-  const connection = connectionOf(doc, id);
-  if (!connection)
-    throw new InvalidSettingsError([
-      { loc: ['llm', 'provider_connection_id'], msg: `No provider connection '${id}'`, type: 'value_error' },
-    ]);
-  return { ...llm, base_url: connection.base_url };
 }
