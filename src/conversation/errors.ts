@@ -7,6 +7,12 @@ export class ConversationNotFoundError extends Error {
   }
 }
 
+/** For `.catch`: null for a conversation that is not the caller's (or none), every other error thrown on. */
+export function nullIfNotFound(error: unknown): null {
+  if (error instanceof ConversationNotFoundError) return null;
+  throw error;
+}
+
 export class ConversationRunningError extends Error {
   override name = 'ConversationRunningError';
   constructor(readonly conversationId: string) {

@@ -12,7 +12,7 @@ import {
   SecretKeyError,
 } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
-import { ConversationNotFoundError, InvalidConversationRequestError } from './errors.js';
+import { InvalidConversationRequestError, nullIfNotFound } from './errors.js';
 import { messageAppend } from './message-append.js';
 import { startParent } from './parent.js';
 import type { ConversationRuntime } from './runtime.js';
@@ -75,10 +75,7 @@ export class ConversationIntake extends ConversationRuntimes {
     }
     refuseUnsupported(request);
     const parentId = await startParent(id, request, (parent) =>
-      this.get(userId, parent).catch((error: unknown) => {
-        if (error instanceof ConversationNotFoundError) return null;
-        throw error;
-      }),
+      this.get(userId, parent).catch(nullIfNotFound),
     );
     if (request.initial_message) userMessage(request.initial_message, NO_SKILLS, ['body', 'initial_message']);
     // Read once: the agent (when the request has none), the defaults and the runtime (its MCP

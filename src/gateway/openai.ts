@@ -4,7 +4,7 @@
 // and developer messages are added to the agent's system prompt; the last user message is the task.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { ConversationNotFoundError } from '../conversation/errors.js';
+import { nullIfNotFound } from '../conversation/errors.js';
 import type { SendMessageRequest } from '../conversation/schemas.js';
 import type { ConversationService } from '../conversation/service.js';
 import type { SettingsService } from '../settings/index.js';
@@ -80,7 +80,7 @@ export class ChatGateway {
     if (content.length === 0)
       throw new GatewayError('bad_request', 'The last user message has no text or image');
     const existing =
-      reuseId === null ? null : await conversations.info(userId, reuseId).catch(notFoundAsNull);
+      reuseId === null ? null : await conversations.info(userId, reuseId).catch(nullIfNotFound);
     const id = existing?.id ?? reuseId ?? randomUUID();
     if (existing) await conversations.sendMessage(userId, id, { role: 'user', content, run: true });
     else {
@@ -137,11 +137,6 @@ export class ChatGateway {
     return name;
   }
 }
-
-const notFoundAsNull = (error: unknown) => {
-  if (error instanceof ConversationNotFoundError) return null;
-  throw error;
-};
 
 function latestUserMessage(messages: readonly ChatMessage[]): ChatMessage {
   const message = messages.findLast((m) => m.role === 'user');

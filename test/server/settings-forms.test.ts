@@ -21,7 +21,10 @@ type FieldSchema = {
 };
 type FormSchema = { model_name: string; sections: { key: string; fields: FieldSchema[] }[] };
 
-/** A value of the field's kind other than its default, one agentd can run with. */
+/**
+ * A value of the field's kind that agentd can run with: other than its default where there is a choice
+ * (the agent has one value; GET shows it only once it is stored, so the check still holds).
+ */
 function sample(field: FieldSchema): unknown {
   if (field.choices.length > 0)
     return field.choices.find((c) => c.value !== 'none' && c.value !== field.default)?.value;

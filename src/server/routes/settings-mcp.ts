@@ -170,7 +170,7 @@ export const settingsMcpRoutes: FastifyPluginAsync<{ settings: SettingsService }
     byKey(
       'Update MCP Server',
       'Changes the members given of the server saved under this key (null clears one; turning a url into a command, or back, keeps nothing of the old server); the others stay, its bearer key too unless auth is given. Answers the settings, secrets redacted.',
-      Type.Partial(McpServer),
+      McpServer, // every member optional already: a patch names the ones it changes
       { 200: view, 404: detailResponse('No server is saved under this key') },
     ),
     async (request) => {
