@@ -53,22 +53,6 @@ export const savedWorkspaceRoutes: FastifyPluginAsync<{ workspaces: SavedWorkspa
     },
     async (request) => workspaces.add(request.userId, request.body as AddWorkspacesRequest),
   );
-  app.delete(
-    '/api/workspaces',
-    {
-      schema: {
-        tags,
-        summary: 'Delete Workspace',
-        querystring: PathQuery,
-        response: { 200: Deleted, 404: detailResponse('Workspace not found'), ...errorResponses },
-      },
-    },
-    async (request) => {
-      if (!(await workspaces.remove(request.userId, (request.query as { path: string }).path)))
-        throw notFound('Workspace not found');
-      return { deleted: true as const };
-    },
-  );
   app.post(
     '/api/workspaces/parents',
     {
@@ -82,20 +66,30 @@ export const savedWorkspaceRoutes: FastifyPluginAsync<{ workspaces: SavedWorkspa
     },
     async (request) => workspaces.addParents(request.userId, request.body as AddWorkspaceParentsRequest),
   );
-  app.delete(
-    '/api/workspaces/parents',
-    {
-      schema: {
-        tags,
-        summary: 'Delete Workspace Parent',
-        querystring: PathQuery,
-        response: { 200: Deleted, 404: detailResponse('Workspace parent not found'), ...errorResponses },
+  // A removal names the path; nothing saved there is a 404.
+  for (const [path, what, remove] of [
+    ['/api/workspaces', 'Workspace', (user: string, at: string) => workspaces.remove(user, at)],
+    [
+      '/api/workspaces/parents',
+      'Workspace parent',
+      (user: string, at: string) => workspaces.removeParent(user, at),
+    ],
+  ] as const) {
+    app.delete(
+      path,
+      {
+        schema: {
+          tags,
+          summary: `Delete ${what}`,
+          querystring: PathQuery,
+          response: { 200: Deleted, 404: detailResponse(`${what} not found`), ...errorResponses },
+        },
       },
-    },
-    async (request) => {
-      if (!(await workspaces.removeParent(request.userId, (request.query as { path: string }).path)))
-        throw notFound('Workspace parent not found');
-      return { deleted: true as const };
-    },
-  );
+      async (request) => {
+        if (!(await remove(request.userId, (request.query as { path: string }).path)))
+          throw notFound(`${what} not found`);
+        return { deleted: true as const };
+      },
+    );
+  }
 };
