@@ -2,7 +2,7 @@
 // shapes (ProvidersResponse, ModelsResponse, VerifiedModelsResponse), and that each one offered is one
 // agentd's router can call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { route, routingProblems } from '../../src/llm/index.js';
+import { routingProblems } from '../../src/llm/index.js';
 import { api, startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -18,24 +18,20 @@ const getJson = async <T>(path: string): Promise<T> => {
 };
 
 describe('/api/llm', () => {
-  it('lists providers, sorted, each one the router reaches (with a base URL where it has no endpoint of its own)', async () => {
+  it('lists providers, sorted: those with an endpoint of their own run with a key alone, the rest are reached at a base URL', async () => {
     const { providers } = await getJson<{ providers: string[] }>('/api/llm/providers');
     expect(providers).toEqual([...providers].sort());
     expect(providers).toEqual(
-      expect.arrayContaining(['anthropic', 'openai', 'openhands', 'azure', 'ollama']),
+      expect.arrayContaining(['anthropic', 'openai', 'openhands', 'deepseek', 'gemini']),
     );
-    for (const provider of providers) {
-      const model = `${provider}/some-model`;
-      const alone = routingProblems({ model });
-      if (alone.length > 0) {
-        expect(
-          alone.map((p) => p.field),
-          provider,
-        ).toEqual(['base_url']);
-        expect(routingProblems({ model, base_url: 'http://127.0.0.1:9/v1' }), provider).toEqual([]);
-      }
-      expect(() => route({ model, base_url: 'http://127.0.0.1:9/v1' }), provider).not.toThrow();
-    }
+    // A provider listed by mistake (no endpoint agentd knows) would land among these and fail here.
+    const needBaseUrl = providers.filter((p) => routingProblems({ model: `${p}/some-model` }).length > 0);
+    expect(needBaseUrl).toEqual(['azure', 'hosted_vllm', 'litellm_proxy', 'ollama']);
+    for (const provider of needBaseUrl)
+      expect(
+        routingProblems({ model: `${provider}/m`, base_url: 'http://127.0.0.1:9/v1' }),
+        provider,
+      ).toEqual([]);
   });
 
   it('lists models that run with a key alone, all or one provider’s, and the same by provider without prefixes', async () => {
