@@ -428,7 +428,8 @@ describe('the web UI in Chromium', () => {
     const rowB = page.locator('.profiles li', { hasText: 'model-b' });
     await rowB.getByRole('button', { name: 'Use' }).click();
     await rowB.getByText('in use').waitFor();
-    expect(await page.getByLabel('Model').first().inputValue()).toBe('openai/model-b');
+    // The settings form reloads after the profile list does: wait for it, not for the badge alone.
+    await expect.poll(() => page.getByLabel('Model').first().inputValue()).toBe('openai/model-b');
     await shot(page, 'settings-profiles');
     await rowA.getByRole('button', { name: 'Use' }).click();
     await rowA.getByText('in use').waitFor();
@@ -550,7 +551,7 @@ describe('the web UI in Chromium', () => {
     await other.getByRole('link', { name: 'New', exact: true }).click();
     const saved = other.getByRole('navigation', { name: 'Saved folders' });
     await saved.getByRole('button', { name: basename(folder), exact: true }).click();
-    expect(await other.getByLabel('Working folder').inputValue()).toBe(folder);
+    await expect.poll(() => other.getByLabel('Working folder').inputValue()).toBe(folder);
     expect(await other.getByLabel('Save this folder for next time').count()).toBe(0);
     await shot(other, 'new-saved-folders');
     await saved.getByRole('button', { name: `Forget ${basename(folder)}` }).click();
