@@ -292,6 +292,17 @@ export const AgentSettingsSpec = Type.Object(
     mcp_config: Type.Optional(Type.Union([AgentMcpConfig, Type.Null()])),
     agent_context: Type.Optional(Type.Union([AgentContextSpec, Type.Null()])),
     tool_concurrency_limit: Type.Optional(Type.Integer({ minimum: 1 })),
+    verification: Type.Optional(
+      Type.Object(
+        {
+          critic_enabled: Type.Optional(
+            Type.Boolean({ description: "Judge the agent's steps: agentd's LLMCritic, on the agent's LLM" }),
+          ),
+          critic_mode: CriticMode,
+        },
+        open,
+      ),
+    ),
     condenser: Type.Optional(
       Type.Object(
         {

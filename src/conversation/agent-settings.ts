@@ -2,8 +2,9 @@
 // `agent_settings`), from which the agent is built when the request has no `agent`, as the SDK's
 // `create_agent()` builds it: its LLM, its tools (the default set when none are named), MCP servers,
 // context, tool concurrency, and the condenser its settings describe (OpenHands' settings defaults:
-// on, 240 events, the first 2 kept). Agent profiles (`agent_profile_id`) agentd does not keep: a 422
-// says so rather than running some other agent.
+// on, 240 events, the first 2 kept) and the critic its verification settings enable. A start on an
+// agent profile (`agent_profile_id`) comes here too, as the settings the profile resolves to
+// (agent-profile.ts).
 import { type AgentSettings, DEFAULT_TOOLS } from './agent-schemas.js';
 import { InvalidConversationRequestError } from './errors.js';
 import type { AgentSpec, StartConversationRequest } from './schemas.js';
@@ -15,14 +16,6 @@ const KINDS = new Set(['openhands', 'llm']);
 
 /** The agent a start runs: its `agent`, or one built from its `agent_settings`; undefined for neither. */
 export function requestedAgent(request: StartConversationRequest): AgentSpec | undefined {
-  if (request.agent_profile_id !== undefined && request.agent_profile_id !== null) {
-    throw new InvalidConversationRequestError(
-      ['body', 'agent_profile_id'],
-      request.agent || request.agent_settings
-        ? '`agent_profile_id` is mutually exclusive with `agent` and `agent_settings`'
-        : 'agentd keeps no agent profiles: send `agent` or `agent_settings` (or neither, for the stored settings)',
-    );
-  }
   if (request.agent || !request.agent_settings) return request.agent;
   return agentFromSettings(request.agent_settings as AgentSettings);
 }
@@ -53,5 +46,9 @@ function agentFromSettings(settings: AgentSettings): AgentSpec {
   if (settings.mcp_config) agent.mcp_config = settings.mcp_config;
   if (settings.agent_context) agent.agent_context = settings.agent_context;
   if (settings.tool_concurrency_limit) agent.tool_concurrency_limit = settings.tool_concurrency_limit;
+  // OpenHands' critic (verification.critic_enabled) is agentd's LLMCritic, on the agent's LLM.
+  const verification = settings.verification;
+  if (verification?.critic_enabled)
+    agent.critic = { kind: 'LLMCritic', mode: verification.critic_mode ?? 'finish_and_message' };
   return agent;
 }

@@ -1,6 +1,7 @@
 // How a client's words come into a conversation: a start (with its first message, if any) and a
 // message. Both end in one append (message-append.ts); a start is atomic (see start).
 import { rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { dashedUuid } from '../events/index.js';
 import { removeWorktree, type Worktree } from '../git/index.js';
@@ -12,6 +13,7 @@ import {
   SecretKeyError,
 } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
+import { profiledStart } from './agent-profile.js';
 import { InvalidConversationRequestError, nullIfNotFound } from './errors.js';
 import { messageAppend } from './message-append.js';
 import { startParent } from './parent.js';
@@ -74,6 +76,13 @@ export class ConversationIntake extends ConversationRuntimes {
       return { info: await this.infoOf(existing), created: false };
     }
     refuseUnsupported(request);
+    const profiled = await profiledStart(
+      this.options.settings,
+      userId,
+      request,
+      this.options.skillsHome ?? homedir(),
+    );
+    request = profiled.request;
     const parentId = await startParent(id, request, (parent) =>
       this.get(userId, parent).catch(nullIfNotFound),
     );
@@ -97,7 +106,7 @@ export class ConversationIntake extends ConversationRuntimes {
         return stored;
       },
     };
-    let state = initialState({ secretBox }, effective, request, persistenceDir);
+    let state = { ...initialState({ secretBox }, effective, request, persistenceDir), ...profiled.state };
     const now = new Date().toISOString();
     // From here on things are created; a failure undoes them.
     const createdWorkspace = makeWorkspace(workingDir);

@@ -15,7 +15,7 @@ import {
 import type { AnyEvent } from '../events/index.js';
 import { HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.js';
 import { createLLM, type LLM, type Logger, mapLlmSecrets } from '../llm/index.js';
-import { type EffectiveSettings, SecretBox } from '../settings/index.js';
+import { type EffectiveSettings, mcpConfigOnly, SecretBox } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { createTools } from '../tools/index.js';
 import { mapMcpValues, storedAgentMcp, withAgentMcp } from './agent-mcp.js';
@@ -67,9 +67,10 @@ export async function buildRuntime(
   const builtIn = createTools(toolNamesOf(state.agent), options.toolOptions ?? {}, state.persistence_dir);
   const effective = created ? created.settings : await options.settings.getEffective(record.ownerId);
   const agentMcp = storedAgentMcp(state.agent);
-  const servers = agentMcp
-    ? withAgentMcp(effective?.mcp_config, mapMcpValues(agentMcp, open))
-    : effective?.mcp_config;
+  // An agent profile's start connects only the settings' servers it chose.
+  const chosen = state.settings_mcp_servers;
+  const settingsMcp = chosen ? mcpConfigOnly(effective?.mcp_config ?? null, chosen) : effective?.mcp_config;
+  const servers = agentMcp ? withAgentMcp(settingsMcp, mapMcpValues(agentMcp, open)) : settingsMcp;
   const mcp = await options.mcp.acquire(record.ownerId, servers, new Set(builtIn.map((t) => t.name)));
   const tools = filterTools(state.agent, [...builtIn, ...mcp.tools]);
   const hooks = mergeHookConfigs(options.hooks, state.hook_config);

@@ -125,7 +125,8 @@ export const StartConversationRequest = Type.Object(
     ),
     agent_profile_id: Type.Optional(
       Type.Union([Type.String(), Type.Null()], {
-        description: 'OpenHands agent profiles: agentd keeps none, so a non-null id is a 422',
+        description:
+          'Run the agent profile of this id (/api/agent-profiles): its LLM profile, tools, skills, condenser and MCP servers; not with `agent` or `agent_settings`',
       }),
     ),
     worktree: Type.Optional(
@@ -361,7 +362,7 @@ export const ConversationInfo = Type.Object(
       description: 'Whether a live model switch will be attempted; false for native agents.',
     }),
     launched_agent_profile: Type.Union([LaunchedAgentProfile, Type.Null()], {
-      description: 'The agent profile that launched the conversation; null: agentd has no agent profiles.',
+      description: 'The agent profile the conversation was started on (and its revision then); null: none.',
     }),
   },
   { $id: 'ConversationInfo' },

@@ -59,6 +59,10 @@ export interface ConversationState {
   worktree?: Worktree;
   /** The last status of its /goal loop (goal-loop.ts), what a resume goes on from; absent before one. */
   goal?: GoalStatus;
+  /** The agent profile it was started on (`agent_profile_id`) and that profile's revision then. */
+  launched_agent_profile?: { agent_profile_id: string; revision: number };
+  /** The keys of the settings' MCP servers it connects (its agent profile's choice); absent: all of them. */
+  settings_mcp_servers?: string[];
 }
 
 /** The state members that emit a ConversationStateUpdateEvent when they change (OpenHands §4.3). */
@@ -174,11 +178,11 @@ export function conversationInfo(record: ConversationRecord, children: readonly 
     sub_conversation_ids: [...children],
     client_tools: [],
     // agentd runs native agents only: OpenHands leaves these empty for them (no ACP session, no
-    // live model switch) and agentd has no agent profiles.
+    // live model switch).
     current_model_id: null,
     available_models: [],
     supports_runtime_model_switch: false,
-    launched_agent_profile: null,
+    launched_agent_profile: s.launched_agent_profile ?? null,
   };
 }
 

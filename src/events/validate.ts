@@ -50,7 +50,12 @@ export function issuesFromAjv(
       .split('/')
       .filter(Boolean)
       .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replaceAll('~1', '/').replaceAll('~0', '~')));
-    const params = e.params as { missingProperty?: string; additionalProperty?: string; tag?: string };
+    const params = e.params as {
+      missingProperty?: string;
+      additionalProperty?: string;
+      tag?: string;
+      allowedValue?: unknown;
+    };
     const member =
       params.missingProperty ??
       params.additionalProperty ??
@@ -59,7 +64,9 @@ export function issuesFromAjv(
     const msg =
       e.keyword === 'additionalProperties'
         ? `Extra inputs are not permitted: ${member}`
-        : (e.message ?? e.keyword);
+        : e.keyword === 'const'
+          ? `Input should be ${JSON.stringify(params.allowedValue)}`
+          : (e.message ?? e.keyword);
     return { loc, msg, type: e.keyword === 'additionalProperties' ? 'extra_forbidden' : e.keyword };
   });
 }

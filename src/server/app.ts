@@ -24,6 +24,7 @@ import {
 import { answerHeadWithGet } from './head.js';
 import { loggerOptions, RequestLogController } from './logging.js';
 import { installOpenApi } from './openapi.js';
+import { agentProfileRoutes } from './routes/agent-profiles.js';
 import { bashRoutes } from './routes/bash.js';
 import { conversationGoalRoutes } from './routes/conversation-goal.js';
 import { conversationPolicyRoutes } from './routes/conversation-policies.js';
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxUploadBytes: deps.maxUploadBytes,
   });
   await app.register(skillRoutes, { home: deps.skillsHome ?? homedir() });
+  await app.register(agentProfileRoutes, { settings: deps.settings, home: deps.skillsHome ?? homedir() });
   await app.register(socketRoutes, {
     sessionKeys,
     conversations: deps.conversations,

@@ -159,6 +159,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     hooks: options.hooks ?? null,
     prices: options.prices,
     logger: serviceLogger,
+    skillsHome: options.skillsHome,
   });
   // The control plane starts before the HTTP app exists; its background errors go to the app's log.
   const logError = (error: Error, context: string) => app?.log.warn({ err: error }, context);

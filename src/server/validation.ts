@@ -32,6 +32,7 @@ import {
 import { LLMError } from '../llm/index.js';
 import { SandboxLimitError, SandboxNotFoundError, SandboxSpecNotFoundError } from '../sandbox/index.js';
 import {
+  AgentProfileNotFoundError,
   ConnectionConflictError,
   ConnectionNotFoundError,
   InvalidSettingsError,
@@ -224,6 +225,7 @@ function domainError(error: unknown): { status: number; detail: unknown } | null
     error instanceof SandboxNotFoundError ||
     error instanceof SandboxSpecNotFoundError ||
     error instanceof ProfileNotFoundError ||
+    error instanceof AgentProfileNotFoundError ||
     error instanceof ConnectionNotFoundError
   ) {
     return { status: 404, detail: error.message };

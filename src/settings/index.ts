@@ -1,6 +1,24 @@
+export {
+  ActivateAgentProfileResponse,
+  AgentProfileDetail,
+  AgentProfileDiagnostics,
+  AgentProfileIdParams,
+  AgentProfileInput,
+  AgentProfileList,
+  AgentProfileMutation,
+  AgentProfileNameParams,
+  MAX_AGENT_PROFILES,
+} from './agent-profile-schemas.js';
+export {
+  AgentProfileNotFoundError,
+  agentProfileSettings,
+  mcpSelection,
+  type ProfileAgentSettings,
+  type ProfileSkill,
+} from './agent-profiles.js';
 export { AGENT_SETTINGS_FORM, CONVERSATION_SETTINGS_FORM, SettingsFormSchema } from './form-schemas.js';
 export { LOCAL_USER, userIdForSessionKey } from './identity.js';
-export type { McpServerInput } from './mcp-servers.js';
+export { type McpServerInput, mcpConfigOnly } from './mcp-servers.js';
 export { defaultSettings, InvalidSettingsError, parseSettings } from './parse.js';
 export {
   ActivateProfileResponse,

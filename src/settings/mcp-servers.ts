@@ -129,3 +129,20 @@ export function withoutMcpServer(config: MCPConfig, key: string): MCPConfig {
   if (!slot) return config;
   return { ...config, [slot.list]: (config[slot.list] ?? []).filter((_, i) => i !== slot.index) };
 }
+
+/** The config with only the servers of these keys (the ones the map shows); a key not there adds nothing. */
+export function mcpConfigOnly(config: MCPConfig | null, keys: readonly string[]): MCPConfig {
+  const kept = new Set<string>();
+  for (const key of keys) {
+    const slot = slotOf(config, key);
+    if (slot) kept.add(`${slot.list}:${slot.index}`);
+  }
+  const only = <L extends ListName>(list: L) =>
+    ((config?.[list] ?? []) as NonNullable<MCPConfig[L]>).filter((_, i) => kept.has(`${list}:${i}`));
+  return {
+    ...config,
+    sse_servers: only('sse_servers'),
+    shttp_servers: only('shttp_servers'),
+    stdio_servers: only('stdio_servers'),
+  } as MCPConfig;
+}

@@ -3,6 +3,7 @@
 // in the same document as the settings so that activating one (it becomes the settings' LLM) is one
 // write under the user's turn. POST /api/settings never sees or replaces them.
 import { routingProblems } from '../llm/index.js';
+import type { StoredAgentProfile } from './agent-profile-schemas.js';
 import { InvalidSettingsError } from './parse.js';
 import {
   MAX_PROFILE_BYTES,
@@ -24,6 +25,9 @@ export interface ProfileMembers {
   active_profile?: string | null;
   /** The keys and base URLs profiles may share (provider-connections.ts). */
   provider_connections?: Record<string, StoredConnection>;
+  /** Agent profiles by name (agent-profiles.ts), and the id of the active one. */
+  agent_profiles?: Record<string, StoredAgentProfile>;
+  active_agent_profile_id?: string | null;
 }
 
 /** A user's whole stored document. */
@@ -32,7 +36,7 @@ export type SettingsDocument = Settings & ProfileMembers;
 /** 404: no profile of that name. */
 export class ProfileNotFoundError extends Error {
   override name = 'ProfileNotFoundError';
-  constructor(profile: string) {
+  constructor(readonly profile: string) {
     super(`Profile '${profile}' not found`);
   }
 }
@@ -72,6 +76,8 @@ export const profileMembers = (doc: ProfileMembers | null): ProfileMembers =>
         llm_profiles: doc.llm_profiles ?? {},
         active_profile: doc.active_profile ?? null,
         provider_connections: doc.provider_connections ?? {},
+        agent_profiles: doc.agent_profiles ?? {},
+        active_agent_profile_id: doc.active_agent_profile_id ?? null,
       }
     : {};
 
@@ -81,6 +87,8 @@ export function settingsOnly(doc: SettingsDocument): Settings {
     llm_profiles: _profiles,
     active_profile: _active,
     provider_connections: _shared,
+    agent_profiles: _agents,
+    active_agent_profile_id: _activeAgent,
     ...settings
   } = doc;
   return settings;

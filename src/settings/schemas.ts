@@ -148,6 +148,8 @@ export const StoredDocumentShape = Type.Object({
   provider_connections: Type.Optional(
     Type.Record(Type.String(), Type.Object({}, { additionalProperties: true })),
   ),
+  agent_profiles: Type.Optional(Type.Record(Type.String(), Type.Object({}, { additionalProperties: true }))),
+  active_agent_profile_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 
 export const GETSettingsResponse = Type.Object(

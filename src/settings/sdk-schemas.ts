@@ -33,7 +33,9 @@ const sdkSettingsMembers = {
   active_profile: Type.Union([Type.String(), Type.Null()], {
     description: 'The LLM profile activated last (/api/profiles), null when none is',
   }),
-  active_agent_profile_id: Type.Null({ description: 'agentd has no agent profiles: always null' }),
+  active_agent_profile_id: Type.Union([Type.String(), Type.Null()], {
+    description: 'The id of the active agent profile (/api/agent-profiles), null when none is',
+  }),
   misc_settings: Type.Object({}, { ...open, description: 'Not stored by agentd: always {}' }),
 };
 
@@ -122,7 +124,9 @@ export const SettingsUpdateRequest = Type.Object(
       }),
     ),
     active_agent_profile_id: Type.Optional(
-      Type.Null({ description: 'Only null: agentd has no agent profiles' }),
+      Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Null()], {
+        description: "An agent profile's id to make active (it must exist: 404 otherwise); null: none active",
+      }),
     ),
   },
   {

@@ -13,9 +13,15 @@ const CONVERSATION_SETTINGS_SCHEMA_VERSION = 1;
 /**
  * The SDK's members, from a record whose secret strings are already what the caller may see
  * (plaintext, sealed or redacted: the service decides). `llmKeySet` says whether a key is stored,
- * `activeProfile` which LLM profile was activated last (null: none, or it is gone).
+ * `activeProfile` which LLM profile was activated last (null: none, or it is gone), and
+ * `activeAgentProfileId` which agent profile is active.
  */
-export function sdkMembers(doc: Settings, llmKeySet: boolean, activeProfile: string | null) {
+export function sdkMembers(
+  doc: Settings,
+  llmKeySet: boolean,
+  activeProfile: string | null,
+  activeAgentProfileId: string | null,
+) {
   const llm: Record<string, unknown> = { api_key: doc.llm_api_key ?? null };
   // The SDK's LLM has its own default model; a null would not validate, so an unset model is left out.
   if (doc.llm_model) llm.model = doc.llm_model;
@@ -50,7 +56,7 @@ export function sdkMembers(doc: Settings, llmKeySet: boolean, activeProfile: str
     conversation_settings: conversation,
     llm_api_key_is_set: llmKeySet,
     active_profile: activeProfile,
-    active_agent_profile_id: null,
+    active_agent_profile_id: activeAgentProfileId,
     misc_settings: {},
   };
 }

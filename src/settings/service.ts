@@ -2,7 +2,22 @@
 // the store; GET's projection hides them; getEffective opens them for the agent runtime, and
 // secretValue / view('plaintext') for the callers the routes let ask (secret exposure enabled).
 import { mapLlmSecrets } from '../llm/index.js';
-import { ProviderConnectionSettings } from './connection-service.js';
+import type { AgentProfileDiagnostics } from './agent-profile-schemas.js';
+import {
+  AgentProfileSettings,
+  agentProfileNotFound,
+  withActiveAgentProfile,
+} from './agent-profile-service.js';
+import {
+  AgentProfileNotFoundError,
+  activeAgentProfileId,
+  agentProfileById,
+  agentProfileDiagnostics,
+  agentProfileOf,
+  agentProfilesOn,
+  type ProfileSkill,
+  withLlmRefRenamed,
+} from './agent-profiles.js';
 import { defaults, sealContext } from './documents.js';
 import { type McpServerInput, mcpServerOf, withMcpServer, withoutMcpServer } from './mcp-servers.js';
 import { mergeSettings } from './merge.js';
@@ -21,6 +36,7 @@ import {
   activeProfile,
   checkProfileLlm,
   linkOf,
+  ProfileConflictError,
   ProfileNotFoundError,
   profileList,
   profileMembers,
@@ -58,7 +74,7 @@ export type SettingsView = GETSettingsResponse & ReturnType<typeof sdkMembers>;
  */
 export type EffectiveSettings = Settings & { active_llm?: ProfileLLM };
 
-export class SettingsService extends ProviderConnectionSettings {
+export class SettingsService extends AgentProfileSettings {
   /** The web UI's flat members: no secret, only the *_set flags. Null when nothing is stored. */
   async get(userId: string): Promise<GETSettingsResponse | null> {
     const sealed = await this.read(userId);
@@ -105,6 +121,8 @@ export class SettingsService extends ProviderConnectionSettings {
         if (profile !== null && !profileOf(next, profile)) throw new ProfileNotFoundError(profile);
         next.active_profile = profile;
       }
+      if (request.active_agent_profile_id !== undefined)
+        next = withActiveAgentProfile(next, request.active_agent_profile_id);
       const key = keyUpdate(request.agent_settings_diff?.llm?.api_key, SecretBox.isSealed);
       if (key.kind === 'clear') next.llm_api_key = null;
       if (key.kind === 'set') next.llm_api_key = this.box.encrypt(key.plaintext, sealContext(userId));
@@ -194,7 +212,10 @@ export class SettingsService extends ProviderConnectionSettings {
         : mode === 'encrypted'
           ? sealed
           : mapSecrets(sealed, () => REDACTED);
-    return { ...flatView(sealed), ...sdkMembers(shown, Boolean(sealed.llm_api_key), activeProfile(doc)) };
+    return {
+      ...flatView(sealed),
+      ...sdkMembers(shown, Boolean(sealed.llm_api_key), activeProfile(doc), activeAgentProfileId(doc)),
+    };
   }
 
   /** GET /api/profiles: every profile (no secret), and the active one. */
@@ -219,7 +240,12 @@ export class SettingsService extends ProviderConnectionSettings {
    * URL when it names one (ProfileNotFoundError; SecretKeyError; InvalidSettingsError when that is gone).
    */
   async profileLlm(userId: string, name: string): Promise<ProfileLLM> {
-    const { doc, stored } = await this.storedProfile(userId, name);
+    return this.runnableLlm(userId, (await this.read(userId)) ?? defaults(), name);
+  }
+
+  private runnableLlm(userId: string, doc: SettingsDocument, name: string): ProfileLLM {
+    const stored = profileOf(doc, name);
+    if (!stored) throw new ProfileNotFoundError(name);
     return this.openProfile(userId, name, resolvedLlm(doc, name, stored));
   }
 
@@ -235,6 +261,44 @@ export class SettingsService extends ProviderConnectionSettings {
 
   private openProfile(userId: string, name: string, sealed: ProfileLLM): ProfileLLM {
     return mapLlmSecrets(sealed, (value) => this.open(userId, value, `llm_profiles.${name}`));
+  }
+
+  /**
+   * What a start on the agent profile of that id runs: the profile, its LLM profile's LLM in clear
+   * (with its connection's key), and the settings' MCP servers it chooses from (sealed).
+   * AgentProfileNotFoundError; ProfileNotFoundError when its LLM profile is gone.
+   */
+  async agentProfileLaunch(userId: string, id: string) {
+    const doc = (await this.read(userId)) ?? defaults();
+    const profile = agentProfileById(doc, id);
+    if (!profile) throw new AgentProfileNotFoundError(`Agent profile with id '${id}' not found`);
+    return {
+      profile,
+      llm: this.runnableLlm(userId, doc, profile.llm_profile_ref),
+      mcp_config: doc.mcp_config ?? null,
+    };
+  }
+
+  /** OpenHands' /materialize: what a start on the profile would resolve, without starting (agent-profiles.ts). */
+  async materializeAgentProfile(
+    userId: string,
+    name: string,
+    skills: ProfileSkill[],
+  ): Promise<AgentProfileDiagnostics> {
+    const doc = (await this.read(userId)) ?? defaults();
+    const profile = agentProfileOf(doc, name);
+    if (!profile) throw agentProfileNotFound(name);
+    let llm: ProfileLLM | null = null;
+    let problem: string | null = null;
+    try {
+      llm = this.runnableLlm(userId, doc, profile.llm_profile_ref);
+    } catch (error) {
+      problem =
+        error instanceof ProfileNotFoundError
+          ? `LLM profile '${profile.llm_profile_ref}' not found`
+          : `Could not load LLM profile '${profile.llm_profile_ref}': ${(error as Error).message}`;
+    }
+    return agentProfileDiagnostics(profile, doc.mcp_config ?? null, llm, problem, skills);
   }
 
   /**
@@ -267,20 +331,31 @@ export class SettingsService extends ProviderConnectionSettings {
     return this.openProfile(userId, name, resolvedLlm(doc, name, draft));
   }
 
-  /** Deletes a profile (none by that name is no error, as in OpenHands); it is no longer active. */
+  /**
+   * Deletes a profile (none by that name is no error, as in OpenHands); it is no longer active. One an
+   * agent profile runs on is a ProfileConflictError naming them.
+   */
   async deleteProfile(userId: string, name: string): Promise<ProfileMutation> {
     return this.serialize(userId, async () => {
       const doc = await this.read(userId);
+      const users = doc ? agentProfilesOn(doc, name) : [];
+      if (users.length > 0)
+        throw new ProfileConflictError(
+          `LLM profile '${name}' is referenced by ${users.length} agent profile(s): ${users.join(', ')}`,
+        );
       if (doc && profileOf(doc, name)) await this.write(userId, withoutProfile(doc, name));
       return { name, message: `Profile '${name}' deleted` };
     });
   }
 
-  /** Renames a profile (ProfileNotFoundError, ProfileConflictError when `to` is taken). */
+  /**
+   * Renames a profile (ProfileNotFoundError, ProfileConflictError when `to` is taken); the active
+   * profile and the agent profiles that run on it follow.
+   */
   async renameProfile(userId: string, from: string, to: string): Promise<ProfileMutation> {
     return this.serialize(userId, async () => {
       const doc = (await this.read(userId)) ?? defaults();
-      const next = renamedProfile(doc, from, to);
+      const next = withLlmRefRenamed(renamedProfile(doc, from, to), from, to);
       if (next !== doc) await this.write(userId, next);
       const message =
         from === to ? `Profile '${from}' unchanged (same name)` : `Profile '${from}' renamed to '${to}'`;

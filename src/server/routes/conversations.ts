@@ -60,7 +60,14 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         tags,
         summary: 'Start Conversation',
         body: Ref('StartConversationRequest'),
-        response: { 200: Ref('ConversationInfo'), 201: Ref('ConversationInfo'), ...errorResponses },
+        response: {
+          200: Ref('ConversationInfo'),
+          201: Ref('ConversationInfo'),
+          404: detailResponse(
+            'agent_profile_id names no agent profile of the caller, or one whose LLM profile is gone',
+          ),
+          ...errorResponses,
+        },
       },
     },
     async (request, reply) => {

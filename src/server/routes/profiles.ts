@@ -101,9 +101,14 @@ export const profileRoutes: FastifyPluginAsync<ProfileRoutesOptions> = async (
       schema: {
         tags,
         summary: 'Delete Profile',
-        description: 'Deletes the profile (none by that name is no error); it is no longer the active one.',
+        description:
+          'Deletes the profile (none by that name is no error); it is no longer the active one. One an agent profile runs on is a 409 naming them.',
         params: ProfileNameParams,
-        response: { 200: Type.Ref('ProfileMutationResponse'), ...errorResponses },
+        response: {
+          200: Type.Ref('ProfileMutationResponse'),
+          409: detailResponse('Agent profiles run on it'),
+          ...errorResponses,
+        },
       },
     },
     async (request) => settings.deleteProfile(request.userId, name(request)),
@@ -115,7 +120,7 @@ export const profileRoutes: FastifyPluginAsync<ProfileRoutesOptions> = async (
       schema: {
         tags,
         summary: 'Rename Profile',
-        description: 'Renames the profile; the active profile follows.',
+        description: 'Renames the profile; the active profile and the agent profiles that run on it follow.',
         params: ProfileNameParams,
         body: Type.Ref('RenameProfileRequest'),
         response: {

@@ -80,7 +80,9 @@ export const settingsRoutes: FastifyPluginAsync<SettingsRoutesOptions> = async (
         response: {
           200: Type.Ref('SettingsView'),
           400: detailResponse('Nothing to update'),
-          404: detailResponse('active_profile names no saved profile'),
+          404: detailResponse(
+            'active_profile names no saved profile, or active_agent_profile_id no agent profile',
+          ),
           ...errorResponses,
         },
       },
