@@ -79,3 +79,15 @@ export interface ProfileList {
   }[];
   active_profile: string | null;
 }
+
+/** GET /api/agent-profiles: the caller's agent profiles and the active one's id. */
+export interface AgentProfileList {
+  profiles: {
+    id: string;
+    name: string;
+    revision: number;
+    llm_profile_ref: string | null;
+    mcp_server_refs: string[] | null;
+  }[];
+  active_agent_profile_id: string | null;
+}

@@ -496,6 +496,49 @@ describe('the web UI in Chromium', () => {
     await page.close();
   });
 
+  it('saves an agent profile and starts a conversation on it from the New page', async () => {
+    await scriptNext([finishStep]);
+    const key = `sk-${randomUUID()}`;
+    llm.script(key, [finishing('ran as the reviewer')]);
+    const runsOn = { model: 'openai/reviewer-model', api_key: key, base_url: llm.openaiBaseUrl };
+    expect((await api('/api/profiles/reviewer-llm', { method: 'POST', body: { llm: runsOn } })).status).toBe(
+      201,
+    );
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Save an agent profile' });
+    await form.getByLabel('Agent profile name').fill('reviewer');
+    await form.getByLabel('Runs on').selectOption('reviewer-llm');
+    await form.getByLabel('Added instructions').fill('REVIEWER-MARK: only review, never edit.');
+    await form.getByLabel('MCP servers').selectOption('none');
+    await form.getByRole('button', { name: 'Save agent profile' }).click();
+    const row = page.getByRole('list', { name: 'Agent profiles' }).locator('li', { hasText: 'reviewer' });
+    await row.getByText('on reviewer-llm').waitFor();
+    await row.getByText('no MCP servers').waitFor();
+    await shot(page, 'settings-agent-profiles');
+
+    await page.getByRole('link', { name: 'New', exact: true }).click();
+    await page.getByLabel('Task').fill('Review the change');
+    await page.getByLabel('Working folder').fill(tempDir('agentd-web-work-'));
+    await page.getByLabel('Agent profile').selectOption({ label: 'reviewer (on reviewer-llm)' });
+    // An agent profile says what the agent runs on: no LLM profile or model to choose beside it.
+    expect(await page.getByLabel('LLM profile').count()).toBe(0);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('.message.final', { hasText: 'ran as the reviewer' }).waitFor();
+    expect(JSON.stringify(llm.requestsFor(key)[0]!.body.messages)).toContain('REVIEWER-MARK');
+    const id = page.url().split('/').pop()!;
+    const info = (await (await api(`/api/conversations/${id}`)).json()) as {
+      launched_agent_profile: { agent_profile_id: string } | null;
+    };
+    const listed = (await (await api('/api/agent-profiles')).json()) as {
+      profiles: { id: string; name: string }[];
+    };
+    expect(info.launched_agent_profile?.agent_profile_id).toBe(
+      listed.profiles.find((p) => p.name === 'reviewer')?.id,
+    );
+    await page.close();
+  });
+
   it('starts a sub-conversation from a conversation, in its folder, and links the two both ways', async () => {
     await scriptNext([finishing('parent done'), finishing('child done')]);
     const page = await signedInPage();

@@ -1,5 +1,5 @@
-// A new conversation: the task, the working folder, the model (the settings' one unless changed, or a
-// saved LLM profile) and confirmation mode; it starts at once and opens. Opened with ?parent=ID (a
+// A new conversation: the task, the working folder, what it runs on (the settings' model unless
+// changed, a saved LLM profile, or an agent profile) and confirmation mode; it starts at once and opens. Opened with ?parent=ID (a
 // conversation's "New sub-conversation"), it starts a sub-conversation of that one, in its folder.
 // The folders the user saved (on the server, /api/workspaces) are offered beside the folder field.
 import { useEffect, useState } from 'preact/hooks';
@@ -7,6 +7,7 @@ import { api, errorText } from '../api.js';
 import { navigate } from '../router.js';
 import type { ConversationInfo, Settings } from '../types.js';
 import { ErrorNote, KNOWN_MODELS, KnownModels, Link } from '../ui.js';
+import { useAgentProfiles } from './agent-profiles.js';
 import { SavedFolderList, saveFolder, useSavedFolders } from './folders.js';
 import { useProfiles } from './profiles.js';
 
@@ -20,6 +21,8 @@ export function NewConversationPage(props: { parentId: string | null }) {
   const [model, setModel] = useState('');
   const [profile, setProfile] = useState('');
   const [profiles] = useProfiles();
+  const [agentProfile, setAgentProfile] = useState('');
+  const [agentProfiles] = useAgentProfiles();
   const [confirm, setConfirm] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -63,7 +66,8 @@ export function NewConversationPage(props: { parentId: string | null }) {
       if (parent) body.parent_conversation_id = parent.id;
       // A profile brings its whole LLM (agentd's llm_profile); else only a changed model is sent: the
       // settings' key and base URL stay with it (agentd's llm_model).
-      if (profile) body.llm_profile = profile;
+      if (agentProfile) body.agent_profile_id = agentProfile;
+      else if (profile) body.llm_profile = profile;
       else if (model.trim() && model.trim() !== settings?.llm_model) body.llm_model = model.trim();
       const info = await api<ConversationInfo>('/api/conversations', { method: 'POST', body });
       if (!parent) localStorage.setItem(LAST_DIR, dir.trim());
@@ -129,7 +133,24 @@ export function NewConversationPage(props: { parentId: string | null }) {
             Save this folder for next time
           </label>
         )}
-        {profiles && profiles.profiles.length > 0 && (
+        {agentProfiles && agentProfiles.profiles.length > 0 && (
+          <label>
+            Agent profile
+            <select
+              name="agent-profile"
+              value={agentProfile}
+              onChange={(e) => setAgentProfile(e.currentTarget.value)}
+            >
+              <option value="">None: the LLM below</option>
+              {agentProfiles.profiles.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name} (on {p.llm_profile_ref})
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {!agentProfile && profiles && profiles.profiles.length > 0 && (
           <label>
             LLM profile
             <select name="profile" value={profile} onChange={(e) => setProfile(e.currentTarget.value)}>
@@ -142,7 +163,7 @@ export function NewConversationPage(props: { parentId: string | null }) {
             </select>
           </label>
         )}
-        {!profile && (
+        {!profile && !agentProfile && (
           <label>
             Model
             <input

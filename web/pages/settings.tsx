@@ -1,10 +1,11 @@
 // Settings, through the same /api/settings as every client: the LLM (the key is write-only: shown as
-// set or not set), confirmation mode, iterations, the condenser, the LLM profiles (profiles.tsx) and
-// the MCP servers (add, remove, test).
+// set or not set), confirmation mode, iterations, the condenser, the LLM profiles (profiles.tsx), the
+// agent profiles (agent-profiles.tsx) and the MCP servers (add, remove, test).
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import type { McpConfig, Settings } from '../types.js';
 import { ErrorNote, KNOWN_MODELS, KnownModels } from '../ui.js';
+import { AgentProfiles } from './agent-profiles.js';
 import { McpServers } from './mcp.js';
 import { LlmProfiles } from './profiles.js';
 
@@ -168,6 +169,7 @@ export function SettingsPage() {
         </div>
       </form>
       <LlmProfiles onChange={() => void load()} />
+      <AgentProfiles />
       <McpServers
         config={stored.mcp_config ?? {}}
         onChange={(mcp_config: McpConfig) => save({ ...stored, mcp_config })}
