@@ -33,19 +33,30 @@ export {
   ConfirmationPolicy,
   EXECUTION_STATUSES,
   ExecutionStatus,
+  InstalledSkillResponse,
+  InstallSkillRequest,
   RiskThreshold,
   SecurityAnalyzer,
   SkillInfo,
+  SkillNameParams,
   SkillsRequest,
   SkillsResponse,
 } from './schemas.js';
 export { skillCatalog } from './skill-catalog.js';
 export {
+  type InstalledSkill,
+  InstalledSkills,
+  type InstallRequest,
+  MAX_SKILL_BYTES,
+  MAX_SKILL_FILES,
+  SkillInstallError,
+  userSkills,
+} from './skill-install.js';
+export {
   AgentContext,
   type AgentContextSpec,
   parseSkillFile,
   type Skill,
-  userSkills,
   workspaceSkills,
 } from './skills.js';
 export { DEFAULT_STUCK_THRESHOLDS, isStuck, type StuckThresholds } from './stuck.js';

@@ -120,3 +120,49 @@ export const SkillsResponse = Type.Object(
   },
   { $id: 'SkillsResponse' },
 );
+
+// Installed skills (skill-install.ts), OpenHands' wire shapes.
+
+export const InstallSkillRequest = Type.Object(
+  {
+    source: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'github:owner/repo, a git URL, or a folder on this server (absolute, ~ or ./)',
+    }),
+    ref: Type.Optional(
+      Type.Union([Type.String({ maxLength: 200 }), Type.Null()], { description: 'A branch, tag or commit' }),
+    ),
+    repo_path: Type.Optional(
+      Type.Union([Type.String({ maxLength: 1024 }), Type.Null()], {
+        description: 'The folder of the skill in the repository',
+      }),
+    ),
+    force: Type.Optional(
+      Type.Boolean({ default: false, description: 'Replace an installation of the same name' }),
+    ),
+  },
+  { additionalProperties: false, title: 'InstallSkillRequest' },
+);
+
+export const InstalledSkillResponse = Type.Object(
+  {
+    name: Type.String(),
+    version: Type.String(),
+    description: Type.String(),
+    enabled: Type.Boolean(),
+    source: Type.String(),
+    resolved_ref: Type.Union([Type.String(), Type.Null()]),
+    repo_path: Type.Union([Type.String(), Type.Null()]),
+    installed_at: Type.String(),
+    install_path: Type.String(),
+  },
+  { title: 'InstalledSkillResponse' },
+);
+
+/** OpenHands' skill names: lowercase letters and digits in hyphen-separated words. */
+export const SKILL_NAME_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
+
+export const SkillNameParams = Type.Object({
+  skill_name: Type.String({ minLength: 1, maxLength: 255, pattern: SKILL_NAME_PATTERN }),
+});

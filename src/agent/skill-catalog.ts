@@ -1,7 +1,8 @@
 // The skills this server can see, for OpenHands' POST /api/skills (the SDK's
 // `load_skills_from_agent_server` puts them in the AgentContext of the conversations it starts).
 // Sources, lowest precedence first, with OpenHands' names in `sources`:
-// - `sdk_base`: the user's skills (~/.agents/skills, ~/.openhands/skills, ~/.openhands/microagents);
+// - `sdk_base`: the user's skills (~/.agents/skills, ~/.openhands/skills, ~/.openhands/microagents,
+//   then the enabled installed ones: skill-install.ts);
 //   agentd ships no public skills and fetches none (OpenHands clones its extensions repository);
 // - `project`: the workspace's (AGENTS.md and friends, .openhands/skills, .agents/skills);
 // - `sandbox` (lowest): the always-on `work_hosts` skill listing the request's exposed URLs named
@@ -9,7 +10,8 @@
 // - `registered_marketplaces`, `org`: always 0 here: agentd loads no skills from marketplaces or
 //   organization repositories.
 // A later source's skill replaces an earlier one of the same name (OpenHands' merge).
-import { type Skill, userSkills, workspaceSkills } from './skills.js';
+import { userSkills } from './skill-install.js';
+import { type Skill, workspaceSkills } from './skills.js';
 
 /** OpenHands' SkillInfo. */
 export interface SkillInfo {

@@ -118,10 +118,11 @@ function lowerNames(dir: string): Set<string> | null {
 }
 
 /**
- * The user's own skills, as OpenHands' USER_SKILLS_DIRS: `~/.agents/skills/<name>/SKILL.md`,
- * `~/.openhands/skills/*.md`, `~/.openhands/microagents/*.md`; the first of a name wins.
+ * The skill files in the user's folders, as OpenHands' USER_SKILLS_DIRS: `~/.agents/skills/<name>/SKILL.md`,
+ * `~/.openhands/skills/*.md`, `~/.openhands/microagents/*.md`; the first of a name wins. With the
+ * installed ones: userSkills (skill-install.ts).
  */
-export function userSkills(home: string): Skill[] {
+export function userSkillFiles(home: string): Skill[] {
   const seen = new Set<string>();
   return skillFolders(home, false).filter((s) => !seen.has(s.name) && seen.add(s.name));
 }

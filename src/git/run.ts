@@ -29,6 +29,8 @@ function gitEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     GIT_TERMINAL_PROMPT: '0',
+    // ssh must not ask either (a host key, a passphrase): with no terminal it would wait out the timeout.
+    GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? 'ssh -o BatchMode=yes',
     GIT_OPTIONAL_LOCKS: '0',
     LC_ALL: 'C',
   };

@@ -50,7 +50,11 @@ const runsFor = (op: Operation) =>
 
 const llm = new ScriptedLLM();
 await llm.start();
-const server = await startServer({ controlPlane: { maxSandboxes: 2, warmSpare: false } });
+// A home of its own: the skill routes install into it (never into the machine's ~/.openhands).
+const server = await startServer({
+  controlPlane: { maxSandboxes: 2, warmSpare: false },
+  skillsHome: tempDir('agentd-fuzz-home-'),
+});
 const workspaces = tempDir('agentd-fuzz-ws-');
 const fileRoot = tempDir('agentd-fuzz-files-');
 afterAll(async () => {

@@ -1,0 +1,350 @@
+// Installed skills (OpenHands' /api/skills/install and /installed): an AgentSkills folder (a SKILL.md
+// and what it refers to) copied from a git repository or a local folder into
+// `~/.openhands/skills/installed/<name>`, tracked in that folder's `.installed.json` (OpenHands'
+// file: `{extensions: {name: info}}`), so the SDK's own tools read the same installation. The
+// enabled ones are user skills, after the user's own skill files (userSkills).
+import { randomUUID } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { runGit } from '../git/index.js';
+import { SKILL_NAME_PATTERN } from './schemas.js';
+import { parseSkillFile, type Skill, userSkillFiles } from './skills.js';
+
+/** Most a skill folder may hold: skills are instructions and small scripts, not projects. */
+export const MAX_SKILL_FILES = 2_000;
+export const MAX_SKILL_BYTES = 20 * 1024 * 1024;
+const METADATA = '.installed.json';
+
+/** OpenHands' InstalledSkillInfo as it answers it (and keeps it in `.installed.json`). */
+export interface InstalledSkill {
+  name: string;
+  version: string;
+  description: string;
+  enabled: boolean;
+  source: string;
+  requested_ref: string | null;
+  resolved_ref: string | null;
+  repo_path: string | null;
+  installed_at: string;
+  install_path: string;
+}
+
+export interface InstallRequest {
+  source: string;
+  ref?: string | null;
+  repo_path?: string | null;
+  force?: boolean;
+}
+
+/** Why an installation failed, by OpenHands' statuses: fetch 400, invalid skill 422, installed 409. */
+export class SkillInstallError extends Error {
+  constructor(
+    readonly kind: 'fetch' | 'invalid' | 'exists',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SkillInstallError';
+  }
+}
+
+const fail = (kind: SkillInstallError['kind'], message: string): never => {
+  throw new SkillInstallError(kind, message);
+};
+
+/** `github:owner/repo`, a git URL, or a local folder (OpenHands' parse_extension_source). */
+function sourceOf(
+  source: string,
+): { kind: 'git'; url: string; name: string } | { kind: 'local'; path: string } {
+  const text = source.trim();
+  const github = /^github:([\w.-]+)\/([\w.-]+)$/.exec(text);
+  if (github)
+    return { kind: 'git', url: `https://github.com/${github[1]}/${github[2]}.git`, name: github[2]! };
+  if (text.startsWith('github:'))
+    fail('fetch', `Invalid GitHub shorthand: ${text} (expected github:owner/repo)`);
+  if (/^(https?|ssh|git|file):\/\//.test(text) || /^[\w.-]+@[\w.-]+:/.test(text)) {
+    const name = basename(text.replace(/\/+$/, '')).replace(/\.git$/, '');
+    return { kind: 'git', url: text, name };
+  }
+  if (text.startsWith('/') || text.startsWith('~') || text.startsWith('.'))
+    return { kind: 'local', path: resolve(text.replace(/^~(?=$|\/)/, homedir())) };
+  return fail(
+    'fetch',
+    `Unable to parse skill source: ${text} (expected github:owner/repo, a git URL, or a path)`,
+  );
+}
+
+/**
+ * The user's skills, as OpenHands' load_user_skills: the skill files in their folders, then the
+ * enabled installed skills whose name none of those has.
+ */
+export function userSkills(home: string): Skill[] {
+  const own = userSkillFiles(home);
+  const names = new Set(own.map((skill) => skill.name));
+  return [...own, ...new InstalledSkills(home).enabledSkills().filter((skill) => !names.has(skill.name))];
+}
+
+/** A ref a client names: never an option git would read as one. */
+const REF = /^[\w][\w./-]{0,199}$/;
+
+export class InstalledSkills {
+  /** One change at a time: installations and the metadata file are read, changed and written whole. */
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly home: string) {}
+
+  private get dir(): string {
+    return join(this.home, '.openhands', 'skills', 'installed');
+  }
+
+  private inTurn<T>(work: () => Promise<T> | T): Promise<T> {
+    const next = this.turn.then(work, work);
+    this.turn = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Fetches the source and installs the skill in it (SkillInstallError); a reinstall keeps `enabled`. */
+  install(request: InstallRequest): Promise<InstalledSkill> {
+    return this.inTurn(async () => {
+      const source = sourceOf(request.source);
+      const ref = request.ref ?? null;
+      const repoPath = request.repo_path ?? null;
+      if (ref !== null && !REF.test(ref)) fail('fetch', `Not a branch, tag or commit: ${ref}`);
+      const scratch = join(tmpdir(), `agentd-skill-${randomUUID()}`);
+      try {
+        let root: string;
+        let resolved: string | null = null;
+        let fallbackName: string;
+        if (source.kind === 'local') {
+          if (repoPath !== null) fail('fetch', 'repo_path is for repositories: name the folder in `source`');
+          if (!statSync(source.path, { throwIfNoEntry: false })?.isDirectory())
+            fail('fetch', `No folder at ${source.path}`);
+          root = source.path;
+          fallbackName = basename(root);
+        } else {
+          resolved = await clone(source.url, ref, scratch);
+          root = scratch;
+          fallbackName = source.name;
+        }
+        if (repoPath !== null) {
+          root = resolve(root, repoPath.replace(/^\/+/, ''));
+          // Resolved for real: a link in the repository must not lead out of it.
+          const real = existsSync(root) ? realpathSync(root) : null;
+          if (real === null || relative(realpathSync(scratch), real).startsWith('..'))
+            fail('fetch', `Subdirectory '${repoPath}' not found in the repository`);
+          fallbackName = basename(root);
+        }
+        const { skill, version, description } = readSkill(root, fallbackName);
+        const target = join(this.dir, skill.name);
+        const metadata = this.readMetadata();
+        if (existsSync(target) && !request.force)
+          fail('exists', `Skill '${skill.name}' is already installed: use force=true to overwrite`);
+        copyInto(root, target);
+        const info: InstalledSkill = {
+          name: skill.name,
+          version,
+          description,
+          enabled: metadata[skill.name]?.enabled ?? true,
+          source: request.source,
+          requested_ref: ref,
+          resolved_ref: resolved,
+          repo_path: repoPath,
+          installed_at: new Date().toISOString(),
+          install_path: target,
+        };
+        this.writeMetadata({ ...metadata, [skill.name]: info });
+        return info;
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    });
+  }
+
+  /** Every installed skill, the metadata reconciled with the folder (gone ones dropped, untracked found). */
+  list(): InstalledSkill[] {
+    const metadata = this.readMetadata();
+    const present = new Set(this.folders());
+    const tracked = Object.values(metadata).filter((info) => present.has(info.name));
+    const found = [...present]
+      .filter((name) => !Object.hasOwn(metadata, name))
+      .flatMap((name): InstalledSkill[] => {
+        try {
+          const path = join(this.dir, name);
+          const { skill, version, description } = readSkill(path, name);
+          if (skill.name !== name) return [];
+          return [
+            {
+              name,
+              version,
+              description,
+              enabled: true,
+              source: 'local',
+              requested_ref: null,
+              resolved_ref: null,
+              repo_path: null,
+              installed_at: statSync(path).mtime.toISOString(),
+              install_path: path,
+            },
+          ];
+        } catch {
+          return [];
+        }
+      });
+    return [...tracked, ...found].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  get(name: string): InstalledSkill | null {
+    return this.list().find((info) => info.name === name) ?? null;
+  }
+
+  /** Enables or disables one; false when it is not installed. */
+  setEnabled(name: string, enabled: boolean): Promise<boolean> {
+    return this.inTurn(() => {
+      const info = this.get(name);
+      if (!info) return false;
+      this.writeMetadata({ ...this.readMetadata(), [name]: { ...info, enabled } });
+      return true;
+    });
+  }
+
+  /** Removes one (only a tracked or found installation, never another folder); false when none. */
+  uninstall(name: string): Promise<boolean> {
+    return this.inTurn(() => {
+      const metadata = this.readMetadata();
+      const known = Object.hasOwn(metadata, name) || this.get(name) !== null;
+      if (!known) return false;
+      rmSync(join(this.dir, name), { recursive: true, force: true });
+      const { [name]: _gone, ...rest } = metadata;
+      this.writeMetadata(rest);
+      return true;
+    });
+  }
+
+  /** Fetches it again from where it came from (its requested ref); null when it is not installed. */
+  async refresh(name: string): Promise<InstalledSkill | null> {
+    const info = this.get(name);
+    if (!info) return null;
+    return this.install({
+      source: info.source,
+      ref: info.requested_ref,
+      repo_path: info.repo_path,
+      force: true,
+    });
+  }
+
+  /** The enabled installations as skills, for the agent (read when asked: the folder may change). */
+  enabledSkills(): Skill[] {
+    return this.list()
+      .filter((info) => info.enabled)
+      .flatMap((info) => {
+        try {
+          return [{ ...readSkill(info.install_path, info.name).skill, source: info.install_path }];
+        } catch {
+          return [];
+        }
+      });
+  }
+
+  private folders(): string[] {
+    try {
+      return readdirSync(this.dir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && new RegExp(SKILL_NAME_PATTERN).test(entry.name))
+        .map((entry) => entry.name);
+    } catch {
+      return [];
+    }
+  }
+
+  private readMetadata(): Record<string, InstalledSkill> {
+    try {
+      const parsed = JSON.parse(readFileSync(join(this.dir, METADATA), 'utf8')) as {
+        extensions?: Record<string, InstalledSkill>;
+        skills?: Record<string, InstalledSkill>;
+      };
+      // OpenHands' older files kept them under `skills`.
+      return { ...parsed.skills, ...parsed.extensions };
+    } catch {
+      return {};
+    }
+  }
+
+  private writeMetadata(extensions: Record<string, InstalledSkill>): void {
+    mkdirSync(this.dir, { recursive: true });
+    const file = join(this.dir, METADATA);
+    writeFileSync(`${file}.tmp`, `${JSON.stringify({ extensions }, null, 2)}\n`);
+    renameSync(`${file}.tmp`, file);
+  }
+}
+
+/** Clones `url` into `into` (at `ref` when given); answers the commit installed. */
+async function clone(url: string, ref: string | null, into: string): Promise<string> {
+  // `--` first: a source is the client's and must never be read as an option (`--upload-pack=…`).
+  const cloned = await runGit(tmpdir(), ['clone', '--quiet', '--no-recurse-submodules', '--', url, into]);
+  if (!cloned.ok) fail('fetch', `Cannot fetch ${url}: ${cloned.error}`);
+  if (ref !== null) {
+    const checkout = await runGit(into, ['checkout', '--quiet', '--detach', ref, '--']);
+    if (!checkout.ok) fail('fetch', `No branch, tag or commit '${ref}' in ${url}: ${checkout.error}`);
+  }
+  const head = await runGit(into, ['rev-parse', 'HEAD']);
+  return head.stdout.toString('utf8').trim();
+}
+
+/** The skill in `root` (its SKILL.md), named by its front matter or the folder; SkillInstallError. */
+function readSkill(root: string, fallbackName: string) {
+  const file = ['SKILL.md', 'skill.md'].map((f) => join(root, f)).find((f) => existsSync(f));
+  if (!file) return fail('invalid', 'Invalid skill: the source holds no SKILL.md');
+  const text = readFileSync(file, 'utf8');
+  const skill: Skill = { ...parseSkillFile(text, fallbackName), agentSkills: true };
+  if (!new RegExp(SKILL_NAME_PATTERN).test(skill.name))
+    fail(
+      'invalid',
+      `Invalid skill name '${skill.name}': lowercase letters and digits in hyphen-separated words`,
+    );
+  const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
+  const version = /^version:\s*["']?([^"'\r\n]*)["']?\s*$/m.exec(front)?.[1]?.trim() ?? '';
+  return { skill, version, description: skill.description ?? '' };
+}
+
+/** Copies a skill folder (not its .git) in place of `target`, whole or not at all; bounded in size. */
+function copyInto(root: string, target: string): void {
+  let files = 0;
+  let bytes = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === '.git') continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) {
+        files += 1;
+        bytes += statSync(path).size;
+      }
+      if (files > MAX_SKILL_FILES || bytes > MAX_SKILL_BYTES)
+        fail(
+          'invalid',
+          `A skill holds at most ${MAX_SKILL_FILES} files and ${MAX_SKILL_BYTES / 1024 / 1024} MB`,
+        );
+    }
+  };
+  walk(root);
+  const staged = `${target}.${randomUUID()}.partial`;
+  mkdirSync(join(target, '..'), { recursive: true });
+  // Symbolic links are copied as links, never followed out of the folder.
+  cpSync(root, staged, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (src) => !relative(root, src).split(sep).includes('.git'),
+  });
+  rmSync(target, { recursive: true, force: true });
+  renameSync(staged, target);
+}
