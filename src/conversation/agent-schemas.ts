@@ -298,7 +298,12 @@ export const AgentSettingsSpec = Type.Object(
           critic_enabled: Type.Optional(
             Type.Boolean({ description: "Judge the agent's steps: agentd's LLMCritic, on the agent's LLM" }),
           ),
-          critic_mode: CriticMode,
+          // No default here: the settings may sit inside a union, where a default is not filled in.
+          critic_mode: Type.Optional(
+            Type.Union([Type.Literal('finish_and_message'), Type.Literal('all_actions')], {
+              description: 'Judge only finishing actions and replies (the default), or every action.',
+            }),
+          ),
         },
         open,
       ),

@@ -1,7 +1,8 @@
 // OpenHands' `agent_settings` in POST /api/conversations (the SDK's AgentSettings: what GET
 // /api/settings answers as `agent_settings`): with no `agent`, the agent is built from them, as the
-// SDK's create_agent() does. Agent profiles (`agent_profile_id`) agentd keeps none of: a 422, never a
-// run on some other agent. `agent_launch_additions` (a deployment's words for the agent) reach its
+// SDK's create_agent() does (its verification's critic as agentd's LLMCritic). An agent profile
+// that is not there is a 404, never a run on some other agent (agent-profiles.test.ts runs them).
+// `agent_launch_additions` (a deployment's words for the agent) reach its
 // system prompt however the agent was given.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -107,7 +108,18 @@ describe('agent_settings', () => {
     await waitForStatus(env.server, info.id, ['finished']);
   });
 
-  it('refuses what it cannot run: an ACP agent, settings without an LLM, an agent profile', async () => {
+  it("runs the critic its verification enables, on the agent's LLM", async () => {
+    const { llm } = scriptedLlm('judged');
+    const res = await start({
+      agent_settings: { llm, verification: { critic_enabled: true, critic_mode: 'all_actions' } },
+    });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as Info).agent.critic).toEqual({ kind: 'LLMCritic', mode: 'all_actions' });
+    const plain = (await (await start({ agent_settings: { llm } })).json()) as Info;
+    expect(plain.agent.critic).toBeUndefined();
+  });
+
+  it('refuses what it cannot run: an ACP agent, settings without an LLM, an agent profile not there', async () => {
     const count = async () => (await (await api(env.server, '/api/conversations/count')).json()) as number;
     const before = await count();
     const { llm: spec } = scriptedLlm('unused');
@@ -116,8 +128,8 @@ describe('agent_settings', () => {
     expect(await acp.json()).toMatchObject({ detail: [{ loc: ['body', 'agent_settings', 'agent_kind'] }] });
     expect((await start({ agent_settings: { agent_kind: 'openhands' } })).status).toBe(422);
     const profile = await start({ agent_profile_id: randomUUID() });
-    expect(profile.status).toBe(422);
-    expect(JSON.stringify(await profile.json())).toContain('agentd keeps no agent profiles');
+    expect(profile.status).toBe(404);
+    expect(JSON.stringify(await profile.json())).toMatch(/Agent profile with id '.+' not found/);
     const both = await start({ agent_profile_id: randomUUID(), agent: { llm: spec } });
     expect(JSON.stringify(await both.json())).toContain('mutually exclusive');
     // Nothing was started by any of them.
