@@ -25,8 +25,11 @@ let browser: Browser;
 
 type Ev = { id: string; kind: string; [k: string]: unknown };
 
+/** The server's home: where it installs skills (never the machine's ~/.openhands). */
+const home = tempDir('agentd-web-home-');
+
 function serve(at = 0): Promise<RunningCli> {
-  return runCli(['serve', '--port', String(at), '--data-dir', dataDir]);
+  return runCli(['serve', '--port', String(at), '--data-dir', dataDir], { env: { HOME: home } });
 }
 
 async function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
@@ -515,6 +518,7 @@ describe('the web UI in Chromium', () => {
     const row = page.getByRole('list', { name: 'Agent profiles' }).locator('li', { hasText: 'reviewer' });
     await row.getByText('on reviewer-llm').waitFor();
     await row.getByText('no MCP servers').waitFor();
+    expect(await row.getByText('no such LLM profile').count()).toBe(0);
     await shot(page, 'settings-agent-profiles');
 
     await page.getByRole('link', { name: 'New', exact: true }).click();
@@ -536,6 +540,39 @@ describe('the web UI in Chromium', () => {
     expect(info.launched_agent_profile?.agent_profile_id).toBe(
       listed.profiles.find((p) => p.name === 'reviewer')?.id,
     );
+    await page.close();
+  });
+
+  it('installs a skill from a folder, disables it and removes it', async () => {
+    const folder = tempDir('agentd-web-skill-');
+    writeFileSync(
+      join(folder, 'SKILL.md'),
+      '---\nname: web-skill\ndescription: From the page\nversion: 2.0.0\n---\nBe kind.\n',
+    );
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Install a skill' });
+    await form.getByLabel('Skill source').fill(folder);
+    await form.getByRole('button', { name: 'Install skill' }).click();
+    const list = page.getByRole('list', { name: 'Installed skills' });
+    await list.getByText('From the page').waitFor();
+    await shot(page, 'settings-installed-skills');
+    const skillNames = async () =>
+      (
+        (await (await api('/api/skills', { method: 'POST', body: { load_project: false } })).json()) as {
+          skills: { name: string }[];
+        }
+      ).skills.map((s) => s.name);
+    expect(await skillNames()).toContain('web-skill');
+    await list.getByLabel('web-skill enabled').uncheck();
+    await expect.poll(skillNames).not.toContain('web-skill');
+    expect(await list.getByLabel('web-skill enabled').isChecked()).toBe(false);
+    // A source that holds no skill: the page says why.
+    await form.getByLabel('Skill source').fill(tempDir('agentd-web-noskill-'));
+    await form.getByRole('button', { name: 'Install skill' }).click();
+    await page.getByText(/holds no SKILL.md/).waitFor();
+    await list.getByRole('button', { name: 'Remove' }).click();
+    await list.getByText('From the page').waitFor({ state: 'detached' });
     await page.close();
   });
 

@@ -29,6 +29,7 @@ const names = (text: string) =>
 export function AgentProfiles() {
   const [list, load] = useAgentProfiles();
   const [llmProfiles] = useProfiles();
+  const llmNames = llmProfiles?.profiles.map((p) => p.name) ?? [];
   const [name, setName] = useState('');
   const [llmProfile, setLlmProfile] = useState('');
   const [suffix, setSuffix] = useState('');
@@ -61,7 +62,6 @@ export function AgentProfiles() {
       setSkillsOut('');
     });
   };
-  const llmNames = llmProfiles?.profiles.map((p) => p.name) ?? [];
   return (
     <section class="profiles agent-profiles">
       <h2>Agent profiles</h2>
@@ -74,6 +74,9 @@ export function AgentProfiles() {
           <li key={p.id} class="wrap">
             <span class="grow">
               <strong>{p.name}</strong> <span class="muted">on {p.llm_profile_ref}</span>{' '}
+              {llmProfiles && !llmNames.includes(p.llm_profile_ref ?? '') && (
+                <span class="error">no such LLM profile: save one or change it</span>
+              )}{' '}
               {p.mcp_server_refs?.length === 0 && <span class="muted">no MCP servers</span>}{' '}
               {list.active_agent_profile_id === p.id && <span class="badge status-finished">active</span>}
             </span>
