@@ -1,8 +1,9 @@
 // The caller's agent profiles (agent-profiles.ts): list (seeding one from the settings the first
 // time, as OpenHands), read, save, delete, rename and activate, each a write of the settings document
-// in the user's turn. Resolving one for a start or a dry run needs its LLM in clear: service.ts.
+// in the user's turn; and what a start on one runs, or would (its LLM profile's LLM in clear).
 import type {
   ActivateAgentProfileResponse,
+  AgentProfileDiagnostics,
   AgentProfileInput,
   AgentProfileList,
   AgentProfileMutation,
@@ -12,8 +13,10 @@ import {
   AgentProfileNotFoundError,
   activeAgentProfileId,
   agentProfileById,
+  agentProfileDiagnostics,
   agentProfileOf,
   agentProfileSummaries,
+  type ProfileSkill,
   renamedAgentProfile,
   SEED_PROFILE_NAME,
   seedAgentProfile,
@@ -21,15 +24,21 @@ import {
   withAgentProfile,
   withoutAgentProfile,
 } from './agent-profiles.js';
-import { ProviderConnectionSettings } from './connection-service.js';
 import { defaults } from './documents.js';
-import { MAX_PROFILES } from './profile-schemas.js';
-import { activeProfile, profileOf, type SettingsDocument, withProfile } from './profiles.js';
+import { LlmProfileSettings } from './llm-profile-service.js';
+import { MAX_PROFILES, type ProfileLLM } from './profile-schemas.js';
+import {
+  activeProfile,
+  ProfileNotFoundError,
+  profileOf,
+  type SettingsDocument,
+  withProfile,
+} from './profiles.js';
 
-export const agentProfileNotFound = (name: string) =>
+const agentProfileNotFound = (name: string) =>
   new AgentProfileNotFoundError(`Agent profile '${name}' not found`);
 
-export abstract class AgentProfileSettings extends ProviderConnectionSettings {
+export abstract class AgentProfileSettings extends LlmProfileSettings {
   /**
    * Every agent profile (no secret: they hold none) and the active one's id. With none and no active
    * one, a `default` profile is made from the settings first and made active (OpenHands' migration
@@ -117,6 +126,44 @@ export abstract class AgentProfileSettings extends ProviderConnectionSettings {
       await this.write(userId, withActiveAgentProfile(doc, id));
       return { id, message: `Agent profile '${id}' activated`, agent_settings_applied: false };
     });
+  }
+
+  /**
+   * What a start on the agent profile of that id runs: the profile, its LLM profile's LLM in clear
+   * (with its connection's key), and the settings' MCP servers it chooses from (sealed).
+   * AgentProfileNotFoundError; ProfileNotFoundError when its LLM profile is gone.
+   */
+  async agentProfileLaunch(userId: string, id: string) {
+    const doc = (await this.read(userId)) ?? defaults();
+    const profile = agentProfileById(doc, id);
+    if (!profile) throw new AgentProfileNotFoundError(`Agent profile with id '${id}' not found`);
+    return {
+      profile,
+      llm: this.runnableLlm(userId, doc, profile.llm_profile_ref),
+      mcp_config: doc.mcp_config ?? null,
+    };
+  }
+
+  /** OpenHands' /materialize: what a start on the profile would resolve, without starting (agent-profiles.ts). */
+  async materializeAgentProfile(
+    userId: string,
+    name: string,
+    skills: ProfileSkill[],
+  ): Promise<AgentProfileDiagnostics> {
+    const doc = (await this.read(userId)) ?? defaults();
+    const profile = agentProfileOf(doc, name);
+    if (!profile) throw agentProfileNotFound(name);
+    let llm: ProfileLLM | null = null;
+    let problem: string | null = null;
+    try {
+      llm = this.runnableLlm(userId, doc, profile.llm_profile_ref);
+    } catch (error) {
+      problem =
+        error instanceof ProfileNotFoundError
+          ? `LLM profile '${profile.llm_profile_ref}' not found`
+          : `Could not load LLM profile '${profile.llm_profile_ref}': ${(error as Error).message}`;
+    }
+    return agentProfileDiagnostics(profile, doc.mcp_config ?? null, llm, problem, skills);
   }
 }
 

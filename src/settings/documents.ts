@@ -11,6 +11,9 @@ import { SecretBox, SecretKeyError } from './secret-box.js';
 /** The additional authenticated data of a user's sealed settings: a value copied to another user fails. */
 export const sealContext = (userId: string) => `agentd-settings:${userId}`;
 
+/** How a secret is shown: redacted (no header), sealed (`encrypted`), or in clear. */
+export type ExposeMode = 'redacted' | 'encrypted' | 'plaintext';
+
 /** A document of the defaults, for a user who has stored nothing yet. */
 export const defaults = (): SettingsDocument => defaultSettings();
 

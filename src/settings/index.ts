@@ -16,6 +16,7 @@ export {
   type ProfileAgentSettings,
   type ProfileSkill,
 } from './agent-profiles.js';
+export type { ExposeMode } from './documents.js';
 export { AGENT_SETTINGS_FORM, CONVERSATION_SETTINGS_FORM, SettingsFormSchema } from './form-schemas.js';
 export { LOCAL_USER, userIdForSessionKey } from './identity.js';
 export { type McpServerInput, mcpConfigOnly } from './mcp-servers.js';
@@ -74,7 +75,7 @@ export {
   SecretBox,
   SecretKeyError,
 } from './secret-box.js';
-export { type EffectiveSettings, type ExposeMode, SettingsService } from './service.js';
+export { type EffectiveSettings, SettingsService } from './service.js';
 export {
   AddWorkspaceParentsRequest,
   AddWorkspacesRequest,

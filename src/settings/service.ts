@@ -1,54 +1,25 @@
 // Per-user settings. Secrets are sealed (SecretBox, bound to the user) before the document reaches
 // the store; GET's projection hides them; getEffective opens them for the agent runtime, and
-// secretValue / view('plaintext') for the callers the routes let ask (secret exposure enabled).
-import { mapLlmSecrets } from '../llm/index.js';
-import type { AgentProfileDiagnostics } from './agent-profile-schemas.js';
-import {
-  AgentProfileSettings,
-  agentProfileNotFound,
-  withActiveAgentProfile,
-} from './agent-profile-service.js';
-import {
-  AgentProfileNotFoundError,
-  activeAgentProfileId,
-  agentProfileById,
-  agentProfileDiagnostics,
-  agentProfileOf,
-  agentProfilesOn,
-  type ProfileSkill,
-  withLlmRefRenamed,
-} from './agent-profiles.js';
-import { defaults, sealContext } from './documents.js';
+// secretValue / view('plaintext') for the callers the routes let ask (secret exposure enabled). The
+// layers below: documents.ts (read, write, seal), connection-service.ts (shared keys),
+// llm-profile-service.ts (LLM profiles), agent-profile-service.ts (agent profiles).
+import { AgentProfileSettings, withActiveAgentProfile } from './agent-profile-service.js';
+import { activeAgentProfileId } from './agent-profiles.js';
+import { defaults, type ExposeMode, sealContext } from './documents.js';
 import { type McpServerInput, mcpServerOf, withMcpServer, withoutMcpServer } from './mcp-servers.js';
 import { mergeSettings } from './merge.js';
 import { InvalidSettingsError, parseSettings } from './parse.js';
-import type {
-  ActivateProfileResponse,
-  ProfileDetail,
-  ProfileList,
-  ProfileLLM,
-  ProfileMutation,
-  SaveProfileRequest,
-} from './profile-schemas.js';
+import type { ProfileLLM } from './profile-schemas.js';
 import {
   activatedProfile,
   activeLlm,
   activeProfile,
-  checkProfileLlm,
-  linkOf,
-  ProfileConflictError,
   ProfileNotFoundError,
-  profileList,
   profileMembers,
   profileOf,
-  renamedProfile,
   type SettingsDocument,
   settingsOnly,
-  storedProfile,
-  withoutProfile,
-  withProfile,
 } from './profiles.js';
-import { resolvedLlm } from './provider-connections.js';
 import type { GETSettingsResponse, Settings } from './schemas.js';
 import {
   MAX_SECRETS,
@@ -60,9 +31,6 @@ import {
 import { applyDiffs, keyUpdate, sdkMembers } from './sdk-view.js';
 import { SecretBox } from './secret-box.js';
 import { mapSecrets } from './secret-fields.js';
-
-/** How GET /api/settings shows secrets: redacted (no header), sealed (`encrypted`), or in clear. */
-export type ExposeMode = 'redacted' | 'encrypted' | 'plaintext';
 
 /** GET /api/settings: the web UI's flat members and the SDK's together (see sdk-schemas.ts). */
 export type SettingsView = GETSettingsResponse & ReturnType<typeof sdkMembers>;
@@ -216,163 +184,6 @@ export class SettingsService extends AgentProfileSettings {
       ...flatView(sealed),
       ...sdkMembers(shown, Boolean(sealed.llm_api_key), activeProfile(doc), activeAgentProfileId(doc)),
     };
-  }
-
-  /** GET /api/profiles: every profile (no secret), and the active one. */
-  async listProfiles(userId: string): Promise<ProfileList> {
-    return profileList((await this.read(userId)) ?? {});
-  }
-
-  /** One profile, its secrets shown as `mode` says (null api_key when redacted); ProfileNotFoundError. */
-  async profile(userId: string, name: string, mode: ExposeMode): Promise<ProfileDetail> {
-    const { doc, stored } = await this.storedProfile(userId, name);
-    const config =
-      mode === 'plaintext'
-        ? this.openProfile(userId, name, stored)
-        : mode === 'encrypted'
-          ? stored
-          : { ...mapLlmSecrets(stored, () => REDACTED), api_key: null };
-    return { name, config, api_key_set: linkOf(doc, stored).api_key_set };
-  }
-
-  /**
-   * A profile's LLM with its secrets in clear, to run on: with its provider connection's key and base
-   * URL when it names one (ProfileNotFoundError; SecretKeyError; InvalidSettingsError when that is gone).
-   */
-  async profileLlm(userId: string, name: string): Promise<ProfileLLM> {
-    return this.runnableLlm(userId, (await this.read(userId)) ?? defaults(), name);
-  }
-
-  private runnableLlm(userId: string, doc: SettingsDocument, name: string): ProfileLLM {
-    const stored = profileOf(doc, name);
-    if (!stored) throw new ProfileNotFoundError(name);
-    return this.openProfile(userId, name, resolvedLlm(doc, name, stored));
-  }
-
-  private async storedProfile(
-    userId: string,
-    name: string,
-  ): Promise<{ doc: SettingsDocument; stored: ProfileLLM }> {
-    const doc = (await this.read(userId)) ?? defaults();
-    const stored = profileOf(doc, name);
-    if (!stored) throw new ProfileNotFoundError(name);
-    return { doc, stored };
-  }
-
-  private openProfile(userId: string, name: string, sealed: ProfileLLM): ProfileLLM {
-    return mapLlmSecrets(sealed, (value) => this.open(userId, value, `llm_profiles.${name}`));
-  }
-
-  /**
-   * What a start on the agent profile of that id runs: the profile, its LLM profile's LLM in clear
-   * (with its connection's key), and the settings' MCP servers it chooses from (sealed).
-   * AgentProfileNotFoundError; ProfileNotFoundError when its LLM profile is gone.
-   */
-  async agentProfileLaunch(userId: string, id: string) {
-    const doc = (await this.read(userId)) ?? defaults();
-    const profile = agentProfileById(doc, id);
-    if (!profile) throw new AgentProfileNotFoundError(`Agent profile with id '${id}' not found`);
-    return {
-      profile,
-      llm: this.runnableLlm(userId, doc, profile.llm_profile_ref),
-      mcp_config: doc.mcp_config ?? null,
-    };
-  }
-
-  /** OpenHands' /materialize: what a start on the profile would resolve, without starting (agent-profiles.ts). */
-  async materializeAgentProfile(
-    userId: string,
-    name: string,
-    skills: ProfileSkill[],
-  ): Promise<AgentProfileDiagnostics> {
-    const doc = (await this.read(userId)) ?? defaults();
-    const profile = agentProfileOf(doc, name);
-    if (!profile) throw agentProfileNotFound(name);
-    let llm: ProfileLLM | null = null;
-    let problem: string | null = null;
-    try {
-      llm = this.runnableLlm(userId, doc, profile.llm_profile_ref);
-    } catch (error) {
-      problem =
-        error instanceof ProfileNotFoundError
-          ? `LLM profile '${profile.llm_profile_ref}' not found`
-          : `Could not load LLM profile '${profile.llm_profile_ref}': ${(error as Error).message}`;
-    }
-    return agentProfileDiagnostics(profile, doc.mcp_config ?? null, llm, problem, skills);
-  }
-
-  /**
-   * Saves (or replaces) a profile. Its model must route somewhere (InvalidSettingsError at `llm`);
-   * past MAX_PROFILES a new one is a ProfileConflictError.
-   */
-  async saveProfile(userId: string, name: string, request: SaveProfileRequest): Promise<ProfileMutation> {
-    return this.serialize(userId, async () => {
-      const doc = (await this.read(userId)) ?? defaults();
-      const llm = storedProfile(
-        request.llm,
-        profileOf(doc, name),
-        request.include_secrets ?? true,
-        this.sealer(userId),
-      );
-      // Checked as it will run: with its connection's base URL when it names one (one not there is refused).
-      checkProfileLlm(resolvedLlm(doc, name, llm));
-      await this.write(userId, withProfile(doc, name, llm));
-      return { name, message: `Profile '${name}' saved` };
-    });
-  }
-
-  /**
-   * An LLM as saving it as `name` would read it (a redacted or sealed secret echoed back is the stored
-   * one), with its secrets in clear: what a pre-flight check calls. Nothing is stored.
-   */
-  async unsavedProfileLlm(userId: string, name: string, llm: ProfileLLM): Promise<ProfileLLM> {
-    const doc = (await this.read(userId)) ?? defaults();
-    const draft = storedProfile(llm, profileOf(doc, name), true, this.sealer(userId));
-    return this.openProfile(userId, name, resolvedLlm(doc, name, draft));
-  }
-
-  /**
-   * Deletes a profile (none by that name is no error, as in OpenHands); it is no longer active. One an
-   * agent profile runs on is a ProfileConflictError naming them.
-   */
-  async deleteProfile(userId: string, name: string): Promise<ProfileMutation> {
-    return this.serialize(userId, async () => {
-      const doc = await this.read(userId);
-      const users = doc ? agentProfilesOn(doc, name) : [];
-      if (users.length > 0)
-        throw new ProfileConflictError(
-          `LLM profile '${name}' is referenced by ${users.length} agent profile(s): ${users.join(', ')}`,
-        );
-      if (doc && profileOf(doc, name)) await this.write(userId, withoutProfile(doc, name));
-      return { name, message: `Profile '${name}' deleted` };
-    });
-  }
-
-  /**
-   * Renames a profile (ProfileNotFoundError, ProfileConflictError when `to` is taken); the active
-   * profile and the agent profiles that run on it follow.
-   */
-  async renameProfile(userId: string, from: string, to: string): Promise<ProfileMutation> {
-    return this.serialize(userId, async () => {
-      const doc = (await this.read(userId)) ?? defaults();
-      const next = withLlmRefRenamed(renamedProfile(doc, from, to), from, to);
-      if (next !== doc) await this.write(userId, next);
-      const message =
-        from === to ? `Profile '${from}' unchanged (same name)` : `Profile '${from}' renamed to '${to}'`;
-      return { name: to, message };
-    });
-  }
-
-  /** Makes a profile the settings' LLM and the active profile (ProfileNotFoundError). */
-  async activateProfile(userId: string, name: string): Promise<ActivateProfileResponse> {
-    return this.serialize(userId, async () => {
-      await this.write(userId, activatedProfile((await this.read(userId)) ?? defaults(), name));
-      return {
-        name,
-        message: `Profile '${name}' activated and applied to current settings`,
-        llm_applied: true,
-      };
-    });
   }
 
   /**
