@@ -1,7 +1,7 @@
 // Small shared pieces: links, status badges, times, errors, the models a model field suggests.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api } from './api.js';
+import { api, errorText } from './api.js';
 import { onLinkClick } from './router.js';
 
 /** The id of the list of models a model field suggests (`<input list={KNOWN_MODELS}>`). */
@@ -66,4 +66,26 @@ export function ErrorNote(props: { error: string | null }) {
       {props.error}
     </p>
   );
+}
+
+/**
+ * A change made from a page, then `after` (a reload): `act(work)` runs both; a failure of either is
+ * kept, in words, as `error` (shown with ErrorNote), and `busy` says one is under way.
+ */
+export function useAction(after: () => unknown) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const act = async (work: () => Promise<unknown>) => {
+    setError(null);
+    setBusy(true);
+    try {
+      await work();
+      await after();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { act, error, busy };
 }

@@ -2,9 +2,9 @@
 // it runs on, words added to its instructions, which MCP servers and skills it gets. The New page
 // starts one (agent_profile_id); "Use" marks one active for OpenHands' clients. They hold no secret.
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText } from '../api.js';
+import { api } from '../api.js';
 import type { AgentProfileList } from '../types.js';
-import { ErrorNote } from '../ui.js';
+import { ErrorNote, useAction } from '../ui.js';
 import { useProfiles } from './profiles.js';
 
 const PATH = '/api/agent-profiles';
@@ -35,16 +35,7 @@ export function AgentProfiles() {
   const [suffix, setSuffix] = useState('');
   const [mcp, setMcp] = useState<'all' | 'none'>('all');
   const [skillsOut, setSkillsOut] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const act = async (work: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await work();
-      await load();
-    } catch (e) {
-      setError(errorText(e));
-    }
-  };
+  const { act, error } = useAction(load);
   const save = (event: Event) => {
     event.preventDefault();
     void act(async () => {

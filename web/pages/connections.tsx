@@ -2,8 +2,8 @@
 // use by reference; a new key here reaches every profile that uses it from its next conversation.
 // The page sends a key once and never sees it again (only whether one is set).
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText } from '../api.js';
-import { ErrorNote } from '../ui.js';
+import { api } from '../api.js';
+import { ErrorNote, useAction } from '../ui.js';
 
 export interface Connection {
   id: string;
@@ -27,16 +27,7 @@ export function SharedKeys(props: { connections: Connection[]; onChange: () => P
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
   const [key, setKey] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const act = async (work: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await work();
-      await props.onChange();
-    } catch (e) {
-      setError(errorText(e));
-    }
-  };
+  const { act, error } = useAction(props.onChange);
   const add = (event: Event) => {
     event.preventDefault();
     void act(async () => {

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import type { ProfileList } from '../types.js';
-import { ErrorNote } from '../ui.js';
+import { ErrorNote, useAction } from '../ui.js';
 import { SharedKeys, useConnections } from './connections.js';
 
 /** OpenHands' profile names: a letter or digit, then letters, digits, `.`, `_`, `-`; 64 at most. */
@@ -30,18 +30,10 @@ export function LlmProfiles(props: { onChange: () => void }) {
   const [connections, loadConnections] = useConnections();
   const [name, setName] = useState('');
   const [connection, setConnection] = useState('');
-  const [error, setError] = useState<string | null>(null);
-
-  const act = async (work: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await work();
-      await load();
-      props.onChange();
-    } catch (e) {
-      setError(errorText(e));
-    }
-  };
+  const { act, error } = useAction(async () => {
+    await load();
+    props.onChange();
+  });
   const saveStored = () =>
     act(async () => {
       const sealed = await api<{ agent_settings: { llm: Record<string, unknown> } }>('/api/settings', {

@@ -2,8 +2,8 @@
 // installed from a git repository or a folder on the server; while enabled it is one of the user's
 // skills, which agent profiles and OpenHands' clients give the agent.
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText } from '../api.js';
-import { ErrorNote } from '../ui.js';
+import { api } from '../api.js';
+import { ErrorNote, useAction } from '../ui.js';
 
 interface InstalledSkill {
   name: string;
@@ -19,26 +19,13 @@ export function InstalledSkills() {
   const [skills, setSkills] = useState<InstalledSkill[] | null>(null);
   const [source, setSource] = useState('');
   const [folder, setFolder] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const load = () =>
     api<{ skills: InstalledSkill[] }>('/api/skills/installed').then(
       (list) => setSkills(list.skills),
       () => setSkills([]),
     );
   useEffect(() => void load(), []);
-  const act = async (work: () => Promise<unknown>) => {
-    setError(null);
-    setBusy(true);
-    try {
-      await work();
-      await load();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { act, error, busy } = useAction(load);
   const install = (event: Event) => {
     event.preventDefault();
     void act(async () => {
