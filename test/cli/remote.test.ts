@@ -130,6 +130,54 @@ describe('agentd run --url --key', () => {
     await server.stop();
   });
 
+  it('--agent runs a new conversation on a saved agent profile, by its name', async () => {
+    const server = await runCli(['serve', '--port', '0', '--data-dir', tempDir('agentd-cli-srv-')], {
+      env: { OH_SESSION_API_KEYS_0: 'remote-key' },
+    });
+    const target = ['--url', server.url, '--key', 'remote-key'];
+    const { LLM_API_KEY, LLM_BASE_URL } = llm.env([finish('As the reviewer.')]);
+    await call(server.url, 'remote-key', '/api/profiles/review-llm', {
+      llm: { model: 'openai/review-llm', api_key: LLM_API_KEY, base_url: LLM_BASE_URL },
+    });
+    await call(server.url, 'remote-key', '/api/agent-profiles/reviewer', {
+      llm_profile_ref: 'review-llm',
+      system_message_suffix: 'Review only.',
+    });
+    const run = await agentdToEnd(['run', 'look', '--agent', 'reviewer', '--dir', tempDir(), ...target]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('As the reviewer.');
+    const id = /conversation (\S+)/.exec(run.stdout)![1]!;
+    const info = await call<{ launched_agent_profile: { agent_profile_id: string } | null }>(
+      server.url,
+      'remote-key',
+      `/api/conversations/${id}`,
+    );
+    const { profiles } = await call<{ profiles: { id: string; name: string }[] }>(
+      server.url,
+      'remote-key',
+      '/api/agent-profiles',
+    );
+    expect(info.launched_agent_profile?.agent_profile_id).toBe(
+      profiles.find((p) => p.name === 'reviewer')?.id,
+    );
+
+    const unknown = await agentdToEnd(['run', 'go', '--agent', 'nope', '--dir', tempDir(), ...target]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.output).toContain("No agent profile 'nope' (saved: reviewer;");
+    const both = await agentdToEnd([
+      'run',
+      'go',
+      '--agent',
+      'reviewer',
+      '--profile',
+      'review-llm',
+      ...target,
+    ]);
+    expect(both.code).toBe(2);
+    expect(both.output).toContain('not with --model or --profile');
+    await server.stop();
+  });
+
   it('without --url uses the server that holds the data folder; a second server there is refused', async () => {
     const dataDir = tempDir('agentd-cli-shared-');
     const server = await runCli(['serve', '--port', '0', '--data-dir', dataDir]);

@@ -34,6 +34,10 @@ export function registerClientCommands(program: Command): void {
       'a saved LLM profile (agentd serve: /api/profiles) to run on; with --resume, switch to it',
     )
     .option(
+      '--agent <name>',
+      'a saved agent profile (agentd serve: /api/agent-profiles) to run: its LLM profile, tools, skills and MCP servers',
+    )
+    .option(
       '--goal',
       "the task is a goal: after each run the agent's LLM checks it, and the agent goes on with what is missing until it is done (with --resume and no task: go on with an interrupted goal)",
     )

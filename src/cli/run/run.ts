@@ -16,6 +16,8 @@ export interface RunOptions extends TargetOptions {
   model?: string;
   /** A saved LLM profile: a new conversation runs on it (llm_profile), a resumed one switches to it. */
   profile?: string;
+  /** A saved agent profile, by name: a new conversation runs it (agent_profile_id). */
+  agent?: string;
   confirm?: boolean;
   resume?: string;
   /** The task is an objective the /goal loop audits after each run (OpenHands' /goal). */
@@ -59,6 +61,10 @@ export async function run(task: string | undefined, options: RunOptions, env: En
     throw new ConfigError('--dir and --model go with a new conversation, not with --resume');
   if (options.profile !== undefined && options.model !== undefined)
     throw new ConfigError('--model or --profile, not both');
+  if (options.agent !== undefined && (options.profile !== undefined || options.model !== undefined))
+    throw new ConfigError('--agent says what the agent runs on: not with --model or --profile');
+  if (options.agent !== undefined && options.resume)
+    throw new ConfigError('--agent chooses the agent of a new conversation, not of a resumed one');
   if (options.audits !== undefined && (!options.goal || !(options.audits >= 1 && options.audits <= 1000)))
     throw new ConfigError('--audits takes a number from 1 to 1000, with --goal');
   const screen = new Screen();
@@ -141,7 +147,9 @@ class RunSession {
 
   private async create(): Promise<string> {
     const dir = resolve(this.options.dir ?? process.cwd());
-    const who = agentOf(this.options, this.env);
+    const who = this.options.agent
+      ? { agent_profile_id: await this.agentProfileId(this.options.agent) }
+      : agentOf(this.options, this.env);
     try {
       const info = await this.api.call<{ id: string }>('POST', '/api/conversations', {
         ...who,
@@ -150,12 +158,26 @@ class RunSession {
       });
       return info.id;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && !('agent' in who) && !('llm_profile' in who))
+      // Only a start on the settings can fail for want of an LLM there.
+      const onSettings = !('agent' in who || 'llm_profile' in who || 'agent_profile_id' in who);
+      if (error instanceof ApiError && error.status === 422 && onSettings)
         throw new ConfigError(
           `${error.message}. Set LLM_MODEL (and LLM_API_KEY, LLM_BASE_URL), or save an LLM in the settings`,
         );
       throw error;
     }
+  }
+
+  /** The id of the agent profile of that name (a ConfigError naming the saved ones when none is). */
+  private async agentProfileId(name: string): Promise<string> {
+    const { profiles } = await this.api.call<{ profiles: { id: string; name: string }[] }>(
+      'GET',
+      '/api/agent-profiles',
+    );
+    const found = profiles.find((p) => p.name === name);
+    if (found) return found.id;
+    const saved = profiles.map((p) => p.name).join(', ') || 'none';
+    throw new ConfigError(`No agent profile '${name}' (saved: ${saved}; see /api/agent-profiles)`);
   }
 
   private async resume(): Promise<string> {
