@@ -19,6 +19,7 @@ export {
   PassCritic,
   parseVerdict,
 } from './critic.js';
+export { type FetchedSource, fetchSource, SourceFetchError, type SourceSpec } from './extension-source.js';
 export {
   GOAL_RESUME_PROMPT,
   GoalController,

@@ -10,15 +10,14 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { basename, join, relative, resolve, sep } from 'node:path';
-import { runGit } from '../git/index.js';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { fetchSource, type SourceSpec } from './extension-source.js';
 import { SKILL_NAME_PATTERN } from './schemas.js';
 import { parseSkillFile, type Skill, userSkillFiles } from './skills.js';
 
@@ -41,17 +40,17 @@ export interface InstalledSkill {
   install_path: string;
 }
 
-export interface InstallRequest {
-  source: string;
-  ref?: string | null;
-  repo_path?: string | null;
+export interface InstallRequest extends SourceSpec {
   force?: boolean;
 }
 
-/** Why an installation failed, by OpenHands' statuses: fetch 400, invalid skill 422, installed 409. */
+/**
+ * Why an installation failed, by OpenHands' statuses: invalid skill 422, installed 409 (a source
+ * that cannot be fetched is extension-source.ts' SourceFetchError, a 400).
+ */
 export class SkillInstallError extends Error {
   constructor(
-    readonly kind: 'fetch' | 'invalid' | 'exists',
+    readonly kind: 'invalid' | 'exists',
     message: string,
   ) {
     super(message);
@@ -63,28 +62,6 @@ const fail = (kind: SkillInstallError['kind'], message: string): never => {
   throw new SkillInstallError(kind, message);
 };
 
-/** `github:owner/repo`, a git URL, or a local folder (OpenHands' parse_extension_source). */
-function sourceOf(
-  source: string,
-): { kind: 'git'; url: string; name: string } | { kind: 'local'; path: string } {
-  const text = source.trim();
-  const github = /^github:([\w.-]+)\/([\w.-]+)$/.exec(text);
-  if (github)
-    return { kind: 'git', url: `https://github.com/${github[1]}/${github[2]}.git`, name: github[2]! };
-  if (text.startsWith('github:'))
-    fail('fetch', `Invalid GitHub shorthand: ${text} (expected github:owner/repo)`);
-  if (/^(https?|ssh|git|file):\/\//.test(text) || /^[\w.-]+@[\w.-]+:/.test(text)) {
-    const name = basename(text.replace(/\/+$/, '')).replace(/\.git$/, '');
-    return { kind: 'git', url: text, name };
-  }
-  if (text.startsWith('/') || text.startsWith('~') || text.startsWith('.'))
-    return { kind: 'local', path: resolve(text.replace(/^~(?=$|\/)/, homedir())) };
-  return fail(
-    'fetch',
-    `Unable to parse skill source: ${text} (expected github:owner/repo, a git URL, or a path)`,
-  );
-}
-
 /**
  * The user's skills, as OpenHands' load_user_skills: the skill files in their folders, then the
  * enabled installed skills whose name none of those has.
@@ -94,9 +71,6 @@ export function userSkills(home: string): Skill[] {
   const names = new Set(own.map((skill) => skill.name));
   return [...own, ...new InstalledSkills(home).enabledSkills().filter((skill) => !names.has(skill.name))];
 }
-
-/** A ref a client names: never an option git would read as one. */
-const REF = /^[\w][\w./-]{0,199}$/;
 
 export class InstalledSkills {
   /** One change at a time: installations and the metadata file are read, changed and written whole. */
@@ -117,49 +91,24 @@ export class InstalledSkills {
   /** Fetches the source and installs the skill in it (SkillInstallError); a reinstall keeps `enabled`. */
   install(request: InstallRequest): Promise<InstalledSkill> {
     return this.inTurn(async () => {
-      const source = sourceOf(request.source);
-      const ref = request.ref ?? null;
-      const repoPath = request.repo_path ?? null;
-      if (ref !== null && !REF.test(ref)) fail('fetch', `Not a branch, tag or commit: ${ref}`);
       const scratch = join(tmpdir(), `agentd-skill-${randomUUID()}`);
       try {
-        let root: string;
-        let resolved: string | null = null;
-        let fallbackName: string;
-        if (source.kind === 'local') {
-          if (repoPath !== null) fail('fetch', 'repo_path is for repositories: name the folder in `source`');
-          if (!statSync(source.path, { throwIfNoEntry: false })?.isDirectory())
-            fail('fetch', `No folder at ${source.path}`);
-          root = source.path;
-          fallbackName = basename(root);
-        } else {
-          resolved = await clone(source.url, ref, scratch);
-          root = scratch;
-          fallbackName = source.name;
-        }
-        if (repoPath !== null) {
-          root = resolve(root, repoPath.replace(/^\/+/, ''));
-          // Resolved for real: a link in the repository must not lead out of it.
-          const real = existsSync(root) ? realpathSync(root) : null;
-          if (real === null || relative(realpathSync(scratch), real).startsWith('..'))
-            fail('fetch', `Subdirectory '${repoPath}' not found in the repository`);
-          fallbackName = basename(root);
-        }
-        const { skill, version, description } = readSkill(root, fallbackName);
+        const fetched = await fetchSource(request, scratch);
+        const { skill, version, description } = readSkill(fetched.root, fetched.name);
         const target = join(this.dir, skill.name);
         const metadata = this.readMetadata();
         if (existsSync(target) && !request.force)
           fail('exists', `Skill '${skill.name}' is already installed: use force=true to overwrite`);
-        copyInto(root, target);
+        copyInto(fetched.root, target);
         const info: InstalledSkill = {
           name: skill.name,
           version,
           description,
           enabled: metadata[skill.name]?.enabled ?? true,
           source: request.source,
-          requested_ref: ref,
-          resolved_ref: resolved,
-          repo_path: repoPath,
+          requested_ref: request.ref ?? null,
+          resolved_ref: fetched.resolvedRef,
+          repo_path: request.repo_path ?? null,
           installed_at: new Date().toISOString(),
           install_path: target,
         };
@@ -285,19 +234,6 @@ export class InstalledSkills {
     writeFileSync(`${file}.tmp`, `${JSON.stringify({ extensions }, null, 2)}\n`);
     renameSync(`${file}.tmp`, file);
   }
-}
-
-/** Clones `url` into `into` (at `ref` when given); answers the commit installed. */
-async function clone(url: string, ref: string | null, into: string): Promise<string> {
-  // `--` first: a source is the client's and must never be read as an option (`--upload-pack=…`).
-  const cloned = await runGit(tmpdir(), ['clone', '--quiet', '--no-recurse-submodules', '--', url, into]);
-  if (!cloned.ok) fail('fetch', `Cannot fetch ${url}: ${cloned.error}`);
-  if (ref !== null) {
-    const checkout = await runGit(into, ['checkout', '--quiet', '--detach', ref, '--']);
-    if (!checkout.ok) fail('fetch', `No branch, tag or commit '${ref}' in ${url}: ${checkout.error}`);
-  }
-  const head = await runGit(into, ['rev-parse', 'HEAD']);
-  return head.stdout.toString('utf8').trim();
 }
 
 /** The skill in `root` (its SKILL.md), named by its front matter or the folder; SkillInstallError. */

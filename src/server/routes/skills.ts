@@ -12,6 +12,7 @@ import {
   MAX_SKILL_FILES,
   SkillInstallError,
   SkillNameParams,
+  SourceFetchError,
   skillCatalog,
 } from '../../agent/index.js';
 import { HttpError } from '../errors.js';
@@ -173,7 +174,7 @@ export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, {
 
 /** An installation's failure as OpenHands answers it: 400 fetch, 409 installed, 422 not a skill. */
 function installError(error: unknown): never {
+  if (error instanceof SourceFetchError) throw new HttpError(400, error.message);
   if (!(error instanceof SkillInstallError)) throw error;
-  const status = error.kind === 'fetch' ? 400 : error.kind === 'exists' ? 409 : 422;
-  throw new HttpError(status, error.message);
+  throw new HttpError(error.kind === 'exists' ? 409 : 422, error.message);
 }
