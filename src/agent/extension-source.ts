@@ -2,9 +2,19 @@
 // `github:owner/repo`, a git URL, or a folder on this server; with a branch, tag or commit (`ref`) and
 // the extension's folder in the repository (`repo_path`). A repository is cloned with the system git
 // (`--` before the URL, a ref that cannot be an option: a client's words are never git's options).
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { basename, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { runGit } from '../git/index.js';
 
 export interface SourceSpec {
@@ -26,6 +36,15 @@ export interface FetchedSource {
 export class SourceFetchError extends Error {
   override name = 'SourceFetchError';
 }
+
+/** What was fetched is no extension agentd can take: no SKILL.md, a bad manifest, too large (a 422). */
+export class InvalidExtensionError extends Error {
+  override name = 'InvalidExtensionError';
+}
+
+/** Most an extension's folder may hold: instructions, settings and small scripts, not projects. */
+export const MAX_EXTENSION_FILES = 2_000;
+export const MAX_EXTENSION_BYTES = 20 * 1024 * 1024;
 
 const fail = (message: string): never => {
   throw new SourceFetchError(message);
@@ -83,4 +102,39 @@ async function clone(url: string, ref: string | null, into: string): Promise<str
   }
   const head = await runGit(into, ['rev-parse', 'HEAD']);
   return head.stdout.toString('utf8').trim();
+}
+
+/**
+ * Copies an extension's folder (not its .git) in place of `target`, whole or not at all; an
+ * InvalidExtensionError past MAX_EXTENSION_FILES or MAX_EXTENSION_BYTES.
+ */
+export function copyExtension(root: string, target: string): void {
+  let files = 0;
+  let bytes = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === '.git') continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) {
+        files += 1;
+        bytes += statSync(path).size;
+      }
+      if (files > MAX_EXTENSION_FILES || bytes > MAX_EXTENSION_BYTES)
+        throw new InvalidExtensionError(
+          `An extension holds at most ${MAX_EXTENSION_FILES} files and ${MAX_EXTENSION_BYTES / 1024 / 1024} MB`,
+        );
+    }
+  };
+  walk(root);
+  const staged = `${target}.${randomUUID()}.partial`;
+  mkdirSync(join(target, '..'), { recursive: true });
+  // Symbolic links are copied as links, never followed out of the folder.
+  cpSync(root, staged, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (src) => !relative(root, src).split(sep).includes('.git'),
+  });
+  rmSync(target, { recursive: true, force: true });
+  renameSync(staged, target);
 }

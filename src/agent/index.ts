@@ -19,7 +19,15 @@ export {
   PassCritic,
   parseVerdict,
 } from './critic.js';
-export { type FetchedSource, fetchSource, SourceFetchError, type SourceSpec } from './extension-source.js';
+export {
+  type FetchedSource,
+  fetchSource,
+  InvalidExtensionError,
+  MAX_EXTENSION_BYTES,
+  MAX_EXTENSION_FILES,
+  SourceFetchError,
+  type SourceSpec,
+} from './extension-source.js';
 export {
   GOAL_RESUME_PROMPT,
   GoalController,
@@ -28,6 +36,7 @@ export {
   type GoalVerdict,
 } from './goal.js';
 export type { AgentHost } from './host.js';
+export { type LoadedPlugin, loadPlugin } from './plugins.js';
 export { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
 export { type RunOptions, recoverAfterCrash, rejectPending, run } from './run.js';
 export {
@@ -48,9 +57,7 @@ export {
   type InstalledSkill,
   InstalledSkills,
   type InstallRequest,
-  MAX_SKILL_BYTES,
-  MAX_SKILL_FILES,
-  SkillInstallError,
+  SkillExistsError,
   userSkills,
 } from './skill-install.js';
 export {

@@ -5,7 +5,6 @@
 // enabled ones are user skills, after the user's own skill files (userSkills).
 import { randomUUID } from 'node:crypto';
 import {
-  cpSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -16,14 +15,11 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
-import { fetchSource, type SourceSpec } from './extension-source.js';
+import { join } from 'node:path';
+import { copyExtension, fetchSource, InvalidExtensionError, type SourceSpec } from './extension-source.js';
 import { SKILL_NAME_PATTERN } from './schemas.js';
 import { parseSkillFile, type Skill, userSkillFiles } from './skills.js';
 
-/** Most a skill folder may hold: skills are instructions and small scripts, not projects. */
-export const MAX_SKILL_FILES = 2_000;
-export const MAX_SKILL_BYTES = 20 * 1024 * 1024;
 const METADATA = '.installed.json';
 
 /** OpenHands' InstalledSkillInfo as it answers it (and keeps it in `.installed.json`). */
@@ -45,21 +41,15 @@ export interface InstallRequest extends SourceSpec {
 }
 
 /**
- * Why an installation failed, by OpenHands' statuses: invalid skill 422, installed 409 (a source
- * that cannot be fetched is extension-source.ts' SourceFetchError, a 400).
+ * A skill of that name is installed already (409). The other failures are extension-source.ts':
+ * SourceFetchError (400), InvalidExtensionError (422).
  */
-export class SkillInstallError extends Error {
-  constructor(
-    readonly kind: 'invalid' | 'exists',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SkillInstallError';
-  }
+export class SkillExistsError extends Error {
+  override name = 'SkillExistsError';
 }
 
-const fail = (kind: SkillInstallError['kind'], message: string): never => {
-  throw new SkillInstallError(kind, message);
+const invalid = (message: string): never => {
+  throw new InvalidExtensionError(message);
 };
 
 /**
@@ -88,7 +78,7 @@ export class InstalledSkills {
     return next;
   }
 
-  /** Fetches the source and installs the skill in it (SkillInstallError); a reinstall keeps `enabled`. */
+  /** Fetches the source and installs the skill in it (SourceFetchError, InvalidExtensionError, SkillExistsError); a reinstall keeps `enabled`. */
   install(request: InstallRequest): Promise<InstalledSkill> {
     return this.inTurn(async () => {
       const scratch = join(tmpdir(), `agentd-skill-${randomUUID()}`);
@@ -98,8 +88,10 @@ export class InstalledSkills {
         const target = join(this.dir, skill.name);
         const metadata = this.readMetadata();
         if (existsSync(target) && !request.force)
-          fail('exists', `Skill '${skill.name}' is already installed: use force=true to overwrite`);
-        copyInto(fetched.root, target);
+          throw new SkillExistsError(
+            `Skill '${skill.name}' is already installed: use force=true to overwrite`,
+          );
+        copyExtension(fetched.root, target);
         const info: InstalledSkill = {
           name: skill.name,
           version,
@@ -236,51 +228,15 @@ export class InstalledSkills {
   }
 }
 
-/** The skill in `root` (its SKILL.md), named by its front matter or the folder; SkillInstallError. */
+/** The skill in `root` (its SKILL.md), named by its front matter or the folder; InvalidExtensionError. */
 function readSkill(root: string, fallbackName: string) {
   const file = ['SKILL.md', 'skill.md'].map((f) => join(root, f)).find((f) => existsSync(f));
-  if (!file) return fail('invalid', 'Invalid skill: the source holds no SKILL.md');
+  if (!file) return invalid('Invalid skill: the source holds no SKILL.md');
   const text = readFileSync(file, 'utf8');
   const skill: Skill = { ...parseSkillFile(text, fallbackName), agentSkills: true };
   if (!new RegExp(SKILL_NAME_PATTERN).test(skill.name))
-    fail(
-      'invalid',
-      `Invalid skill name '${skill.name}': lowercase letters and digits in hyphen-separated words`,
-    );
+    invalid(`Invalid skill name '${skill.name}': lowercase letters and digits in hyphen-separated words`);
   const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
   const version = /^version:\s*["']?([^"'\r\n]*)["']?\s*$/m.exec(front)?.[1]?.trim() ?? '';
   return { skill, version, description: skill.description ?? '' };
-}
-
-/** Copies a skill folder (not its .git) in place of `target`, whole or not at all; bounded in size. */
-function copyInto(root: string, target: string): void {
-  let files = 0;
-  let bytes = 0;
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === '.git') continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) {
-        files += 1;
-        bytes += statSync(path).size;
-      }
-      if (files > MAX_SKILL_FILES || bytes > MAX_SKILL_BYTES)
-        fail(
-          'invalid',
-          `A skill holds at most ${MAX_SKILL_FILES} files and ${MAX_SKILL_BYTES / 1024 / 1024} MB`,
-        );
-    }
-  };
-  walk(root);
-  const staged = `${target}.${randomUUID()}.partial`;
-  mkdirSync(join(target, '..'), { recursive: true });
-  // Symbolic links are copied as links, never followed out of the folder.
-  cpSync(root, staged, {
-    recursive: true,
-    verbatimSymlinks: true,
-    filter: (src) => !relative(root, src).split(sep).includes('.git'),
-  });
-  rmSync(target, { recursive: true, force: true });
-  renameSync(staged, target);
 }

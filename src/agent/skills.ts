@@ -32,7 +32,8 @@ const INSTRUCTION_FILES = ['AGENTS.md', 'agents.md', 'CLAUDE.md', '.openhands/mi
 /** Bound on one skill file: instructions are for reading, not whole manuals. */
 const MAX_SKILL_CHARS = 20_000;
 
-function readBounded(path: string): string | null {
+/** A skill file's text, cut at MAX_SKILL_CHARS; null when it is not a readable file. */
+export function readBounded(path: string): string | null {
   try {
     // Most workspaces have none of the files probed: a miss answers undefined instead of throwing
     // (an exception with a stack is several times the cost of the stat itself, on every start).

@@ -26,7 +26,7 @@ const present = (values: Record<string, string | null> | null | undefined) =>
   );
 
 /** The headers a server's `auth` stands for (the SDK's to_http_headers); a 422 for OAuth. */
-function authHeaders(auth: McpServerSpec['auth'], loc: string[]): Record<string, string> {
+function authHeaders(auth: McpServerSpec['auth'], loc: (string | number)[]): Record<string, string> {
   if (!auth) return {};
   switch (auth.strategy) {
     case 'none':
@@ -75,7 +75,7 @@ export function normalizeAgentMcp(sent: Record<string, unknown> | null | undefin
  * One server as stored (values in clear): a command, or an http(s) URL with its auth turned into
  * headers; a 422 at `loc` when it is neither, or asks for something agentd cannot do.
  */
-export function normalizeMcpServer(s: McpServerSpec, loc: string[]): AgentMcpServer {
+export function normalizeMcpServer(s: McpServerSpec, loc: (string | number)[]): AgentMcpServer {
   const fail = (message: string): never => {
     throw new InvalidConversationRequestError(loc, message);
   };

@@ -17,6 +17,7 @@ import { profiledStart } from './agent-profile.js';
 import { InvalidConversationRequestError, nullIfNotFound } from './errors.js';
 import { messageAppend } from './message-append.js';
 import { startParent } from './parent.js';
+import { startPlugins, withPlugins } from './plugins.js';
 import type { ConversationRuntime } from './runtime.js';
 import type { CreatedConversation } from './runtime-builder.js';
 import { ConversationRuntimes } from './runtimes.js';
@@ -83,6 +84,8 @@ export class ConversationIntake extends ConversationRuntimes {
       this.options.skillsHome ?? homedir(),
     );
     request = profiled.request;
+    // Fetched and read before anything is stored: a plugin that cannot be had is a 422, nothing made.
+    const plugins = await startPlugins(request.plugins, join(this.options.dataDir, 'plugins'));
     const parentId = await startParent(id, request, (parent) =>
       this.get(userId, parent).catch(nullIfNotFound),
     );
@@ -106,7 +109,11 @@ export class ConversationIntake extends ConversationRuntimes {
         return stored;
       },
     };
-    let state = { ...initialState({ secretBox }, effective, request, persistenceDir), ...profiled.state };
+    let state = withPlugins(
+      { ...initialState({ secretBox }, effective, request, persistenceDir), ...profiled.state },
+      plugins,
+      (value) => secretBox.encrypt(value),
+    );
     const now = new Date().toISOString();
     // From here on things are created; a failure undoes them.
     const createdWorkspace = makeWorkspace(workingDir);

@@ -191,13 +191,34 @@ export const StartConversationRequest = Type.Object(
           "USD a run may spend in total (all the conversation's LLMs); past it the run stops with MaxBudgetReached. Default: the user's settings.",
       }),
     ),
-    // OpenHands' SDK sends these as null or [] unless its user asks for them; agentd has neither, and
-    // a start that asks for them is refused (start-request.ts) rather than run without them.
     plugins: Type.Optional(
-      Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Null()], {
-        description: 'agentd loads no plugins: null or [] (a list with any plugin is a 422)',
-      }),
+      Type.Union(
+        [
+          Type.Array(
+            Type.Object(
+              {
+                source: Type.String({
+                  minLength: 1,
+                  maxLength: 2048,
+                  description: 'github:owner/repo, a git URL, or a folder on this server',
+                }),
+                ref: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+                repo_path: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
+              },
+              { additionalProperties: true, title: 'PluginSource' },
+            ),
+            { maxItems: 20 },
+          ),
+          Type.Null(),
+        ],
+        {
+          description:
+            "Plugins to load (Claude Code layout: skills/, commands/, hooks/hooks.json, .mcp.json): their skills, MCP servers and hooks join the agent's; one that cannot be fetched or read is a 422",
+        },
+      ),
     ),
+    // OpenHands' SDK sends this as null or [] unless its user asks for them; agentd runs no client-side
+    // tools, and a start that asks for them is refused (start-request.ts) rather than run without them.
     client_tools: Type.Optional(
       Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Null()], {
         description: 'agentd runs no client-side tools: null or [] (a list with any tool is a 422)',

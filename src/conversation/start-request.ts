@@ -157,14 +157,9 @@ export function defaultPolicy(confirmationMode: boolean | null | undefined): Con
 
 /**
  * What agentd cannot do is refused before anything is stored, never dropped: a run without the
- * plugins or client-side tools it was started with is not the run that was asked for.
+ * client-side tools it was started with is not the run that was asked for.
  */
 export function refuseUnsupported(request: StartConversationRequest): void {
-  if (request.plugins?.length)
-    throw new InvalidConversationRequestError(
-      ['body', 'plugins'],
-      'agentd loads no plugins: start the conversation without them (null or [])',
-    );
   if (request.client_tools?.length)
     throw new InvalidConversationRequestError(
       ['body', 'client_tools'],

@@ -140,11 +140,11 @@ describe('conversations REST', () => {
     expect(((await res.json()) as { id: string }).id).toBe(id);
   });
 
-  it("answers the SDK's load_plugin with a 400 that says agentd loads no plugins", async () => {
+  it("answers the SDK's load_plugin with a 400 that says agentd has no marketplaces to load from", async () => {
     const plugin = { method: 'POST', body: JSON.stringify({ plugin_ref: 'github:owner/plugin' }) };
     const refused = await json(`/api/conversations/${id}/load_plugin`, plugin);
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ detail: expect.stringContaining('agentd loads no plugins') });
+    expect(refused.body).toEqual({ detail: expect.stringContaining('agentd has no plugin marketplaces') });
     expect((await json(`/api/conversations/${randomUUID()}/load_plugin`, plugin)).status).toBe(404);
   });
 
@@ -271,10 +271,9 @@ describe('conversations REST', () => {
     expect(unknownTool.status).toBe(422);
   });
 
-  it("refuses a start that asks for plugins or client-side tools, which agentd has not, and stores nothing; the SDK's null and [] pass", async () => {
+  it("refuses a start that asks for client-side tools, which agentd has not, and stores nothing; the SDK's null and [] pass", async () => {
     const before = await server.store.conversations.count({});
     for (const [member, value] of [
-      ['plugins', [{ source: 'github:owner/repo' }]],
       ['client_tools', [{ name: 'pick_color', description: 'Asks the user for a color' }]],
     ] as const) {
       const res = await json('/api/conversations', {

@@ -8,9 +8,10 @@ import {
   InstalledSkills,
   type InstallRequest,
   InstallSkillRequest,
-  MAX_SKILL_BYTES,
-  MAX_SKILL_FILES,
-  SkillInstallError,
+  InvalidExtensionError,
+  MAX_EXTENSION_BYTES,
+  MAX_EXTENSION_FILES,
+  SkillExistsError,
   SkillNameParams,
   SourceFetchError,
   skillCatalog,
@@ -67,7 +68,7 @@ export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, {
       schema: {
         tags: installedTags,
         summary: 'Install Skill',
-        description: `Installs the AgentSkills folder (its SKILL.md and what it refers to) at \`source\` — github:owner/repo, a git URL (cloned with the server's git), or a folder on this server — into ~/.openhands/skills/installed/<name>, named by its SKILL.md. Enabled installed skills are user skills (POST /api/skills, agent profiles) after the user's own skill files. 400 the source cannot be fetched, 409 installed already (force=true replaces it, keeping whether it is enabled), 422 no valid SKILL.md or over ${MAX_SKILL_FILES} files / ${MAX_SKILL_BYTES / 1024 / 1024} MB.`,
+        description: `Installs the AgentSkills folder (its SKILL.md and what it refers to) at \`source\` — github:owner/repo, a git URL (cloned with the server's git), or a folder on this server — into ~/.openhands/skills/installed/<name>, named by its SKILL.md. Enabled installed skills are user skills (POST /api/skills, agent profiles) after the user's own skill files. 400 the source cannot be fetched, 409 installed already (force=true replaces it, keeping whether it is enabled), 422 no valid SKILL.md or over ${MAX_EXTENSION_FILES} files / ${MAX_EXTENSION_BYTES / 1024 / 1024} MB.`,
         body: InstallSkillRequest,
         response: {
           200: InstalledSkillResponse,
@@ -175,6 +176,7 @@ export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, {
 /** An installation's failure as OpenHands answers it: 400 fetch, 409 installed, 422 not a skill. */
 function installError(error: unknown): never {
   if (error instanceof SourceFetchError) throw new HttpError(400, error.message);
-  if (!(error instanceof SkillInstallError)) throw error;
-  throw new HttpError(error.kind === 'exists' ? 409 : 422, error.message);
+  if (error instanceof SkillExistsError) throw new HttpError(409, error.message);
+  if (error instanceof InvalidExtensionError) throw new HttpError(422, error.message);
+  throw error;
 }

@@ -1,0 +1,181 @@
+// Plugins (OpenHands' `plugins` in a start): a folder in the Claude Code plugin layout that bundles
+// skills, slash commands, hooks and MCP servers for the agent —
+//   .plugin/plugin.json or .claude-plugin/plugin.json   name, version, description (else the folder's name)
+//   skills/<name>/SKILL.md, skills/*.md                  skills
+//   commands/*.md                                        /<plugin>:<command>, a skill that keyword triggers
+//   hooks/hooks.json                                     hooks (OpenHands' or Claude Code's form)
+//   .mcp.json                                            {"mcpServers": {name: server}}
+// `${CLAUDE_PLUGIN_ROOT}` (and OpenHands' `${SKILL_ROOT}`) in hooks and MCP servers is the plugin's
+// folder. A folder on the server is read where it is; a repository is cloned once per commit into
+// `<cache>/<source hash>-<commit>`, kept: its hooks and servers run from there for as long as a
+// conversation runs on it.
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { type HookConfig, HookConfigError, normalizeHookConfig } from '../hooks/index.js';
+import { copyExtension, fetchSource, InvalidExtensionError, type SourceSpec } from './extension-source.js';
+import { parseSkillFile, readBounded, type Skill } from './skills.js';
+
+export interface LoadedPlugin {
+  name: string;
+  version: string;
+  description: string;
+  /** Its folder: the local one, or its clone under the cache. */
+  path: string;
+  /** The commit of a repository's plugin; null for a local folder. */
+  resolvedRef: string | null;
+  /** Its skills, then its commands as skills (`<plugin>:<command>`, triggered by `/<plugin>:<command>`). */
+  skills: Skill[];
+  /** Its MCP servers by name, as .mcp.json gives them (its folder put in). */
+  mcpServers: Record<string, unknown>;
+  hooks: HookConfig | null;
+}
+
+/** Most skills and commands one plugin may bring (OpenHands' max_skills is 100 for all plugins). */
+const MAX_PLUGIN_SKILLS = 100;
+
+const invalid = (message: string): never => {
+  throw new InvalidExtensionError(message);
+};
+
+/** Fetches and reads one plugin. SourceFetchError (cannot fetch), InvalidExtensionError (cannot read). */
+export async function loadPlugin(spec: SourceSpec, cacheDir: string): Promise<LoadedPlugin> {
+  const scratch = join(tmpdir(), `agentd-plugin-${randomUUID()}`);
+  try {
+    const fetched = await fetchSource(spec, scratch);
+    let path = fetched.root;
+    if (fetched.resolvedRef !== null) {
+      const key = createHash('sha256')
+        .update(`${spec.source}\n${spec.repo_path ?? ''}`)
+        .digest('hex')
+        .slice(0, 16);
+      path = join(cacheDir, `${key}-${fetched.resolvedRef.slice(0, 12)}`);
+      // One commit's files never change: a clone made for an earlier start is taken as it is.
+      if (!existsSync(path)) copyExtension(fetched.root, path);
+    }
+    return readPlugin(path, fetched.name, fetched.resolvedRef);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function readPlugin(path: string, folderName: string, resolvedRef: string | null): LoadedPlugin {
+  const manifest = readManifest(path, folderName);
+  const skills = [
+    ...folderSkills(join(path, 'skills')),
+    ...commandSkills(join(path, 'commands'), manifest.name),
+  ];
+  if (skills.length > MAX_PLUGIN_SKILLS)
+    invalid(
+      `Plugin '${manifest.name}' brings ${skills.length} skills and commands; at most ${MAX_PLUGIN_SKILLS}`,
+    );
+  const withRoot = (value: unknown) => expandRoot(value, path);
+  const mcp = readJson(join(path, '.mcp.json'), manifest.name);
+  const servers = (mcp as { mcpServers?: unknown } | null)?.mcpServers ?? {};
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers))
+    invalid(`Plugin '${manifest.name}': .mcp.json's mcpServers is not an object of servers by name`);
+  const hooksFile = readJson(join(path, 'hooks', 'hooks.json'), manifest.name);
+  let hooks: HookConfig | null = null;
+  try {
+    hooks = hooksFile === null ? null : normalizeHookConfig(withRoot(hooksFile));
+  } catch (error) {
+    if (!(error instanceof HookConfigError)) throw error;
+    invalid(`Plugin '${manifest.name}': hooks/hooks.json ${[...error.path, error.message].join(': ')}`);
+  }
+  return {
+    ...manifest,
+    path,
+    resolvedRef,
+    skills,
+    mcpServers: withRoot(servers) as Record<string, unknown>,
+    hooks,
+  };
+}
+
+function readManifest(path: string, folderName: string) {
+  for (const dir of ['.plugin', '.claude-plugin']) {
+    const data = readJson(join(path, dir, 'plugin.json'), folderName) as Record<string, unknown> | null;
+    if (data === null) continue;
+    const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : '');
+    const name = text('name');
+    if (!/^[A-Za-z0-9][\w.-]{0,127}$/.test(name))
+      invalid(`${dir}/plugin.json: a plugin's name is letters, digits, '.', '_' and '-' (not '${name}')`);
+    return { name, version: text('version') || '1.0.0', description: text('description') };
+  }
+  const name = folderName || 'plugin';
+  return { name, version: '1.0.0', description: `Plugin loaded from ${name}` };
+}
+
+/** A JSON file of the plugin, or null when there is none; an InvalidExtensionError when it does not parse. */
+function readJson(file: string, plugin: string): unknown {
+  const text = readBounded(file);
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    return invalid(`Plugin '${plugin}': ${basename(file)} is not JSON (${(error as Error).message})`);
+  }
+}
+
+/** A folder's entries, sorted, at most MAX_PLUGIN_SKILLS + 1 (one more says there are too many). */
+function entriesOf(dir: string): string[] {
+  try {
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
+    return readdirSync(dir)
+      .sort()
+      .slice(0, MAX_PLUGIN_SKILLS + 1);
+  } catch {
+    return [];
+  }
+}
+
+/** skills/<name>/SKILL.md (AgentSkills) and skills/*.md. */
+function folderSkills(dir: string): Skill[] {
+  return entriesOf(dir).flatMap((entry): Skill[] => {
+    const folder = readBounded(join(dir, entry, 'SKILL.md'));
+    if (folder !== null)
+      return [{ ...parseSkillFile(folder, entry), agentSkills: true, source: join(dir, entry) }];
+    const file = entry.endsWith('.md') ? readBounded(join(dir, entry)) : null;
+    return file === null
+      ? []
+      : [{ ...parseSkillFile(file, basename(entry, '.md')), source: join(dir, entry) }];
+  });
+}
+
+/** commands/*.md as OpenHands turns them into skills: `/<plugin>:<command>` triggers its text. */
+function commandSkills(dir: string, plugin: string): Skill[] {
+  return entriesOf(dir)
+    .filter((entry) => entry.endsWith('.md') && entry.toLowerCase() !== 'readme.md')
+    .flatMap((entry): Skill[] => {
+      const text = readBounded(join(dir, entry));
+      if (text === null) return [];
+      const command = basename(entry, '.md');
+      const front = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
+      const field = (key: string) =>
+        new RegExp(`^${key}:\\s*(.+)$`, 'm')
+          .exec(front?.[1] ?? '')?.[1]
+          ?.trim()
+          .replace(/^["']|["']$/g, '');
+      const description = field('description');
+      const hint = field('argument-hint');
+      const content = [
+        description ? `## ${command}\n\n${description}\n` : '',
+        hint ? `**Arguments**: \`$ARGUMENTS\` - ${hint}\n` : '',
+        `\n${(front ? front[2] : text)?.trim() ?? ''}`,
+      ]
+        .join('\n')
+        .trim();
+      const name = `${plugin}:${command}`;
+      return [{ name, content, keywords: [`/${name}`], source: join(dir, entry) }];
+    });
+}
+
+/** Every string with the plugin's folder for ${CLAUDE_PLUGIN_ROOT} and ${SKILL_ROOT}. */
+function expandRoot(value: unknown, root: string): unknown {
+  if (typeof value === 'string') return value.replace(/\$\{(CLAUDE_PLUGIN_ROOT|SKILL_ROOT)\}/g, root);
+  if (Array.isArray(value)) return value.map((v) => expandRoot(v, root));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandRoot(v, root)]));
+  return value;
+}

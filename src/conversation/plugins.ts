@@ -1,0 +1,69 @@
+// A start's plugins (OpenHands' `plugins`: [{source, ref?, repo_path?}]), loaded before anything is
+// stored (agent/plugins.ts) and merged into the agent as OpenHands' load_plugins merges them: skills
+// by name (a later plugin's replaces an earlier one, and the agent's own), MCP servers by name (the
+// same), hooks one after another (all run). One that cannot be fetched or read is a 422 at its place.
+
+import { Value } from 'typebox/value';
+import {
+  InvalidExtensionError,
+  type LoadedPlugin,
+  loadPlugin,
+  SourceFetchError,
+  type SourceSpec,
+} from '../agent/index.js';
+import { mergeHookConfigs } from '../hooks/index.js';
+import { mapMcpValues, normalizeMcpServer, storedAgentMcp } from './agent-mcp.js';
+import { McpServerSpec } from './agent-schemas.js';
+import { InvalidConversationRequestError } from './errors.js';
+import type { ConversationState } from './state.js';
+
+/** The plugins of a start, in order; a 422 at `body.plugins.<i>` for one that cannot be had. */
+export async function startPlugins(specs: readonly SourceSpec[] | null | undefined, cacheDir: string) {
+  const loaded: LoadedPlugin[] = [];
+  for (const [i, spec] of (specs ?? []).entries()) {
+    try {
+      loaded.push(await loadPlugin(spec, cacheDir));
+    } catch (error) {
+      if (!(error instanceof SourceFetchError || error instanceof InvalidExtensionError)) throw error;
+      throw new InvalidConversationRequestError(['body', 'plugins', i], error.message);
+    }
+  }
+  return loaded;
+}
+
+/** The state with the plugins' skills, MCP servers (values sealed by `seal`) and hooks in it. */
+export function withPlugins(
+  state: ConversationState,
+  plugins: readonly LoadedPlugin[],
+  seal: (value: string) => string,
+): ConversationState {
+  if (plugins.length === 0) return state;
+  const context = state.agent.agent_context ?? {};
+  const skills = new Map((context.skills ?? []).map((skill) => [skill.name, skill]));
+  const servers = { ...storedAgentMcp(state.agent)?.mcpServers };
+  plugins.forEach((plugin, i) => {
+    for (const { name, content, keywords } of plugin.skills)
+      skills.set(name, { name, content, trigger: keywords ? { type: 'keyword', keywords } : null });
+    for (const [name, server] of Object.entries(plugin.mcpServers)) {
+      const loc = ['body', 'plugins', i, 'mcpServers', name];
+      if (!Value.Check(McpServerSpec, server))
+        throw new InvalidConversationRequestError(
+          loc,
+          `Plugin '${plugin.name}': not an MCP server (a command or a url)`,
+        );
+      const normalized = { mcpServers: { [name]: normalizeMcpServer(server, loc) } };
+      Object.assign(servers, mapMcpValues(normalized, seal).mcpServers);
+    }
+  });
+  return {
+    ...state,
+    agent: {
+      ...state.agent,
+      agent_context: { ...context, skills: [...skills.values()] },
+      ...(Object.keys(servers).length > 0 ? { mcp_config: { mcpServers: servers } } : {}),
+    },
+    ...(plugins.some((p) => p.hooks)
+      ? { hook_config: mergeHookConfigs(state.hook_config, ...plugins.map((p) => p.hooks)) }
+      : {}),
+  };
+}
