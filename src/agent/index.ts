@@ -36,30 +36,30 @@ export {
   type GoalVerdict,
 } from './goal.js';
 export type { AgentHost } from './host.js';
+export {
+  AlreadyInstalledError,
+  type Installation,
+  Installations,
+  type InstallRequest,
+} from './installations.js';
 export { type LoadedPlugin, loadPlugin } from './plugins.js';
 export { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
 export { type RunOptions, recoverAfterCrash, rejectPending, run } from './run.js';
 export {
   ConfirmationPolicy,
   EXECUTION_STATUSES,
+  EXTENSION_NAME_PATTERN,
   ExecutionStatus,
   InstalledSkillResponse,
   InstallSkillRequest,
   RiskThreshold,
   SecurityAnalyzer,
   SkillInfo,
-  SkillNameParams,
   SkillsRequest,
   SkillsResponse,
 } from './schemas.js';
 export { skillCatalog } from './skill-catalog.js';
-export {
-  type InstalledSkill,
-  InstalledSkills,
-  type InstallRequest,
-  SkillExistsError,
-  userSkills,
-} from './skill-install.js';
+export { installedSkills, userSkills } from './skill-install.js';
 export {
   AgentContext,
   type AgentContextSpec,

@@ -160,9 +160,5 @@ export const InstalledSkillResponse = Type.Object(
   { title: 'InstalledSkillResponse' },
 );
 
-/** OpenHands' skill names: lowercase letters and digits in hyphen-separated words. */
-export const SKILL_NAME_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
-
-export const SkillNameParams = Type.Object({
-  skill_name: Type.String({ minLength: 1, maxLength: 255, pattern: SKILL_NAME_PATTERN }),
-});
+/** OpenHands' extension (skill, plugin) names: lowercase letters and digits in hyphen-separated words. */
+export const EXTENSION_NAME_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
