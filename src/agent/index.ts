@@ -42,7 +42,14 @@ export {
   Installations,
   type InstallRequest,
 } from './installations.js';
-export { type LoadedPlugin, loadPlugin } from './plugins.js';
+export {
+  ambientPlugins,
+  installedPlugins,
+  type LoadedPlugin,
+  loadPlugin,
+  pluginContents,
+  readPluginAt,
+} from './plugins.js';
 export { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
 export { type RunOptions, recoverAfterCrash, rejectPending, run } from './run.js';
 export {
@@ -50,8 +57,11 @@ export {
   EXECUTION_STATUSES,
   EXTENSION_NAME_PATTERN,
   ExecutionStatus,
+  InstalledPluginResponse,
   InstalledSkillResponse,
   InstallSkillRequest,
+  PluginsRequest,
+  PluginsResponse,
   RiskThreshold,
   SecurityAnalyzer,
   SkillInfo,

@@ -8,13 +8,15 @@
 // `${CLAUDE_PLUGIN_ROOT}` (and OpenHands' `${SKILL_ROOT}`) in hooks and MCP servers is the plugin's
 // folder. A folder on the server is read where it is; a repository is cloned once per commit into
 // `<cache>/<source hash>-<commit>`, kept: its hooks and servers run from there for as long as a
-// conversation runs on it.
+// conversation runs on it. Besides a start's own, every conversation gets OpenHands' ambient plugins
+// (ambientPlugins): the user's and the enabled installed ones (installedPlugins) — not a workspace's.
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { type HookConfig, HookConfigError, normalizeHookConfig } from '../hooks/index.js';
 import { copyExtension, fetchSource, InvalidExtensionError, type SourceSpec } from './extension-source.js';
+import { Installations } from './installations.js';
 import { parseSkillFile, readBounded, type Skill } from './skills.js';
 
 export interface LoadedPlugin {
@@ -38,6 +40,67 @@ const MAX_PLUGIN_SKILLS = 100;
 const invalid = (message: string): never => {
   throw new InvalidExtensionError(message);
 };
+
+/** The user's installed plugins (`~/.openhands/plugins/installed`), named by their manifest. */
+export const installedPlugins = (home: string) =>
+  new Installations(join(home, '.openhands', 'plugins', 'installed'), 'Plugin', (root, name) =>
+    readManifest(root, name),
+  );
+
+/**
+ * OpenHands' ambient plugins, which every conversation gets: the user's (`~/.agents/plugins/*`, then
+ * `~/.openhands/plugins/*`), then the enabled installed ones, the first of a name winning; one that
+ * cannot be read is left out. A workspace's own (`.agents/plugins`, `.openhands/plugins`) are not
+ * among them, unlike OpenHands: their hooks and MCP servers would run commands no one asked for.
+ */
+export function ambientPlugins(home: string): LoadedPlugin[] {
+  const installedDir = join(home, '.openhands', 'plugins', 'installed');
+  const folders = [
+    ...[join(home, '.agents', 'plugins'), join(home, '.openhands', 'plugins')].flatMap((dir) =>
+      entriesOf(dir)
+        .map((entry) => join(dir, entry))
+        .filter((path) => path !== installedDir && statSync(path, { throwIfNoEntry: false })?.isDirectory()),
+    ),
+    ...installedPlugins(home)
+      .enabled()
+      .map((info) => info.install_path),
+  ];
+  const seen = new Set<string>();
+  return folders.flatMap((path): LoadedPlugin[] => {
+    try {
+      const plugin = readPlugin(path, basename(path), null);
+      if (seen.has(plugin.name)) return [];
+      seen.add(plugin.name);
+      return [plugin];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** What a plugin brings, for a listing: its skills (commands among them) and its files (not .git). */
+export function pluginContents(plugin: LoadedPlugin) {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of entriesOf(dir, 2_000)) {
+      if (entry === '.git' || files.length >= 2_000) continue;
+      const path = join(dir, entry);
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (stat?.isDirectory()) walk(path);
+      else if (stat?.isFile()) files.push(relative(plugin.path, path).split(sep).join('/'));
+    }
+  };
+  walk(plugin.path);
+  return {
+    skills: plugin.skills.map((skill) => ({ name: skill.name, description: skill.description ?? null })),
+    files: files.sort(),
+  };
+}
+
+/** Reads a plugin's folder (InvalidExtensionError when it cannot). */
+export function readPluginAt(path: string): LoadedPlugin {
+  return readPlugin(path, basename(path), null);
+}
 
 /** Fetches and reads one plugin. SourceFetchError (cannot fetch), InvalidExtensionError (cannot read). */
 export async function loadPlugin(spec: SourceSpec, cacheDir: string): Promise<LoadedPlugin> {
@@ -93,7 +156,10 @@ function readPlugin(path: string, folderName: string, resolvedRef: string | null
   };
 }
 
-function readManifest(path: string, folderName: string) {
+function readManifest(
+  path: string,
+  folderName: string,
+): { name: string; version: string; description: string } {
   for (const dir of ['.plugin', '.claude-plugin']) {
     const data = readJson(join(path, dir, 'plugin.json'), folderName) as Record<string, unknown> | null;
     if (data === null) continue;
@@ -118,13 +184,11 @@ function readJson(file: string, plugin: string): unknown {
   }
 }
 
-/** A folder's entries, sorted, at most MAX_PLUGIN_SKILLS + 1 (one more says there are too many). */
-function entriesOf(dir: string): string[] {
+/** A folder's entries, sorted, at most `limit` (one more than skills allowed says there are too many). */
+function entriesOf(dir: string, limit = MAX_PLUGIN_SKILLS + 1): string[] {
   try {
     if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
-    return readdirSync(dir)
-      .sort()
-      .slice(0, MAX_PLUGIN_SKILLS + 1);
+    return readdirSync(dir).sort().slice(0, limit);
   } catch {
     return [];
   }
@@ -167,7 +231,15 @@ function commandSkills(dir: string, plugin: string): Skill[] {
         .join('\n')
         .trim();
       const name = `${plugin}:${command}`;
-      return [{ name, content, keywords: [`/${name}`], source: join(dir, entry) }];
+      return [
+        {
+          name,
+          content,
+          keywords: [`/${name}`],
+          source: join(dir, entry),
+          ...(description ? { description } : {}),
+        },
+      ];
     });
 }
 

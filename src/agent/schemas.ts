@@ -160,5 +160,52 @@ export const InstalledSkillResponse = Type.Object(
   { title: 'InstalledSkillResponse' },
 );
 
+const PluginSkills = Type.Array(
+  Type.Object({ name: Type.String(), description: Type.Union([Type.String(), Type.Null()]) }),
+);
+
+/** OpenHands' InstalledPluginResponse: an installation, and what the plugin brings (null when it cannot be read). */
+export const InstalledPluginResponse = Type.Object(
+  {
+    ...InstalledSkillResponse.properties,
+    skills: Type.Union([PluginSkills, Type.Null()], { description: 'Its skills, its commands among them' }),
+    files: Type.Union([Type.Array(Type.String()), Type.Null()], {
+      description: 'Its files, relative to install_path (2,000 at most)',
+    }),
+  },
+  { title: 'InstalledPluginResponse' },
+);
+
+/** OpenHands' PluginsRequest (POST /api/plugins). */
+export const PluginsRequest = Type.Object(
+  {
+    load_user: Type.Optional(
+      Type.Boolean({ default: true, description: "The user's and the enabled installed plugins" }),
+    ),
+    load_project: Type.Optional(
+      Type.Boolean({ description: "Accepted; agentd loads no workspace's plugins, so it adds none" }),
+    ),
+    project_dir: Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Null()])),
+  },
+  { title: 'PluginsRequest' },
+);
+
+/** OpenHands' PluginsResponse: the plugins every conversation gets. */
+export const PluginsResponse = Type.Object(
+  {
+    plugins: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        version: Type.String(),
+        description: Type.String(),
+        path: Type.String(),
+        skills: PluginSkills,
+        files: Type.Array(Type.String()),
+      }),
+    ),
+  },
+  { title: 'PluginsResponse' },
+);
+
 /** OpenHands' extension (skill, plugin) names: lowercase letters and digits in hyphen-separated words. */
 export const EXTENSION_NAME_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';

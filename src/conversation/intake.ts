@@ -85,7 +85,8 @@ export class ConversationIntake extends ConversationRuntimes {
     );
     request = profiled.request;
     // Fetched and read before anything is stored: a plugin that cannot be had is a 422, nothing made.
-    const plugins = await startPlugins(request.plugins, join(this.options.dataDir, 'plugins'));
+    const home = this.options.skillsHome ?? homedir();
+    const plugins = await startPlugins(request.plugins, join(this.options.dataDir, 'plugins'), home);
     const parentId = await startParent(id, request, (parent) =>
       this.get(userId, parent).catch(nullIfNotFound),
     );

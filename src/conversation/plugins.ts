@@ -1,10 +1,11 @@
-// A start's plugins (OpenHands' `plugins`: [{source, ref?, repo_path?}]), loaded before anything is
-// stored (agent/plugins.ts) and merged into the agent as OpenHands' load_plugins merges them: skills
+// A start's plugins (OpenHands' `plugins`: [{source, ref?, repo_path?}]) and the user's ambient ones
+// (installed and enabled, or in their plugin folders), loaded before anything is stored (agent/plugins.ts) and merged into the agent as OpenHands' load_plugins merges them: skills
 // by name (a later plugin's replaces an earlier one, and the agent's own), MCP servers by name (the
 // same), hooks one after another (all run). One that cannot be fetched or read is a 422 at its place.
 
 import { Value } from 'typebox/value';
 import {
+  ambientPlugins,
   InvalidExtensionError,
   type LoadedPlugin,
   loadPlugin,
@@ -17,8 +18,15 @@ import { McpServerSpec } from './agent-schemas.js';
 import { InvalidConversationRequestError } from './errors.js';
 import type { ConversationState } from './state.js';
 
-/** The plugins of a start, in order; a 422 at `body.plugins.<i>` for one that cannot be had. */
-export async function startPlugins(specs: readonly SourceSpec[] | null | undefined, cacheDir: string) {
+/**
+ * The plugins of a start, in order (a 422 at `body.plugins.<i>` for one that cannot be had), then the
+ * ambient ones of the user at `home` (agent/plugins.ts) whose names those do not have.
+ */
+export async function startPlugins(
+  specs: readonly SourceSpec[] | null | undefined,
+  cacheDir: string,
+  home: string,
+) {
   const loaded: LoadedPlugin[] = [];
   for (const [i, spec] of (specs ?? []).entries()) {
     try {
@@ -28,7 +36,8 @@ export async function startPlugins(specs: readonly SourceSpec[] | null | undefin
       throw new InvalidConversationRequestError(['body', 'plugins', i], error.message);
     }
   }
-  return loaded;
+  const named = new Set(loaded.map((plugin) => plugin.name));
+  return [...loaded, ...ambientPlugins(home).filter((plugin) => !named.has(plugin.name))];
 }
 
 /** The state with the plugins' skills, MCP servers (values sealed by `seal`) and hooks in it. */

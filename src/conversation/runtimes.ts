@@ -54,7 +54,7 @@ export interface ConversationServiceOptions {
   logger?: Logger;
   /** Which replica runs which conversation (several replicas); default this process runs them all. */
   ownership?: Ownership;
-  /** The home folder the user's skills are read from for agent-profile starts (default the process user's). */
+  /** The home folder the user's skills (agent profiles) and plugins are read from (default the process user's). */
   skillsHome?: string;
 }
 

@@ -37,6 +37,7 @@ import { hookRoutes } from './routes/hooks.js';
 import { llmRoutes } from './routes/llm.js';
 import { openaiRoutes } from './routes/openai.js';
 import { optionRoutes } from './routes/options.js';
+import { pluginRoutes } from './routes/plugins.js';
 import { profileRoutes } from './routes/profiles.js';
 import { providerConnectionRoutes } from './routes/provider-connections.js';
 import { savedWorkspaceRoutes } from './routes/saved-workspaces.js';
@@ -170,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(skillRoutes, { home: deps.skillsHome ?? homedir() });
   await app.register(agentProfileRoutes, { settings: deps.settings, home: deps.skillsHome ?? homedir() });
+  await app.register(pluginRoutes, { home: deps.skillsHome ?? homedir() });
   await app.register(socketRoutes, {
     sessionKeys,
     conversations: deps.conversations,

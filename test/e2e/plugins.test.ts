@@ -1,6 +1,7 @@
 // Plugins in a start (OpenHands' `plugins`): a real plugin folder in the Claude Code layout — a skill,
 // a command, hooks and an MCP server — and one from a real git repository (file://), against the
-// scripted LLM: what each part adds is seen in what the LLM gets and what the conversation does.
+// scripted LLM: what each part adds is seen in what the LLM gets and what the conversation does. And
+// the ambient ones every conversation gets: the user's, and the installed ones (/api/plugins).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,7 +15,8 @@ import {
 } from '../support/conversation.js';
 import { api, tempDir } from '../support/server.js';
 
-const env = serverAndLlm();
+const home = tempDir('agentd-plugin-home-');
+const env = serverAndLlm({ skillsHome: home });
 const { llm } = env;
 
 function write(root: string, files: Record<string, string>): string {
@@ -147,5 +149,79 @@ describe('plugins', () => {
       expect(detail[0]).toMatchObject({ loc, msg: expect.stringContaining(text) });
     }
     expect(await count()).toBe(before);
+  });
+
+  it("are installed, listed with what they bring, and while enabled join every conversation, as the user's own do", async () => {
+    const names = async (id: string) =>
+      (await conversation(id)).agent.agent_context.skills.map((s) => s.name);
+    const start = async () => (await startConversation(env.server, llm, [], { message: '' })).id;
+    const install = await api(env.server, '/api/plugins/install', {
+      method: 'POST',
+      body: JSON.stringify({ source: helper }),
+    });
+    expect(install.status).toBe(200);
+    const installed = (await install.json()) as Record<string, unknown>;
+    expect(installed).toMatchObject({
+      name: 'helper',
+      version: '1.2.0',
+      description: 'Helps',
+      enabled: true,
+      resolved_ref: null,
+      install_path: join(home, '.openhands', 'plugins', 'installed', 'helper'),
+      skills: [
+        { name: 'greeting', description: null },
+        { name: 'helper:review', description: 'Review the change' },
+      ],
+    });
+    expect(installed.files).toEqual(
+      expect.arrayContaining(['.plugin/plugin.json', 'skills/greeting/SKILL.md']),
+    );
+    expect(
+      (
+        await api(env.server, '/api/plugins/install', {
+          method: 'POST',
+          body: JSON.stringify({ source: helper }),
+        })
+      ).status,
+    ).toBe(409);
+    // The user's own plugin folder, beside the installed ones.
+    write(join(home, '.agents', 'plugins', 'mine'), {
+      'skills/mine.md': '---\nname: mine-skill\n---\nMINE.\n',
+    });
+    const listed = (await (await api(env.server, '/api/plugins', { method: 'POST', body: '{}' })).json()) as {
+      plugins: { name: string; skills: { name: string }[] }[];
+    };
+    expect(listed.plugins.map((p) => p.name)).toEqual(['mine', 'helper']);
+    expect(await names(await start())).toEqual(['mine-skill', 'greeting', 'helper:review']);
+
+    // Disabled: installed still, no longer in a conversation.
+    const patched = await api(env.server, '/api/plugins/installed/helper', {
+      method: 'PATCH',
+      body: JSON.stringify({ enabled: false }),
+    });
+    expect(await patched.json()).toEqual({ name: 'helper', enabled: false });
+    expect(await names(await start())).toEqual(['mine-skill']);
+    const got = (await (await api(env.server, '/api/plugins/installed/helper')).json()) as {
+      enabled: boolean;
+    };
+    expect(got.enabled).toBe(false);
+    const refreshed = await api(env.server, '/api/plugins/installed/helper/refresh', { method: 'POST' });
+    expect(((await refreshed.json()) as { plugin: { enabled: boolean } }).plugin.enabled).toBe(false);
+
+    const removed = await api(env.server, '/api/plugins/installed/helper', { method: 'DELETE' });
+    expect(await removed.json()).toEqual({ message: "Plugin 'helper' uninstalled" });
+    expect(existsSync(join(home, '.openhands', 'plugins', 'installed', 'helper'))).toBe(false);
+    expect((await api(env.server, '/api/plugins/installed/helper')).status).toBe(404);
+    const noName = write(tempDir('agentd-plugin-NoName-'), {
+      '.plugin/plugin.json': JSON.stringify({ name: 'Not_Kebab' }),
+    });
+    const refused = await api(env.server, '/api/plugins/install', {
+      method: 'POST',
+      body: JSON.stringify({ source: noName }),
+    });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { detail: string }).detail).toContain(
+      "Invalid plugin name 'Not_Kebab'",
+    );
   });
 });
