@@ -4,7 +4,7 @@
 // change settings (with an MCP server tested), and save, use and switch to LLM profiles. Screenshots
 // go to AGENTD_SCREENSHOT_DIR when set, else to a temp folder removed after the run.
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -543,7 +543,7 @@ describe('the web UI in Chromium', () => {
     await page.close();
   });
 
-  it('installs a skill from a folder, disables it and removes it', async () => {
+  it('installs a skill from a folder, disables it and removes it; installs a plugin', async () => {
     const folder = tempDir('agentd-web-skill-');
     writeFileSync(
       join(folder, 'SKILL.md'),
@@ -552,7 +552,7 @@ describe('the web UI in Chromium', () => {
     const page = await signedInPage();
     await page.getByRole('link', { name: 'Settings' }).click();
     const form = page.getByRole('form', { name: 'Install a skill' });
-    await form.getByLabel('Skill source').fill(folder);
+    await form.getByLabel('Source').fill(folder);
     await form.getByRole('button', { name: 'Install skill' }).click();
     const list = page.getByRole('list', { name: 'Installed skills' });
     await list.getByText('From the page').waitFor();
@@ -568,11 +568,26 @@ describe('the web UI in Chromium', () => {
     await expect.poll(skillNames).not.toContain('web-skill');
     expect(await list.getByLabel('web-skill enabled').isChecked()).toBe(false);
     // A source that holds no skill: the page says why.
-    await form.getByLabel('Skill source').fill(tempDir('agentd-web-noskill-'));
+    await form.getByLabel('Source').fill(tempDir('agentd-web-noskill-'));
     await form.getByRole('button', { name: 'Install skill' }).click();
     await page.getByText(/holds no SKILL.md/).waitFor();
     await list.getByRole('button', { name: 'Remove' }).click();
     await list.getByText('From the page').waitFor({ state: 'detached' });
+
+    // A plugin the same way: installed, it joins every conversation.
+    const plugin = tempDir('agentd-web-plugin-');
+    mkdirSync(join(plugin, '.plugin'));
+    writeFileSync(
+      join(plugin, '.plugin', 'plugin.json'),
+      JSON.stringify({ name: 'web-plugin', description: 'A page plugin' }),
+    );
+    const plugins = page.getByRole('form', { name: 'Install a plugin' });
+    await plugins.getByLabel('Source').fill(plugin);
+    await plugins.getByRole('button', { name: 'Install plugin' }).click();
+    await page.getByRole('list', { name: 'Installed plugins' }).getByText('A page plugin').waitFor();
+    const installed = (await (await api('/api/plugins/installed')).json()) as { plugins: { name: string }[] };
+    expect(installed.plugins.map((p) => p.name)).toEqual(['web-plugin']);
+    expect((await api('/api/plugins/installed/web-plugin', { method: 'DELETE' })).status).toBe(200);
     await page.close();
   });
 

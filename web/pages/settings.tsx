@@ -1,15 +1,15 @@
 // Settings, through the same /api/settings as every client: the LLM (the key is write-only: shown as
 // set or not set), confirmation mode, iterations, the condenser, the LLM profiles (profiles.tsx), the
-// agent profiles (agent-profiles.tsx), the installed skills (skills.tsx) and the MCP servers (add,
-// remove, test).
+// agent profiles (agent-profiles.tsx), the installed skills and plugins (installed.tsx) and the MCP
+// servers (add, remove, test).
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import type { McpConfig, Settings } from '../types.js';
 import { ErrorNote, KNOWN_MODELS, KnownModels } from '../ui.js';
 import { AgentProfiles } from './agent-profiles.js';
+import { InstalledExtensions } from './installed.js';
 import { McpServers } from './mcp.js';
 import { LlmProfiles } from './profiles.js';
-import { InstalledSkills } from './skills.js';
 
 export function SettingsPage() {
   const [stored, setStored] = useState<Settings | null>(null);
@@ -172,7 +172,8 @@ export function SettingsPage() {
       </form>
       <LlmProfiles onChange={() => void load()} />
       <AgentProfiles />
-      <InstalledSkills />
+      <InstalledExtensions kind="skills" />
+      <InstalledExtensions kind="plugins" />
       <McpServers
         config={stored.mcp_config ?? {}}
         onChange={(mcp_config: McpConfig) => save({ ...stored, mcp_config })}

@@ -1,11 +1,11 @@
-// Installed skills (/api/skills/install, /api/skills/installed): an AgentSkills folder (its SKILL.md)
-// installed from a git repository or a folder on the server; while enabled it is one of the user's
-// skills, which agent profiles and OpenHands' clients give the agent.
+// Installed skills and plugins (/api/skills/…, /api/plugins/…: install, installed): a folder installed
+// from a git repository or a folder on the server. An enabled skill is one of the user's skills (agent
+// profiles and OpenHands' clients give them to the agent); an enabled plugin joins every conversation.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ErrorNote, useAction } from '../ui.js';
 
-interface InstalledSkill {
+interface Installed {
   name: string;
   version: string;
   description: string;
@@ -13,16 +13,31 @@ interface InstalledSkill {
   source: string;
 }
 
-const path = (name: string) => `/api/skills/installed/${encodeURIComponent(name)}`;
+const KINDS = {
+  skills: {
+    title: 'Installed skills',
+    about:
+      'Skills (a folder with a SKILL.md) from a git repository or a folder on this server; an enabled one is one of your skills, beside those in ~/.openhands/skills.',
+  },
+  plugins: {
+    title: 'Installed plugins',
+    about:
+      'Plugins (skills, commands, hooks and MCP servers in one folder) from a git repository or a folder on this server; an enabled one joins every conversation.',
+  },
+} as const;
 
-export function InstalledSkills() {
-  const [skills, setSkills] = useState<InstalledSkill[] | null>(null);
+export function InstalledExtensions(props: { kind: keyof typeof KINDS }) {
+  const { kind } = props;
+  const { title, about } = KINDS[kind];
+  const one = kind === 'skills' ? 'skill' : 'plugin';
+  const path = (name: string) => `/api/${kind}/installed/${encodeURIComponent(name)}`;
+  const [items, setItems] = useState<Installed[] | null>(null);
   const [source, setSource] = useState('');
   const [folder, setFolder] = useState('');
   const load = () =>
-    api<{ skills: InstalledSkill[] }>('/api/skills/installed').then(
-      (list) => setSkills(list.skills),
-      () => setSkills([]),
+    api<Record<string, Installed[]>>(`/api/${kind}/installed`).then(
+      (list) => setItems(list[kind] ?? []),
+      () => setItems([]),
     );
   useEffect(() => void load(), []);
   const { act, error, busy } = useAction(load);
@@ -30,20 +45,17 @@ export function InstalledSkills() {
     event.preventDefault();
     void act(async () => {
       const body = { source: source.trim(), ...(folder.trim() ? { repo_path: folder.trim() } : {}) };
-      await api('/api/skills/install', { method: 'POST', body });
+      await api(`/api/${kind}/install`, { method: 'POST', body });
       setSource('');
       setFolder('');
     });
   };
   return (
-    <section class="profiles installed-skills">
-      <h2>Installed skills</h2>
-      <p class="muted">
-        Skills (a folder with a SKILL.md) from a git repository or a folder on this server; an enabled one is
-        one of your skills, beside those in ~/.openhands/skills.
-      </p>
-      <ul class="list" aria-label="Installed skills">
-        {skills?.map((s) => (
+    <section class={`profiles installed-${kind}`}>
+      <h2>{title}</h2>
+      <p class="muted">{about}</p>
+      <ul class="list" aria-label={title}>
+        {items?.map((s) => (
           <li key={s.name} class="wrap">
             <span class="grow">
               <strong>{s.name}</strong> {s.version && <code>{s.version}</code>}{' '}
@@ -57,7 +69,7 @@ export function InstalledSkills() {
                 onChange={(e) => {
                   const enabled = e.currentTarget.checked;
                   // Shown at once (the box would spring back until the list reloads), then stored.
-                  setSkills(skills.map((other) => (other.name === s.name ? { ...other, enabled } : other)));
+                  setItems(items.map((other) => (other.name === s.name ? { ...other, enabled } : other)));
                   void act(() => api(path(s.name), { method: 'PATCH', body: { enabled } }));
                 }}
               />
@@ -69,24 +81,24 @@ export function InstalledSkills() {
           </li>
         ))}
       </ul>
-      <form class="stack" aria-label="Install a skill" onSubmit={install}>
+      <form class="stack" aria-label={`Install a ${one}`} onSubmit={install}>
         <label>
-          Skill source
+          Source
           <input
-            name="skill-source"
+            name={`${one}-source`}
             required
             value={source}
-            placeholder="github:owner/repo, https://…/repo.git or /path/to/skill"
+            placeholder={`github:owner/repo, https://…/repo.git or /path/to/${one}`}
             onInput={(e) => setSource(e.currentTarget.value)}
           />
         </label>
         <label>
           Folder in the repository (optional)
-          <input name="skill-folder" value={folder} onInput={(e) => setFolder(e.currentTarget.value)} />
+          <input name={`${one}-folder`} value={folder} onInput={(e) => setFolder(e.currentTarget.value)} />
         </label>
         <ErrorNote error={error} />
         <button type="submit" disabled={busy}>
-          {busy ? 'Installing…' : 'Install skill'}
+          {busy ? 'Installing…' : `Install ${one}`}
         </button>
       </form>
     </section>
