@@ -61,9 +61,12 @@ export function ambientPlugins(home: string): LoadedPlugin[] {
         .map((entry) => join(dir, entry))
         .filter((path) => path !== installedDir && statSync(path, { throwIfNoEntry: false })?.isDirectory()),
     ),
-    ...installedPlugins(home)
-      .enabled()
-      .map((info) => info.install_path),
+    // Asked only when there is an installed folder: every start asks, most homes have none.
+    ...(statSync(installedDir, { throwIfNoEntry: false })?.isDirectory()
+      ? installedPlugins(home)
+          .enabled()
+          .map((info) => info.install_path)
+      : []),
   ];
   const seen = new Set<string>();
   return folders.flatMap((path): LoadedPlugin[] => {
