@@ -89,3 +89,21 @@ export function useAction(after: () => unknown) {
   };
   return { act, error, busy };
 }
+
+/** A saved item's two actions: make it the one in use, and delete it (each a POST / DELETE, then `act`'s reload). */
+export function UseAndDelete(props: {
+  act: (work: () => Promise<unknown>) => Promise<void>;
+  activate: string;
+  remove: string;
+}) {
+  return (
+    <>
+      <button type="button" onClick={() => void props.act(() => api(props.activate, { method: 'POST' }))}>
+        Use
+      </button>
+      <button type="button" onClick={() => void props.act(() => api(props.remove, { method: 'DELETE' }))}>
+        Delete
+      </button>
+    </>
+  );
+}

@@ -25,6 +25,8 @@ export interface AgentContextSpec {
   user_message_suffix?: string | null;
   /** Read skills and instructions from the workspace (default true). */
   load_project_skills?: boolean;
+  /** Workspace skills left out by name (OpenHands' deny-list; an agent profile's disabled_skills). */
+  disabled_skills?: string[];
 }
 
 /** Files at the workspace root that hold instructions for agents. */
@@ -170,8 +172,10 @@ export class AgentContext {
       content: s.content,
       keywords: s.trigger?.keywords?.length ? s.trigger.keywords : null,
     }));
+    const disabled = new Set(spec?.disabled_skills ?? []);
     const found = spec?.load_project_skills === false ? [] : workspaceSkills(workingDir);
     const names = new Set(given.map((s) => s.name));
+    for (const name of disabled) names.add(name);
     return new AgentContext(
       [...given, ...found.filter((s) => !names.has(s.name))],
       spec?.system_message_suffix?.trim() || null,

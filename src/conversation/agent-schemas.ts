@@ -168,6 +168,12 @@ export const AgentContextSpec = Type.Object(
     system_message_suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     user_message_suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     load_project_skills: Type.Optional(Type.Boolean({ default: true })),
+    disabled_skills: Type.Optional(
+      Type.Array(Type.String({ maxLength: 256 }), {
+        maxItems: 500,
+        description: "The workspace's skills of these names are left out",
+      }),
+    ),
   },
   { ...open, $id: 'AgentContext' },
 );

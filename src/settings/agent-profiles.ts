@@ -229,6 +229,8 @@ export function agentProfileSettings(profile: StoredAgentProfile, llm: ProfileLL
       })),
       system_message_suffix: profile.system_message_suffix,
       load_project_skills: true,
+      // The workspace's skills, read per conversation, are left out by the same names.
+      disabled_skills: profile.disabled_skills,
     },
     condenser: profile.condenser,
     verification: profile.verification,

@@ -75,7 +75,7 @@ describe('agent profiles', () => {
       llm_profile_ref: 'scripted',
       mcp_server_refs: ['calc'],
       tools: [{ name: 'terminal' }],
-      disabled_skills: ['dropped'],
+      disabled_skills: ['dropped', 'ws-dropped'],
       system_message_suffix: 'SUFFIX-MARK: answer in haiku',
     };
     const saved = await call('POST', '/api/agent-profiles/coder', coder);
@@ -83,7 +83,14 @@ describe('agent profiles', () => {
     const id = await idOf('coder');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
 
-    const started = await start({ agent_profile_id: id });
+    // The workspace's skills, read per conversation, are left out by the same names.
+    const workspace = tempDir('agentd-profile-ws-');
+    mkdirSync(join(workspace, '.openhands', 'skills'), { recursive: true });
+    writeFileSync(
+      join(workspace, '.openhands', 'skills', 'ws-dropped.md'),
+      '---\ntriggers:\n  - deploy\n---\nWS-DROPPED-SKILL\n',
+    );
+    const started = await start({ agent_profile_id: id, workspace: { working_dir: workspace } });
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     expect(started.body.launched_agent_profile).toEqual({ agent_profile_id: id, revision: 0 });
     const conversation = started.body.id as string;
@@ -93,6 +100,7 @@ describe('agent profiles', () => {
     expect(sent).toContain('SUFFIX-MARK: answer in haiku');
     expect(sent).toContain('KEPT-SKILL');
     expect(sent).not.toContain('DROPPED-SKILL');
+    expect(sent).not.toContain('WS-DROPPED-SKILL');
     expect(toolNames(first!)).toEqual(expect.arrayContaining(['terminal', 'add', 'finish']));
     expect(toolNames(first!)).not.toContain('file_editor');
     const message = (await allEvents(env.server, conversation)).find(
@@ -309,7 +317,7 @@ describe('agent profiles', () => {
       llm_api_key_set: true,
       mcp_server_refs: [],
       resolved_mcp_config_keys: [],
-      disabled_skills: ['dropped'],
+      disabled_skills: ['dropped', 'ws-dropped'],
       resolved_skills: ['kept'],
     });
     const settings = report.body.resolved_settings as { llm: Body; agent_context: Body };

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import type { AgentProfileList } from '../types.js';
-import { ErrorNote, useAction } from '../ui.js';
+import { ErrorNote, UseAndDelete, useAction } from '../ui.js';
 import { useProfiles } from './profiles.js';
 
 const PATH = '/api/agent-profiles';
@@ -71,15 +71,7 @@ export function AgentProfiles() {
               {p.mcp_server_refs?.length === 0 && <span class="muted">no MCP servers</span>}{' '}
               {list.active_agent_profile_id === p.id && <span class="badge status-finished">active</span>}
             </span>
-            <button
-              type="button"
-              onClick={() => void act(() => api(`${PATH}/${p.id}/activate`, { method: 'POST' }))}
-            >
-              Use
-            </button>
-            <button type="button" onClick={() => void act(() => api(path(p.name), { method: 'DELETE' }))}>
-              Delete
-            </button>
+            <UseAndDelete act={act} activate={`${PATH}/${p.id}/activate`} remove={path(p.name)} />
           </li>
         ))}
       </ul>

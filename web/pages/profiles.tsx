@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import type { ProfileList } from '../types.js';
-import { ErrorNote, useAction } from '../ui.js';
+import { ErrorNote, UseAndDelete, useAction } from '../ui.js';
 import { SharedKeys, useConnections } from './connections.js';
 
 /** OpenHands' profile names: a letter or digit, then letters, digits, `.`, `_`, `-`; 64 at most. */
@@ -68,15 +68,7 @@ export function LlmProfiles(props: { onChange: () => void }) {
               </span>{' '}
               {list.active_profile === p.name && <span class="badge status-finished">in use</span>}
             </span>
-            <button
-              type="button"
-              onClick={() => void act(() => api(`${path(p.name)}/activate`, { method: 'POST' }))}
-            >
-              Use
-            </button>
-            <button type="button" onClick={() => void act(() => api(path(p.name), { method: 'DELETE' }))}>
-              Delete
-            </button>
+            <UseAndDelete act={act} activate={`${path(p.name)}/activate`} remove={path(p.name)} />
           </li>
         ))}
       </ul>
