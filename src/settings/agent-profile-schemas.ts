@@ -9,6 +9,9 @@ import { ProfileName } from './profile-schemas.js';
 /** Most agent profiles one user may hold (OpenHands' MAX_AGENT_PROFILES). */
 export const MAX_AGENT_PROFILES = 50;
 
+/** Largest profile, as JSON: the settings document that holds them is read at every start. */
+export const MAX_AGENT_PROFILE_BYTES = 64 * 1024;
+
 /** The agent-profile schema version agentd writes (OpenHands' AGENT_PROFILE_SCHEMA_VERSION). */
 export const AGENT_PROFILE_SCHEMA_VERSION = 2;
 

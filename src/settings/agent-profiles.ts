@@ -9,6 +9,7 @@ import {
   type AgentProfileDiagnostics,
   type AgentProfileInfo,
   type AgentProfileInput,
+  MAX_AGENT_PROFILE_BYTES,
   MAX_AGENT_PROFILES,
   type StoredAgentProfile,
 } from './agent-profile-schemas.js';
@@ -94,7 +95,7 @@ export function storedAgentProfile(
       refused.push([['verification', member], "agentd's critic runs on the agent's LLM: leave it null"]);
   if (refused.length > 0)
     throw new InvalidSettingsError(refused.map(([loc, msg]) => ({ loc, msg, type: 'value_error' })));
-  return {
+  const profile: StoredAgentProfile = {
     schema_version: AGENT_PROFILE_SCHEMA_VERSION,
     id: previous?.id ?? randomUUID(),
     name,
@@ -122,6 +123,15 @@ export function storedAgentProfile(
     enable_switch_llm_tool: input.enable_switch_llm_tool ?? true,
     tool_concurrency_limit: input.tool_concurrency_limit ?? 1,
   };
+  if (Buffer.byteLength(JSON.stringify(profile)) > MAX_AGENT_PROFILE_BYTES)
+    throw new InvalidSettingsError([
+      {
+        loc: [],
+        msg: `An agent profile is at most ${MAX_AGENT_PROFILE_BYTES / 1024} KB of JSON`,
+        type: 'too_long',
+      },
+    ]);
+  return profile;
 }
 
 /**

@@ -279,6 +279,13 @@ describe('agent profiles', () => {
       [{ llm_profile_ref: 'x', surprise: 1 }, ['body', 'surprise']],
       [{ mcp_server_refs: null }, ['body', 'llm_profile_ref']],
       [{ llm_profile_ref: '../etc' }, ['body', 'llm_profile_ref']],
+      [
+        {
+          llm_profile_ref: 'x',
+          disabled_skills: Array.from({ length: 300 }, (_, i) => `skill-${i}-${'x'.repeat(240)}`),
+        },
+        ['body'],
+      ],
     ];
     for (const [body, loc] of refusals) {
       const refused = await call('POST', '/api/agent-profiles/refused', body);
