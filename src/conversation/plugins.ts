@@ -18,6 +18,12 @@ import { McpServerSpec } from './agent-schemas.js';
 import { InvalidConversationRequestError } from './errors.js';
 import type { ConversationState } from './state.js';
 
+/** A plugin a start loads: one it names (`attached`), or one of the user's ambient ones. */
+export interface StartPlugin {
+  plugin: LoadedPlugin;
+  attached: boolean;
+}
+
 /**
  * The plugins of a start, in order (a 422 at `body.plugins.<i>` for one that cannot be had), then the
  * ambient ones of the user at `home` (agent/plugins.ts) whose names those do not have.
@@ -27,41 +33,51 @@ export async function startPlugins(
   cacheDir: string,
   home: string,
 ) {
-  const loaded: LoadedPlugin[] = [];
+  const loaded: StartPlugin[] = [];
   for (const [i, spec] of (specs ?? []).entries()) {
     try {
-      loaded.push(await loadPlugin(spec, cacheDir));
+      loaded.push({ plugin: await loadPlugin(spec, cacheDir), attached: true });
     } catch (error) {
       if (!(error instanceof SourceFetchError || error instanceof InvalidExtensionError)) throw error;
       throw new InvalidConversationRequestError(['body', 'plugins', i], error.message);
     }
   }
-  const named = new Set(loaded.map((plugin) => plugin.name));
-  return [...loaded, ...ambientPlugins(home).filter((plugin) => !named.has(plugin.name))];
+  const named = new Set(loaded.map(({ plugin }) => plugin.name));
+  const ambient = ambientPlugins(home).filter((plugin) => !named.has(plugin.name));
+  return [...loaded, ...ambient.map((plugin) => ({ plugin, attached: false }))];
 }
 
-/** The state with the plugins' skills, MCP servers (values sealed by `seal`) and hooks in it. */
+/**
+ * The state with the plugins' skills, MCP servers (values sealed by `seal`) and hooks in it. A server
+ * that is none is a 422 in a plugin the start names; an ambient plugin's is left out (a plugin in the
+ * user's folders must not stop every start).
+ */
 export function withPlugins(
   state: ConversationState,
-  plugins: readonly LoadedPlugin[],
+  loaded: readonly StartPlugin[],
   seal: (value: string) => string,
 ): ConversationState {
-  if (plugins.length === 0) return state;
+  if (loaded.length === 0) return state;
+  const plugins = loaded.map(({ plugin }) => plugin);
   const context = state.agent.agent_context ?? {};
   const skills = new Map((context.skills ?? []).map((skill) => [skill.name, skill]));
   const servers = { ...storedAgentMcp(state.agent)?.mcpServers };
-  plugins.forEach((plugin, i) => {
+  loaded.forEach(({ plugin, attached }, i) => {
     for (const { name, content, keywords } of plugin.skills)
       skills.set(name, { name, content, trigger: keywords ? { type: 'keyword', keywords } : null });
     for (const [name, server] of Object.entries(plugin.mcpServers)) {
       const loc = ['body', 'plugins', i, 'mcpServers', name];
-      if (!Value.Check(McpServerSpec, server))
-        throw new InvalidConversationRequestError(
-          loc,
-          `Plugin '${plugin.name}': not an MCP server (a command or a url)`,
-        );
-      const normalized = { mcpServers: { [name]: normalizeMcpServer(server, loc) } };
-      Object.assign(servers, mapMcpValues(normalized, seal).mcpServers);
+      try {
+        if (!Value.Check(McpServerSpec, server))
+          throw new InvalidConversationRequestError(
+            loc,
+            `Plugin '${plugin.name}': not an MCP server (a command or a url)`,
+          );
+        const normalized = { mcpServers: { [name]: normalizeMcpServer(server, loc) } };
+        Object.assign(servers, mapMcpValues(normalized, seal).mcpServers);
+      } catch (error) {
+        if (attached || !(error instanceof InvalidConversationRequestError)) throw error;
+      }
     }
   });
   return {

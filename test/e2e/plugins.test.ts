@@ -184,9 +184,11 @@ describe('plugins', () => {
         })
       ).status,
     ).toBe(409);
-    // The user's own plugin folder, beside the installed ones.
+    // The user's own plugin folder, beside the installed ones; a server in it that is none is left out,
+    // not a reason to refuse every start.
     write(join(home, '.agents', 'plugins', 'mine'), {
       'skills/mine.md': '---\nname: mine-skill\n---\nMINE.\n',
+      '.mcp.json': JSON.stringify({ mcpServers: { bad: { args: ['x'] } } }),
     });
     const listed = (await (await api(env.server, '/api/plugins', { method: 'POST', body: '{}' })).json()) as {
       plugins: { name: string; skills: { name: string }[] }[];
