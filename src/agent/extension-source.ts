@@ -106,9 +106,10 @@ async function clone(url: string, ref: string | null, into: string): Promise<str
 
 /**
  * Copies an extension's folder (not its .git) in place of `target`, whole or not at all; an
- * InvalidExtensionError past MAX_EXTENSION_FILES or MAX_EXTENSION_BYTES.
+ * InvalidExtensionError past MAX_EXTENSION_FILES or MAX_EXTENSION_BYTES. With `replace` false, a
+ * `target` already there (another start copied the same commit first) is kept as it is.
  */
-export function copyExtension(root: string, target: string): void {
+export function copyExtension(root: string, target: string, replace = true): void {
   let files = 0;
   let bytes = 0;
   const walk = (dir: string) => {
@@ -135,6 +136,12 @@ export function copyExtension(root: string, target: string): void {
     verbatimSymlinks: true,
     filter: (src) => !relative(root, src).split(sep).includes('.git'),
   });
-  rmSync(target, { recursive: true, force: true });
-  renameSync(staged, target);
+  if (replace) rmSync(target, { recursive: true, force: true });
+  try {
+    renameSync(staged, target);
+  } catch (error) {
+    rmSync(staged, { recursive: true, force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (replace || (code !== 'ENOTEMPTY' && code !== 'EEXIST')) throw error;
+  }
 }

@@ -117,8 +117,9 @@ export async function loadPlugin(spec: SourceSpec, cacheDir: string): Promise<Lo
         .digest('hex')
         .slice(0, 16);
       path = join(cacheDir, `${key}-${fetched.resolvedRef.slice(0, 12)}`);
-      // One commit's files never change: a clone made for an earlier start is taken as it is.
-      if (!existsSync(path)) copyExtension(fetched.root, path);
+      // One commit's files never change: a clone made for an earlier start is taken as it is (and
+      // one copied by a start running beside this one is never pulled from under it).
+      if (!existsSync(path)) copyExtension(fetched.root, path, false);
     }
     return readPlugin(path, fetched.name, fetched.resolvedRef);
   } finally {

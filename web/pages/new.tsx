@@ -1,6 +1,7 @@
 // A new conversation: the task, the working folder, what it runs on (the settings' model unless
-// changed, a saved LLM profile, or an agent profile) and confirmation mode; it starts at once and opens. Opened with ?parent=ID (a
-// conversation's "New sub-conversation"), it starts a sub-conversation of that one, in its folder.
+// changed, a saved LLM profile, or an agent profile) and confirmation mode; it starts at once and
+// opens. Opened with ?parent=ID (a conversation's "New sub-conversation"), it starts a
+// sub-conversation of that one, in its folder.
 // The folders the user saved (on the server, /api/workspaces) are offered beside the folder field.
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
@@ -64,8 +65,9 @@ export function NewConversationPage(props: { parentId: string | null }) {
         initial_message: { role: 'user', content: [{ type: 'text', text: task }], run: true },
       };
       if (parent) body.parent_conversation_id = parent.id;
-      // A profile brings its whole LLM (agentd's llm_profile); else only a changed model is sent: the
-      // settings' key and base URL stay with it (agentd's llm_model).
+      // An agent profile says everything the agent runs on; an LLM profile brings its whole LLM
+      // (agentd's llm_profile); else only a changed model is sent: the settings' key and base URL stay
+      // with it (agentd's llm_model).
       if (agentProfile) body.agent_profile_id = agentProfile;
       else if (profile) body.llm_profile = profile;
       else if (model.trim() && model.trim() !== settings?.llm_model) body.llm_model = model.trim();
