@@ -11,13 +11,13 @@
 // conversation runs on it. Besides a start's own, every conversation gets OpenHands' ambient plugins
 // (ambientPlugins): the user's and the enabled installed ones (installedPlugins) — not a workspace's.
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
 import { type HookConfig, HookConfigError, normalizeHookConfig } from '../hooks/index.js';
 import { copyExtension, fetchSource, InvalidExtensionError, type SourceSpec } from './extension-source.js';
 import { Installations } from './installations.js';
-import { parseSkillFile, readBounded, type Skill } from './skills.js';
+import { entriesOf, frontMatter, parseSkillFile, readBounded, type Skill } from './skills.js';
 
 export interface LoadedPlugin {
   name: string;
@@ -36,6 +36,8 @@ export interface LoadedPlugin {
 
 /** Most skills and commands one plugin may bring (OpenHands' max_skills is 100 for all plugins). */
 const MAX_PLUGIN_SKILLS = 100;
+/** Entries read from a plugin's folders: one more than the skills allowed says there are too many. */
+const READ_ENTRIES = MAX_PLUGIN_SKILLS + 1;
 
 const invalid = (message: string): never => {
   throw new InvalidExtensionError(message);
@@ -57,7 +59,7 @@ export function ambientPlugins(home: string): LoadedPlugin[] {
   const installedDir = join(home, '.openhands', 'plugins', 'installed');
   const folders = [
     ...[join(home, '.agents', 'plugins'), join(home, '.openhands', 'plugins')].flatMap((dir) =>
-      entriesOf(dir)
+      entriesOf(dir, READ_ENTRIES)
         .map((entry) => join(dir, entry))
         .filter((path) => path !== installedDir && statSync(path, { throwIfNoEntry: false })?.isDirectory()),
     ),
@@ -177,30 +179,25 @@ function readManifest(
   return { name, version: '1.0.0', description: `Plugin loaded from ${name}` };
 }
 
+/** Most a plugin's JSON file (manifest, hooks, MCP servers) may hold. */
+const MAX_JSON_BYTES = 256 * 1024;
+
 /** A JSON file of the plugin, or null when there is none; an InvalidExtensionError when it does not parse. */
 function readJson(file: string, plugin: string): unknown {
-  const text = readBounded(file);
-  if (text === null) return null;
+  const size = statSync(file, { throwIfNoEntry: false });
+  if (!size?.isFile()) return null;
+  if (size.size > MAX_JSON_BYTES)
+    invalid(`Plugin '${plugin}': ${basename(file)} is over ${MAX_JSON_BYTES / 1024} KB`);
   try {
-    return JSON.parse(text);
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     return invalid(`Plugin '${plugin}': ${basename(file)} is not JSON (${(error as Error).message})`);
   }
 }
 
-/** A folder's entries, sorted, at most `limit` (one more than skills allowed says there are too many). */
-function entriesOf(dir: string, limit = MAX_PLUGIN_SKILLS + 1): string[] {
-  try {
-    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
-    return readdirSync(dir).sort().slice(0, limit);
-  } catch {
-    return [];
-  }
-}
-
 /** skills/<name>/SKILL.md (AgentSkills) and skills/*.md. */
 function folderSkills(dir: string): Skill[] {
-  return entriesOf(dir).flatMap((entry): Skill[] => {
+  return entriesOf(dir, READ_ENTRIES).flatMap((entry): Skill[] => {
     const folder = readBounded(join(dir, entry, 'SKILL.md'));
     if (folder !== null)
       return [{ ...parseSkillFile(folder, entry), agentSkills: true, source: join(dir, entry) }];
@@ -213,24 +210,19 @@ function folderSkills(dir: string): Skill[] {
 
 /** commands/*.md as OpenHands turns them into skills: `/<plugin>:<command>` triggers its text. */
 function commandSkills(dir: string, plugin: string): Skill[] {
-  return entriesOf(dir)
+  return entriesOf(dir, READ_ENTRIES)
     .filter((entry) => entry.endsWith('.md') && entry.toLowerCase() !== 'readme.md')
     .flatMap((entry): Skill[] => {
       const text = readBounded(join(dir, entry));
       if (text === null) return [];
       const command = basename(entry, '.md');
-      const front = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-      const field = (key: string) =>
-        new RegExp(`^${key}:\\s*(.+)$`, 'm')
-          .exec(front?.[1] ?? '')?.[1]
-          ?.trim()
-          .replace(/^["']|["']$/g, '');
+      const { body, field } = frontMatter(text);
       const description = field('description');
       const hint = field('argument-hint');
       const content = [
         description ? `## ${command}\n\n${description}\n` : '',
         hint ? `**Arguments**: \`$ARGUMENTS\` - ${hint}\n` : '',
-        `\n${(front ? front[2] : text)?.trim() ?? ''}`,
+        `\n${body.trim()}`,
       ]
         .join('\n')
         .trim();

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidExtensionError } from './extension-source.js';
 import { Installations } from './installations.js';
-import { parseSkillFile, type Skill, userSkillFiles } from './skills.js';
+import { frontMatter, parseSkillFile, type Skill, userSkillFiles } from './skills.js';
 
 /** The user's installed skills. */
 export const installedSkills = (home: string) =>
@@ -39,7 +39,5 @@ function readSkill(root: string, fallbackName: string) {
   if (!file) throw new InvalidExtensionError('Invalid skill: the source holds no SKILL.md');
   const text = readFileSync(file, 'utf8');
   const skill: Skill = { ...parseSkillFile(text, fallbackName), agentSkills: true };
-  const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
-  const version = /^version:\s*["']?([^"'\r\n]*)["']?\s*$/m.exec(front)?.[1]?.trim() ?? '';
-  return { skill, version, description: skill.description ?? '' };
+  return { skill, version: frontMatter(text).field('version') ?? '', description: skill.description ?? '' };
 }

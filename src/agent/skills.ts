@@ -49,30 +49,44 @@ export function readBounded(path: string): string | null {
   }
 }
 
+const unquote = (s: string) => s.trim().replace(/^["']|["']$/g, '');
+
+/**
+ * A markdown file's `---` front matter and body: `field(key)` reads a one-line `key: value` (quotes
+ * dropped; undefined when absent or empty). Without front matter, the whole text is the body.
+ */
+export function frontMatter(text: string): {
+  front: string;
+  body: string;
+  field: (key: string) => string | undefined;
+} {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
+  const front = m?.[1] ?? '';
+  const field = (key: string) => {
+    const value = new RegExp(`^${key}:\\s*(.+)$`, 'm').exec(front)?.[1];
+    return value === undefined ? undefined : unquote(value) || undefined;
+  };
+  return { front, body: m ? m[2]! : text, field };
+}
+
 /** Splits `---` front matter off a skill file; reads `name` and `triggers` (a list or [a, b]). */
 export function parseSkillFile(text: string, fallbackName: string): Skill {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-  if (!m) return { name: fallbackName, content: text.trim(), keywords: null };
-  const front = m[1]!;
-  const name =
-    /^name:\s*(.+)$/m
-      .exec(front)?.[1]
-      ?.trim()
-      .replace(/^["']|["']$/g, '') || fallbackName;
+  const { front, body, field } = frontMatter(text);
+  if (!front) return { name: fallbackName, content: body.trim(), keywords: null };
+  const name = field('name') || fallbackName;
   let keywords: string[] | null = null;
   const inline = /^(?:triggers|keywords):\s*\[(.*)\]\s*$/m.exec(front);
   const block = /^(?:triggers|keywords):\s*\r?\n((?:\s*-\s*.+\r?\n?)+)/m.exec(front);
-  const unquote = (s: string) => s.trim().replace(/^["']|["']$/g, '');
   if (inline) keywords = inline[1]!.split(',').map(unquote).filter(Boolean);
   else if (block)
     keywords = block[1]!
       .split(/\r?\n/)
       .map((l) => unquote(l.replace(/^\s*-\s*/, '')))
       .filter(Boolean);
-  const description = unquote(/^description:\s*(.+)$/m.exec(front)?.[1] ?? '');
+  const description = field('description');
   return {
     name,
-    content: m[2]!.trim(),
+    content: body.trim(),
     keywords: keywords && keywords.length > 0 ? keywords : null,
     ...(description ? { description } : {}),
   };
@@ -81,11 +95,14 @@ export function parseSkillFile(text: string, fallbackName: string): Skill {
 /** Skill files read from one folder at most: a folder may hold anything. */
 const MAX_SKILLS_PER_FOLDER = 200;
 
-/** A folder's entries, sorted; none when it is missing or not a folder (a workspace may hold anything). */
-function entriesOf(dir: string): string[] {
+/**
+ * A folder's entries, sorted, the first `limit`; none when it is missing or not a folder (a workspace
+ * may hold anything).
+ */
+export function entriesOf(dir: string, limit = MAX_SKILLS_PER_FOLDER): string[] {
   try {
     if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
-    return readdirSync(dir).sort().slice(0, MAX_SKILLS_PER_FOLDER);
+    return readdirSync(dir).sort().slice(0, limit);
   } catch {
     return [];
   }

@@ -125,6 +125,9 @@ describe('plugins', () => {
 
   it('that cannot be fetched or read are a 422 at their place, and nothing is started', async () => {
     const broken = write(tempDir('agentd-plugin-bad-'), { '.mcp.json': '{not json' });
+    const huge = write(tempDir('agentd-plugin-huge-'), {
+      '.mcp.json': JSON.stringify({ mcpServers: {}, padding: 'x'.repeat(300 * 1024) }),
+    });
     const noServer = write(tempDir('agentd-plugin-noserver-'), {
       '.mcp.json': JSON.stringify({ mcpServers: { bad: { args: ['x'] } } }),
     });
@@ -133,6 +136,7 @@ describe('plugins', () => {
     for (const [plugins, loc, text] of [
       [[{ source: helper }, { source: '/nonexistent/plugin' }], ['body', 'plugins', 1], 'No folder at'],
       [[{ source: broken }], ['body', 'plugins', 0], 'is not JSON'],
+      [[{ source: huge }], ['body', 'plugins', 0], 'is over 256 KB'],
       [[{ source: noServer }], ['body', 'plugins', 0, 'mcpServers', 'bad'], 'a command or a url'],
       [[{ source: 'nonsense' }], ['body', 'plugins', 0], 'Unable to parse source'],
     ] as const) {
