@@ -4,6 +4,7 @@
 // (`disabled_skills`) — and the agent's own members. A start names one by its stable id
 // (`agent_profile_id`); agent-profiles.ts resolves it.
 import { type Static, Type } from 'typebox';
+import { Nullable } from '../events/index.js';
 import { ProfileName } from './profile-schemas.js';
 
 /** Most agent profiles one user may hold (OpenHands' MAX_AGENT_PROFILES). */
@@ -15,8 +16,6 @@ export const MAX_AGENT_PROFILE_BYTES = 64 * 1024;
 /** The agent-profile schema version agentd writes (OpenHands' AGENT_PROFILE_SCHEMA_VERSION). */
 export const AGENT_PROFILE_SCHEMA_VERSION = 2;
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 const Names = (description: string) =>
   Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 500, description });
 
