@@ -107,3 +107,17 @@ export function UseAndDelete(props: {
     </>
   );
 }
+
+/**
+ * What GET `path` answers: null while it loads, `fallback` when it fails (a server without the route);
+ * with a reload, and a setter for an answer a change already gave.
+ */
+export function useFetched<T>(
+  path: string,
+  fallback: T,
+): [T | null, () => Promise<void>, (value: T) => void] {
+  const [value, setValue] = useState<T | null>(null);
+  const load = () => api<T>(path).then(setValue, () => setValue(fallback));
+  useEffect(() => void load(), [path]);
+  return [value, load, setValue];
+}

@@ -1,10 +1,10 @@
 // Agent profiles (/api/agent-profiles): a named agent to start conversations with — the LLM profile
 // it runs on, words added to its instructions, which MCP servers and skills it gets. The New page
 // starts one (agent_profile_id); "Use" marks one active for OpenHands' clients. They hold no secret.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import type { AgentProfileList } from '../types.js';
-import { ErrorNote, UseAndDelete, useAction } from '../ui.js';
+import { ErrorNote, UseAndDelete, useAction, useFetched } from '../ui.js';
 import { useProfiles } from './profiles.js';
 
 const PATH = '/api/agent-profiles';
@@ -12,10 +12,7 @@ const path = (name: string) => `${PATH}/${encodeURIComponent(name)}`;
 
 /** The caller's agent profiles (null while loading; none from a server without the route) and a reload. */
 export function useAgentProfiles(): [AgentProfileList | null, () => Promise<void>] {
-  const [list, setList] = useState<AgentProfileList | null>(null);
-  const load = () =>
-    api<AgentProfileList>(PATH).then(setList, () => setList({ profiles: [], active_agent_profile_id: null }));
-  useEffect(() => void load(), []);
+  const [list, load] = useFetched<AgentProfileList>(PATH, { profiles: [], active_agent_profile_id: null });
   return [list, load];
 }
 

@@ -1,9 +1,9 @@
 // Shared keys (/api/llm/provider-connections): an API key and base URL kept once, which LLM profiles
 // use by reference; a new key here reaches every profile that uses it from its next conversation.
 // The page sends a key once and never sees it again (only whether one is set).
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { ErrorNote, useAction } from '../ui.js';
+import { ErrorNote, useAction, useFetched } from '../ui.js';
 
 export interface Connection {
   id: string;
@@ -17,9 +17,7 @@ const PATH = '/api/llm/provider-connections';
 
 /** The caller's shared keys (null while loading, none from a server without the route) and a reload. */
 export function useConnections(): [Connection[] | null, () => Promise<void>] {
-  const [list, setList] = useState<Connection[] | null>(null);
-  const load = () => api<Connection[]>(PATH).then(setList, () => setList([]));
-  useEffect(() => void load(), []);
+  const [list, load] = useFetched<Connection[]>(PATH, []);
   return [list, load];
 }
 

@@ -1,7 +1,8 @@
 // The user's saved folders (/api/workspaces, OpenHands' saved workspaces): kept by the server, so
 // every browser offers the same ones. The New page lists them to pick from and saves a folder on ask.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
+import { useFetched } from '../ui.js';
 
 interface SavedFolder {
   id: string;
@@ -14,14 +15,8 @@ interface SavedLists {
 
 /** The saved folders (null until read; none from a server without the route), and a reload. */
 export function useSavedFolders(): [SavedFolder[] | null, (lists: SavedLists) => void] {
-  const [folders, setFolders] = useState<SavedFolder[] | null>(null);
-  useEffect(() => {
-    api<SavedLists>('/api/workspaces').then(
-      (lists) => setFolders(lists.workspaces),
-      () => setFolders([]),
-    );
-  }, []);
-  return [folders, (lists) => setFolders(lists.workspaces)];
+  const [lists, , setLists] = useFetched<SavedLists>('/api/workspaces', { workspaces: [] });
+  return [lists?.workspaces ?? null, setLists];
 }
 
 /** Saves a folder under its last path segment (OpenHands' GUI: the path is its id too). */

@@ -1,9 +1,9 @@
 // Installed skills and plugins (/api/skills/…, /api/plugins/…: install, installed): a folder installed
 // from a git repository or a folder on the server. An enabled skill is one of the user's skills (agent
 // profiles and OpenHands' clients give them to the agent); an enabled plugin joins every conversation.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { ErrorNote, useAction } from '../ui.js';
+import { ErrorNote, useAction, useFetched } from '../ui.js';
 
 interface Installed {
   name: string;
@@ -31,15 +31,11 @@ export function InstalledExtensions(props: { kind: keyof typeof KINDS }) {
   const { title, about } = KINDS[kind];
   const one = kind === 'skills' ? 'skill' : 'plugin';
   const path = (name: string) => `/api/${kind}/installed/${encodeURIComponent(name)}`;
-  const [items, setItems] = useState<Installed[] | null>(null);
+  const [answer, load, setAnswer] = useFetched<Record<string, Installed[]>>(`/api/${kind}/installed`, {});
+  const items = answer ? (answer[kind] ?? []) : null;
+  const setItems = (next: Installed[]) => setAnswer({ [kind]: next });
   const [source, setSource] = useState('');
   const [folder, setFolder] = useState('');
-  const load = () =>
-    api<Record<string, Installed[]>>(`/api/${kind}/installed`).then(
-      (list) => setItems(list[kind] ?? []),
-      () => setItems([]),
-    );
-  useEffect(() => void load(), []);
   const { act, error, busy } = useAction(load);
   const install = (event: Event) => {
     event.preventDefault();
