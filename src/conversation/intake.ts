@@ -77,20 +77,16 @@ export class ConversationIntake extends ConversationRuntimes {
       return { info: await this.infoOf(existing), created: false };
     }
     refuseUnsupported(request);
-    const profiled = await profiledStart(
-      this.options.settings,
-      userId,
-      request,
-      this.options.skillsHome ?? homedir(),
-    );
-    request = profiled.request;
-    // Fetched and read before anything is stored: a plugin that cannot be had is a 422, nothing made.
     const home = this.options.skillsHome ?? homedir();
-    const plugins = await startPlugins(request.plugins, join(this.options.dataDir, 'plugins'), home);
+    const profiled = await profiledStart(this.options.settings, userId, request, home);
+    request = profiled.request;
     const parentId = await startParent(id, request, (parent) =>
       this.get(userId, parent).catch(nullIfNotFound),
     );
     if (request.initial_message) userMessage(request.initial_message, NO_SKILLS, ['body', 'initial_message']);
+    // Fetched (a clone, maybe) after the cheap checks and before anything is stored: a plugin that
+    // cannot be had is a 422, and nothing is made.
+    const plugins = await startPlugins(request.plugins, join(this.options.dataDir, 'plugins'), home);
     // Read once: the agent (when the request has none), the defaults and the runtime (its MCP
     // servers) all come from it.
     const effective = await this.settingsFor(userId, request);
