@@ -20,8 +20,6 @@ export {
   parseVerdict,
 } from './critic.js';
 export {
-  type FetchedSource,
-  fetchSource,
   InvalidExtensionError,
   MAX_EXTENSION_BYTES,
   MAX_EXTENSION_FILES,

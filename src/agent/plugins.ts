@@ -73,7 +73,7 @@ export function ambientPlugins(home: string): LoadedPlugin[] {
   const seen = new Set<string>();
   return folders.flatMap((path): LoadedPlugin[] => {
     try {
-      const plugin = readPlugin(path, basename(path), null);
+      const plugin = readPluginAt(path);
       if (seen.has(plugin.name)) return [];
       seen.add(plugin.name);
       return [plugin];

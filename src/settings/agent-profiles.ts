@@ -247,7 +247,6 @@ export function agentProfileSettings(profile: StoredAgentProfile, llm: ProfileLL
     tool_concurrency_limit: profile.tool_concurrency_limit,
   };
 }
-export type ProfileAgentSettings = ReturnType<typeof agentProfileSettings>;
 
 /**
  * OpenHands' dry run (/materialize): what a start on the profile would resolve, its dangling

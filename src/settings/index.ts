@@ -13,7 +13,6 @@ export {
   AgentProfileNotFoundError,
   agentProfileSettings,
   mcpSelection,
-  type ProfileAgentSettings,
   type ProfileSkill,
 } from './agent-profiles.js';
 export type { ExposeMode } from './documents.js';
