@@ -53,11 +53,24 @@ const fail = (message: string): never => {
 /** A ref a client names: never an option git would read as one. */
 const REF = /^[\w][\w./-]{0,199}$/;
 
-function parse(source: string): { kind: 'git'; url: string; name: string } | { kind: 'local'; path: string } {
+type ParsedSource =
+  | { kind: 'git'; url: string; name: string; ref?: string; path?: string }
+  | { kind: 'local'; path: string };
+
+function parse(source: string): ParsedSource {
   const text = source.trim();
-  const github = /^github:([\w.-]+)\/([\w.-]+)$/.exec(text);
-  if (github)
-    return { kind: 'git', url: `https://github.com/${github[1]}/${github[2]}.git`, name: github[2]! };
+  // OpenHands' marketplace form too: github:owner/repo@ref/path (the ref and path optional).
+  const github = /^github:([\w.-]+)\/([\w.-]+?)(?:@([\w.-]+))?(?:\/(.+))?$/.exec(text);
+  if (github) {
+    const [, owner, repo, ref, path] = github;
+    return {
+      kind: 'git',
+      url: `https://github.com/${owner}/${repo}.git`,
+      name: repo!,
+      ...(ref ? { ref } : {}),
+      ...(path ? { path } : {}),
+    };
+  }
   if (text.startsWith('github:')) fail(`Invalid GitHub shorthand: ${text} (expected github:owner/repo)`);
   if (/^(https?|ssh|git|file):\/\//.test(text) || /^[\w.-]+@[\w.-]+:/.test(text))
     return { kind: 'git', url: text, name: basename(text.replace(/\/+$/, '')).replace(/\.git$/, '') };
@@ -66,14 +79,25 @@ function parse(source: string): { kind: 'git'; url: string; name: string } | { k
   return fail(`Unable to parse source: ${text} (expected github:owner/repo, a git URL, or a path)`);
 }
 
+/** What git fetches for `source` (a repository's URL, or a folder's absolute path); SourceFetchError. */
+export function repositoryLocation(source: string): string {
+  const parsed = parse(source);
+  if (parsed.kind === 'local') return parsed.path;
+  if (parsed.ref || parsed.path) fail(`Name the repository alone, not a ref or folder in it: ${source}`);
+  return parsed.url;
+}
+
 /**
  * The extension's folder: a local one where it is; a repository cloned into `scratch` (which the
  * caller removes when done with it). SourceFetchError when it cannot be had.
  */
 export async function fetchSource(spec: SourceSpec, scratch: string): Promise<FetchedSource> {
   const source = parse(spec.source);
-  const ref = spec.ref ?? null;
-  const repoPath = spec.repo_path ?? null;
+  const inline: { ref?: string; path?: string } = source.kind === 'git' ? source : {};
+  if ((inline.ref && spec.ref) || (inline.path && spec.repo_path))
+    fail('The ref and folder are given in `source` (github:owner/repo@ref/path): not again beside it');
+  const ref = spec.ref ?? inline.ref ?? null;
+  const repoPath = spec.repo_path ?? inline.path ?? null;
   if (ref !== null && !REF.test(ref)) fail(`Not a branch, tag or commit: ${ref}`);
   if (source.kind === 'local') {
     if (repoPath !== null) fail('repo_path is for repositories: name the folder in `source`');

@@ -23,9 +23,15 @@ export {
   InvalidExtensionError,
   MAX_EXTENSION_BYTES,
   MAX_EXTENSION_FILES,
+  repositoryLocation,
   SourceFetchError,
   type SourceSpec,
 } from './extension-source.js';
+export {
+  ExtensionsRepository,
+  type ExtensionsRepositoryOptions,
+  ExtensionsUnavailableError,
+} from './extensions-repository.js';
 export {
   GOAL_RESUME_PROMPT,
   GoalController,
@@ -40,6 +46,13 @@ export {
   Installations,
   type InstallRequest,
 } from './installations.js';
+export {
+  DEFAULT_MARKETPLACE_PATH,
+  marketplacePlugins,
+  marketplaceSkills,
+  publicSkills,
+  readMarketplace,
+} from './marketplace.js';
 export {
   ambientPlugins,
   installedPlugins,
@@ -58,6 +71,8 @@ export {
   InstalledPluginResponse,
   InstalledSkillResponse,
   InstallSkillRequest,
+  MarketplacePluginsResponse,
+  MarketplaceSkillsResponse,
   PluginsRequest,
   PluginsResponse,
   RiskThreshold,
@@ -65,6 +80,7 @@ export {
   SkillInfo,
   SkillsRequest,
   SkillsResponse,
+  SyncResponse,
 } from './schemas.js';
 export { skillCatalog } from './skill-catalog.js';
 export { installedSkills, userSkills } from './skill-install.js';

@@ -1,5 +1,6 @@
 // Wire types the agent itself defines: execution statuses and confirmation policies.
 import { Type } from 'typebox';
+import { Nullable } from '../events/index.js';
 
 const open = { additionalProperties: true } as const;
 
@@ -205,6 +206,52 @@ export const PluginsResponse = Type.Object(
     ),
   },
   { title: 'PluginsResponse' },
+);
+
+/** OpenHands' MarketplaceCatalogResponse of GET /api/skills/marketplace. */
+export const MarketplaceSkillsResponse = Type.Object(
+  {
+    skills: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        description: Nullable(Type.String()),
+        source: Type.String({ description: 'What POST /api/skills/install takes as its `source`' }),
+        installed: Type.Boolean(),
+      }),
+    ),
+  },
+  { title: 'MarketplaceSkillsResponse' },
+);
+
+/** OpenHands' MarketplaceCatalogResponse of GET /api/plugins/marketplace. */
+export const MarketplacePluginsResponse = Type.Object(
+  {
+    plugins: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        description: Nullable(Type.String()),
+        source: Type.String({
+          description:
+            "With ref and repo_path: a start's `plugins` entry, or what POST /api/plugins/install takes",
+        }),
+        ref: Nullable(Type.String()),
+        repo_path: Nullable(Type.String()),
+        installed: Type.Boolean(),
+        path: Nullable(
+          Type.String({ description: 'Its folder, when it is one of the marketplace repository' }),
+        ),
+        skills: Nullable(PluginSkills),
+        files: Nullable(Type.Array(Type.String())),
+      }),
+    ),
+  },
+  { title: 'MarketplacePluginsResponse' },
+);
+
+/** OpenHands' SyncResponse of POST /api/skills/sync. */
+export const SyncResponse = Type.Object(
+  { status: Type.Union([Type.Literal('success'), Type.Literal('error')]), message: Type.String() },
+  { title: 'SyncResponse' },
 );
 
 /** OpenHands' extension (skill, plugin) names: lowercase letters and digits in hyphen-separated words. */

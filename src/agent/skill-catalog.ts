@@ -1,9 +1,9 @@
 // The skills this server can see, for OpenHands' POST /api/skills (the SDK's
 // `load_skills_from_agent_server` puts them in the AgentContext of the conversations it starts).
 // Sources, lowest precedence first, with OpenHands' names in `sources`:
-// - `sdk_base`: the user's skills (~/.agents/skills, ~/.openhands/skills, ~/.openhands/microagents,
-//   then the enabled installed ones: skill-install.ts);
-//   agentd ships no public skills and fetches none (OpenHands clones its extensions repository);
+// - `sdk_base`: the public skills (the extensions repository's: marketplace.ts' publicSkills), then
+//   the user's (~/.agents/skills, ~/.openhands/skills, ~/.openhands/microagents, then the enabled
+//   installed ones: skill-install.ts);
 // - `project`: the workspace's (AGENTS.md and friends, .openhands/skills, .agents/skills);
 // - `sandbox` (lowest): the always-on `work_hosts` skill listing the request's exposed URLs named
 //   WORKER_* (OpenHands' sandbox skill);
@@ -26,6 +26,8 @@ export interface SkillInfo {
 }
 
 export interface SkillCatalogRequest {
+  /** The public skills asked for (OpenHands' load_public), read by the caller; below the user's. */
+  publicSkills: readonly Skill[];
   /** The user's home, where the user skills live. */
   home: string;
   loadUser: boolean;
@@ -48,13 +50,14 @@ export function skillCatalog(request: SkillCatalogRequest): {
     request.loadProject && request.projectDir !== null ? workspaceSkills(request.projectDir) : [];
   const sandbox = workHosts(request.exposedUrls ?? []);
   const byName = new Map<string, SkillInfo>();
-  for (const skill of [...sandbox, ...user, ...project]) byName.set(skill.name, skillInfo(skill));
+  for (const skill of [...sandbox, ...request.publicSkills, ...user, ...project])
+    byName.set(skill.name, skillInfo(skill));
   return {
     skills: [...byName.values()],
     sources: {
       sandbox: sandbox.length,
       registered_marketplaces: 0,
-      sdk_base: user.length,
+      sdk_base: request.publicSkills.length + user.length,
       org: 0,
       project: project.length,
     },

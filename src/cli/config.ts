@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { repositoryLocation } from '../agent/index.js';
 import { type HookConfig, HookConfigError, loadHookFile } from '../hooks/index.js';
 import { loadPriceTable, type PriceTable, PricingError } from '../llm/index.js';
 import {
@@ -75,6 +76,11 @@ export interface ServerConfig {
   leaseSeconds: number;
   /** PostgreSQL instead of SQLite (--database-url, AGENTD_DATABASE_URL): the store replicas share. */
   databaseUrl: string | undefined;
+  /**
+   * The public extensions repository: public skills and the marketplaces (AGENTD_EXTENSIONS_REPO,
+   * default OpenHands/extensions; empty: none) at AGENTD_EXTENSIONS_REF (default main).
+   */
+  extensions: { url: string; ref: string } | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -197,6 +203,7 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
       env.AGENTD_MAX_UPLOAD_BYTES ?? String(1024 ** 3),
       true,
     ),
+    extensions: extensionsFromEnv(env),
   };
 
   if (noAuth) {
@@ -211,6 +218,22 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   if (envKeys.length > 0) return { ...common, sessionApiKeys: envKeys, keySource: 'environment' };
   const { key, generated } = dataDirKey(dataDir);
   return { ...common, sessionApiKeys: [key], keySource: generated ? 'generated' : 'data-dir' };
+}
+
+/** OpenHands' public extensions repository, which its clients' marketplaces read. */
+const EXTENSIONS_REPO = 'https://github.com/OpenHands/extensions';
+
+function extensionsFromEnv(env: Env): ServerConfig['extensions'] {
+  const source = (env.AGENTD_EXTENSIONS_REPO ?? EXTENSIONS_REPO).trim();
+  if (source === '') return null;
+  const ref = (env.AGENTD_EXTENSIONS_REF ?? 'main').trim();
+  if (!/^[\w][\w./-]{0,199}$/.test(ref))
+    throw new ConfigError(`AGENTD_EXTENSIONS_REF: not a branch, tag or commit: ${ref}`);
+  try {
+    return { url: repositoryLocation(source), ref };
+  } catch (error) {
+    throw new ConfigError(`AGENTD_EXTENSIONS_REPO: ${(error as Error).message}`);
+  }
 }
 
 /**

@@ -74,6 +74,7 @@ export function startOptions(config: ServerConfig): AgentdOptions {
     maxLiveConversations: config.maxLiveConversations,
     exposeSecrets: config.exposeSecrets,
     maxUploadBytes: config.maxUploadBytes,
+    extensions: config.extensions,
     corsOrigins: config.corsOrigins,
     redisUrl: config.redisUrl,
     cluster:

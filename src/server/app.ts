@@ -2,6 +2,7 @@
 // per route family. The domain is reached only through the services passed in.
 import { homedir } from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { ExtensionsRepository } from '../agent/index.js';
 import type { AppConversationService } from '../app/index.js';
 import { BashService } from '../bash/index.js';
 import type { EventBus } from '../bus/index.js';
@@ -91,6 +92,8 @@ export interface AppDeps {
   bodyStallMs?: number;
   /** The home folder POST /api/skills reads the user skills from (default the process user's). */
   skillsHome?: string;
+  /** The public extensions repository (public skills, the marketplaces); default none. */
+  extensions?: ExtensionsRepository | null;
   /** Browser origins allowed cross-origin calls (CORS; see cors.ts); default none (same origin only). */
   corsOrigins?: readonly string[];
   /** The V1 control plane (/api/v1); absent in an agent server inside a sandbox. */
@@ -169,9 +172,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     store: deps.store,
     maxUploadBytes: deps.maxUploadBytes,
   });
-  await app.register(skillRoutes, { home: deps.skillsHome ?? homedir() });
+  const extensions = deps.extensions ?? null;
+  await app.register(skillRoutes, { home: deps.skillsHome ?? homedir(), extensions });
   await app.register(agentProfileRoutes, { settings: deps.settings, home: deps.skillsHome ?? homedir() });
-  await app.register(pluginRoutes, { home: deps.skillsHome ?? homedir() });
+  await app.register(pluginRoutes, { home: deps.skillsHome ?? homedir(), extensions });
   await app.register(socketRoutes, {
     sessionKeys,
     conversations: deps.conversations,

@@ -1,7 +1,9 @@
 // The composition root: opens the store, builds the services and the HTTP application, and
 // recovers conversations a previous process left running. `agentd serve` and the tests use it.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { ExtensionsRepository } from '../agent/index.js';
 import { AppConversationService } from '../app/index.js';
 import { type EventBus, MemoryBus, RedisBus } from '../bus/index.js';
 import { ClusterOwnership, LocalOwnership, type Ownership } from '../cluster/index.js';
@@ -70,6 +72,11 @@ export interface AgentdOptions {
   prices?: PriceTable;
   /** Where POST /api/skills reads the user skills (default the home folder; tests use their own). */
   skillsHome?: string;
+  /**
+   * The public extensions repository (public skills, the marketplaces), kept under
+   * `<dataDir>/extensions`; default none (the CLI's default is OpenHands/extensions).
+   */
+  extensions?: { url: string; ref: string } | null;
   /** Redis for events across replicas; unset: the in-memory bus of one process. */
   redisUrl?: string;
   /**
@@ -196,6 +203,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     maxUploadBytes: options.maxUploadBytes,
     bodyStallMs: options.bodyStallMs,
     skillsHome: options.skillsHome,
+    extensions: options.extensions ? extensionsRepository(options.extensions, options.dataDir) : null,
   });
   markPhase('agentd:app built');
   await conversations.recover();
@@ -263,4 +271,10 @@ async function startControlPlane(
     apps,
     events: new OwnerEventQueries(deps.store, new EventQueries(deps.store)),
   };
+}
+
+/** One clone per repository and ref under the data folder: changing either starts a fresh one. */
+function extensionsRepository({ url, ref }: { url: string; ref: string }, dataDir: string) {
+  const key = createHash('sha256').update(`${url}\n${ref}`).digest('hex').slice(0, 16);
+  return new ExtensionsRepository({ url, ref, dir: join(dataDir, 'extensions', key) });
 }

@@ -1,21 +1,32 @@
 // /api/plugins (OpenHands'): the plugins every conversation gets (POST /api/plugins: the user's and the
 // enabled installed ones, agent/plugins.ts) and the installed plugins (install, list, enable or
-// disable, uninstall, refresh: installations.ts' routes). They read and write plugin folders with the
+// disable, uninstall, refresh: installations.ts' routes) and the public extensions repository's
+// marketplace of plugins (GET /api/plugins/marketplace). They read and write plugin folders with the
 // server's own rights, like the file routes.
 import type { FastifyPluginAsync } from 'fastify';
 import {
   ambientPlugins,
+  type ExtensionsRepository,
   InstalledPluginResponse,
   installedPlugins,
+  MarketplacePluginsResponse,
+  marketplacePlugins,
   PluginsRequest,
   PluginsResponse,
   pluginContents,
   readPluginAt,
 } from '../../agent/index.js';
-import { errorResponses } from '../schemas.js';
+import { detailResponse, errorResponses } from '../schemas.js';
 import { installationRoutes } from './installations.js';
+import { marketplaceOf } from './marketplace.js';
 
-export const pluginRoutes: FastifyPluginAsync<{ home: string }> = async (app, { home }) => {
+export interface PluginRoutesOptions {
+  home: string;
+  /** The public extensions repository, whose marketplace lists plugins; null: none. */
+  extensions: ExtensionsRepository | null;
+}
+
+export const pluginRoutes: FastifyPluginAsync<PluginRoutesOptions> = async (app, { home, extensions }) => {
   app.post(
     '/api/plugins',
     {
@@ -40,6 +51,32 @@ export const pluginRoutes: FastifyPluginAsync<{ home: string }> = async (app, { 
           ...pluginContents(p),
         })),
       };
+    },
+  );
+
+  app.get(
+    '/api/plugins/marketplace',
+    {
+      schema: {
+        tags: ['Plugins'],
+        summary: 'Get Marketplace Catalog',
+        description:
+          "The plugins the public extensions repository's marketplace lists (those under its plugins/ folder), each with the coordinates a start's `plugins` entry or POST /api/plugins/install takes (source, ref, repo_path), whether a plugin of that name is installed, and — for a folder of the repository — its folder, skills and files. Empty when the server has no extensions repository (AGENTD_EXTENSIONS_REPO); 502 when it cannot be fetched and there is no earlier copy.",
+        response: {
+          200: MarketplacePluginsResponse,
+          ...errorResponses,
+          502: detailResponse('The extensions repository cannot be fetched'),
+        },
+      },
+    },
+    async () => {
+      const market = await marketplaceOf(extensions);
+      const installed = new Set(
+        installedPlugins(home)
+          .list()
+          .map((p) => p.name),
+      );
+      return { plugins: market === null ? [] : marketplacePlugins(market, installed) };
     },
   );
 

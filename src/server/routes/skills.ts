@@ -1,25 +1,41 @@
 // POST /api/skills: the skills this server can see (OpenHands' shape; see agent/skill-catalog.ts for
-// the sources), and the installed skills (agent/skill-install.ts; the routes are installations.ts'):
-// install, list, enable or disable, uninstall, refresh. They read and write skill files with the server's own rights, like the file routes.
+// the sources), the installed skills (agent/skill-install.ts; the routes are installations.ts'):
+// install, list, enable or disable, uninstall, refresh; and the public extensions repository's
+// (agent/extensions-repository.ts): its marketplace catalog and a fetch on demand (sync). They read and write skill files with the server's own rights, like the file routes.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import { InstalledSkillResponse, installedSkills, skillCatalog } from '../../agent/index.js';
-import { errorResponses } from '../schemas.js';
+import {
+  DEFAULT_MARKETPLACE_PATH,
+  type ExtensionsRepository,
+  InstalledSkillResponse,
+  installedSkills,
+  MarketplaceSkillsResponse,
+  marketplaceSkills,
+  publicSkills,
+  SyncResponse,
+  skillCatalog,
+} from '../../agent/index.js';
+import { detailResponse, errorResponses } from '../schemas.js';
 import { installationRoutes } from './installations.js';
+import { marketplaceOf } from './marketplace.js';
 
 export interface SkillRoutesOptions {
   /** The home folder the user skills are read from. */
   home: string;
+  /** The public extensions repository; null: none (no public skills, an empty marketplace). */
+  extensions: ExtensionsRepository | null;
 }
 
 interface SkillsBody {
+  load_public?: boolean;
+  marketplace_path?: string | null;
   load_user?: boolean;
   load_project?: boolean;
   project_dir?: string | null;
   sandbox_config?: { exposed_urls?: { name: string; url: string; port: number }[] } | null;
 }
 
-export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, { home }) => {
+export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, { home, extensions }) => {
   app.post(
     '/api/skills',
     {
@@ -27,7 +43,7 @@ export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, {
         tags: ['Skills'],
         summary: 'Get Skills',
         description:
-          "Skills from sandbox_config's WORKER_* exposed URLs (the work_hosts skill, sources.sandbox), the user's folders (sources.sdk_base) and the project_dir workspace (sources.project); a later source's skill replaces an earlier one of the same name. agentd has no public, organization or marketplace skills: load_public, load_org, org_configs and registered_marketplaces are accepted and give none.",
+          "Skills from sandbox_config's WORKER_* exposed URLs (the work_hosts skill, sources.sandbox), the public extensions repository's (load_public: those its marketplace_path file lists, every one when that is the default file and the repository has none) and the user's folders (both sources.sdk_base), and the project_dir workspace (sources.project); a later source's skill replaces an earlier one of the same name. The public repository is fetched when its copy is over five minutes old; when it cannot be had, there are no public skills. agentd has no organization or registered-marketplace skills: load_org, org_configs and registered_marketplaces are accepted and give none.",
         body: Type.Ref('SkillsRequest'),
         response: { 200: Type.Ref('SkillsResponse'), ...errorResponses },
       },
@@ -35,6 +51,7 @@ export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, {
     async (request) => {
       const body = request.body as SkillsBody;
       return skillCatalog({
+        publicSkills: body.load_public === false ? [] : await publicSkillsOf(body.marketplace_path),
         home,
         loadUser: body.load_user ?? true,
         loadProject: body.load_project ?? true,
@@ -43,6 +60,72 @@ export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, {
       });
     },
   );
+  /** The public skills; none when there is no repository or it cannot be had (the others still load). */
+  async function publicSkillsOf(marketplacePath: string | null | undefined) {
+    if (extensions === null) return [];
+    try {
+      return publicSkills(
+        await extensions.current(),
+        marketplacePath === undefined ? DEFAULT_MARKETPLACE_PATH : marketplacePath,
+      );
+    } catch (error) {
+      app.log.warn({ err: error }, 'public skills not loaded');
+      return [];
+    }
+  }
+
+  app.get(
+    '/api/skills/marketplace',
+    {
+      schema: {
+        tags: ['Skills'],
+        summary: 'Get Marketplace Catalog',
+        description:
+          "The skills the public extensions repository's marketplace lists (not its plugins: GET /api/plugins/marketplace), each with the source POST /api/skills/install takes and whether a skill of that name is installed. Empty when the server has no extensions repository (AGENTD_EXTENSIONS_REPO); 502 when it cannot be fetched and there is no earlier copy.",
+        response: {
+          200: MarketplaceSkillsResponse,
+          ...errorResponses,
+          502: detailResponse('The extensions repository cannot be fetched'),
+        },
+      },
+    },
+    async () => {
+      const market = await marketplaceOf(extensions);
+      const installed = new Set(
+        installedSkills(home)
+          .list()
+          .map((s) => s.name),
+      );
+      return { skills: market === null ? [] : marketplaceSkills(market, installed) };
+    },
+  );
+
+  app.post(
+    '/api/skills/sync',
+    {
+      schema: {
+        tags: ['Skills'],
+        summary: 'Sync Skills',
+        description:
+          "Fetches the public extensions repository now (its branch's latest commit), for the public skills and both marketplaces. OpenHands' answer: status `error` with the reason when it cannot be fetched or the server has none.",
+        response: { 200: SyncResponse, ...errorResponses },
+      },
+    },
+    async () => {
+      if (extensions === null)
+        return {
+          status: 'error',
+          message: 'This server has no extensions repository (AGENTD_EXTENSIONS_REPO)',
+        };
+      try {
+        await extensions.sync();
+        return { status: 'success', message: 'Skills repository synced successfully' };
+      } catch (error) {
+        return { status: 'error', message: (error as Error).message };
+      }
+    },
+  );
+
   installationRoutes(app, {
     prefix: '/api/skills',
     kind: 'Skill',
