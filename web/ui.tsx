@@ -109,15 +109,26 @@ export function UseAndDelete(props: {
 }
 
 /**
- * What GET `path` answers: null while it loads, `fallback` when it fails (a server without the route);
- * with a reload, and a setter for an answer a change already gave.
+ * What GET `path` answers: null while it loads, `fallback` when it fails (a server without the route)
+ * with why it failed; with a reload, and a setter for an answer a change already gave.
  */
 export function useFetched<T>(
   path: string,
   fallback: T,
-): [T | null, () => Promise<void>, (value: T) => void] {
+): [T | null, () => Promise<void>, (value: T) => void, string | null] {
   const [value, setValue] = useState<T | null>(null);
-  const load = () => api<T>(path).then(setValue, () => setValue(fallback));
+  const [failure, setFailure] = useState<string | null>(null);
+  const load = () =>
+    api<T>(path).then(
+      (answer) => {
+        setValue(answer);
+        setFailure(null);
+      },
+      (error) => {
+        setValue(fallback);
+        setFailure(errorText(error));
+      },
+    );
   useEffect(() => void load(), [path]);
-  return [value, load, setValue];
+  return [value, load, setValue, failure];
 }

@@ -29,6 +29,8 @@ function baseEnv(env: Record<string, string>): Record<string, string> {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
     ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+    // No extensions repository (the binary's default is GitHub's): tests reach loopback only.
+    AGENTD_EXTENSIONS_REPO: '',
     ...env,
   };
 }

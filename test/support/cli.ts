@@ -30,6 +30,9 @@ export interface RunningCli {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** No extensions repository (the binary's default is GitHub's): tests reach loopback only. */
+const NO_EXTENSIONS = { AGENTD_EXTENSIONS_REPO: '' };
+
 export function runCli(
   args: string[],
   options: { env?: Record<string, string>; cwd?: string; command?: string[] } = {},
@@ -41,6 +44,7 @@ export function runCli(
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+      ...NO_EXTENSIONS,
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -101,7 +105,7 @@ export function runCliToExit(
   const res = spawnSync(process.execPath, ['dist/cli.js', ...args], {
     encoding: 'utf8',
     timeout: 60_000,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...NO_EXTENSIONS, ...env },
   });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }

@@ -3,6 +3,7 @@
 // approve and reject in confirmation mode, live through a server restart without a gap or a duplicate,
 // change settings (with an MCP server tested), and save, use and switch to LLM profiles. Screenshots
 // go to AGENTD_SCREENSHOT_DIR when set, else to a temp folder removed after the run.
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -28,8 +29,32 @@ type Ev = { id: string; kind: string; [k: string]: unknown };
 /** The server's home: where it installs skills (never the machine's ~/.openhands). */
 const home = tempDir('agentd-web-home-');
 
+/** The server's extensions repository: a marketplace offering one skill. */
+const market = tempDir('agentd-web-market-');
+mkdirSync(join(market, '.plugin'));
+mkdirSync(join(market, 'skills', 'market-skill'), { recursive: true });
+writeFileSync(
+  join(market, 'skills', 'market-skill', 'SKILL.md'),
+  '---\nname: market-skill\ndescription: From the marketplace\n---\nBe brief.\n',
+);
+writeFileSync(
+  join(market, '.plugin', 'marketplace.json'),
+  JSON.stringify({
+    name: 'web-market',
+    plugins: [{ name: 'market-skill', source: './skills/market-skill', description: 'Offered here' }],
+  }),
+);
+for (const args of [
+  ['init', '-q', '-b', 'main'],
+  ['add', '-A'],
+  ['commit', '-q', '-m', 'market'],
+])
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-C', market, ...args]);
+
 function serve(at = 0): Promise<RunningCli> {
-  return runCli(['serve', '--port', String(at), '--data-dir', dataDir], { env: { HOME: home } });
+  return runCli(['serve', '--port', String(at), '--data-dir', dataDir], {
+    env: { HOME: home, AGENTD_EXTENSIONS_REPO: market },
+  });
 }
 
 async function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
@@ -543,7 +568,7 @@ describe('the web UI in Chromium', () => {
     await page.close();
   });
 
-  it('installs a skill from a folder, disables it and removes it; installs a plugin', async () => {
+  it('installs a skill from a folder, disables it and removes it; installs one from the marketplace, and a plugin', async () => {
     const folder = tempDir('agentd-web-skill-');
     writeFileSync(
       join(folder, 'SKILL.md'),
@@ -573,6 +598,16 @@ describe('the web UI in Chromium', () => {
     await page.getByText(/holds no SKILL.md/).waitFor();
     await list.getByRole('button', { name: 'Remove' }).click();
     await list.getByText('From the page').waitFor({ state: 'detached' });
+
+    // From the marketplace (the server's extensions repository): installed with one click.
+    const offered = page.getByRole('list', { name: 'Offered skills' });
+    await offered.getByText('Offered here').waitFor();
+    await offered.getByRole('button', { name: 'Install' }).click();
+    await list.getByText('From the marketplace').waitFor();
+    await offered.getByText('installed').waitFor();
+    expect(await skillNames()).toContain('market-skill');
+    await list.getByRole('button', { name: 'Remove' }).click();
+    await list.getByText('From the marketplace').waitFor({ state: 'detached' });
 
     // A plugin the same way: installed, it joins every conversation.
     const plugin = tempDir('agentd-web-plugin-');

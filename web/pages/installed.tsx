@@ -1,9 +1,20 @@
 // Installed skills and plugins (/api/skills/…, /api/plugins/…: install, installed): a folder installed
-// from a git repository or a folder on the server. An enabled skill is one of the user's skills (agent
-// profiles and OpenHands' clients give them to the agent); an enabled plugin joins every conversation.
+// from a git repository or a folder on the server, or picked from the marketplace (the server's
+// extensions repository). An enabled skill is one of the user's skills (agent profiles and
+// OpenHands' clients give them to the agent); an enabled plugin joins every conversation.
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ErrorNote, useAction, useFetched } from '../ui.js';
+
+/** A marketplace entry: where to install it from (a plugin's ref and folder too). */
+interface Offered {
+  name: string;
+  description: string | null;
+  source: string;
+  ref?: string | null;
+  repo_path?: string | null;
+  installed: boolean;
+}
 
 interface Installed {
   name: string;
@@ -36,7 +47,12 @@ export function InstalledExtensions(props: { kind: keyof typeof KINDS }) {
   const setItems = (next: Installed[]) => setAnswer({ [kind]: next });
   const [source, setSource] = useState('');
   const [folder, setFolder] = useState('');
-  const { act, error, busy } = useAction(load);
+  const [market, loadMarket, , marketFailure] = useFetched<Record<string, Offered[]>>(
+    `/api/${kind}/marketplace`,
+    {},
+  );
+  const offered = market ? (market[kind] ?? []) : null;
+  const { act, error, busy } = useAction(() => Promise.all([load(), loadMarket()]));
   const install = (event: Event) => {
     event.preventDefault();
     void act(async () => {
@@ -74,6 +90,38 @@ export function InstalledExtensions(props: { kind: keyof typeof KINDS }) {
             <button type="button" onClick={() => void act(() => api(path(s.name), { method: 'DELETE' }))}>
               Remove
             </button>
+          </li>
+        ))}
+      </ul>
+      <h3>Marketplace</h3>
+      {marketFailure && <p class="muted">The marketplace cannot be had: {marketFailure}</p>}
+      {offered?.length === 0 && !marketFailure && (
+        <p class="muted">The server's extensions repository offers no {kind}.</p>
+      )}
+      <ul class="list" aria-label={`${title.replace('Installed', 'Offered')}`}>
+        {offered?.map((o) => (
+          <li key={o.name} class="wrap">
+            <span class="grow">
+              <strong>{o.name}</strong> <span class="muted">{o.description}</span>
+            </span>
+            {o.installed ? (
+              <span class="muted">installed</span>
+            ) : (
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() =>
+                  void act(() =>
+                    api(`/api/${kind}/install`, {
+                      method: 'POST',
+                      body: { source: o.source, ref: o.ref ?? null, repo_path: o.repo_path ?? null },
+                    }),
+                  )
+                }
+              >
+                Install
+              </button>
+            )}
           </li>
         ))}
       </ul>
