@@ -5,6 +5,8 @@
 // fetched at start-up: a server with no network starts as fast and works, without a marketplace.
 import { existsSync, mkdirSync } from 'node:fs';
 import { runGit } from '../git/index.js';
+import { publicSkills } from './marketplace.js';
+import type { Skill } from './skills.js';
 
 export interface ExtensionsRepositoryOptions {
   /** What git fetches: a repository URL or a folder (extension-source.ts' repositoryLocation). */
@@ -43,11 +45,23 @@ export class ExtensionsRepository {
       await this.fetch();
     } catch (error) {
       if (!(await this.hasCopy())) throw error;
-      (this.options.warn ?? ((line) => process.stderr.write(`${line}\n`)))(
-        `agentd: using the copy of ${this.options.url} fetched before: ${(error as Error).message}`,
-      );
+      this.warn(`agentd: using the copy of ${this.options.url} fetched before: ${(error as Error).message}`);
     }
     return this.options.dir;
+  }
+
+  /**
+   * The public skills `marketplacePath` lists (marketplace.ts' publicSkills); none, with a warning,
+   * when the repository cannot be had: a skill list or a start does not fail for want of them.
+   */
+  async publicSkills(marketplacePath: string | null): Promise<Skill[]> {
+    try {
+      return publicSkills(await this.current(), marketplacePath);
+    } catch (error) {
+      if (!(error instanceof ExtensionsUnavailableError)) throw error;
+      this.warn(`agentd: no public skills: ${error.message}`);
+      return [];
+    }
   }
 
   /** Fetches now (POST /api/skills/sync); ExtensionsUnavailableError when it cannot. */
@@ -78,6 +92,10 @@ export class ExtensionsRepository {
     await this.git(['fetch', '--quiet', '--depth', '1', '--no-tags', '--', url, ref]);
     await this.git(['checkout', '--quiet', '--force', '--detach', 'FETCH_HEAD']);
     this.fetchedAt = Date.now();
+  }
+
+  private warn(line: string): void {
+    (this.options.warn ?? ((text) => process.stderr.write(`${text}\n`)))(line);
   }
 
   private async hasCopy(): Promise<boolean> {

@@ -25,8 +25,12 @@ export interface AgentContextSpec {
   user_message_suffix?: string | null;
   /** Read skills and instructions from the workspace (default true). */
   load_project_skills?: boolean;
-  /** Workspace skills left out by name (OpenHands' deny-list; an agent profile's disabled_skills). */
+  /** Skills left out by name, given or the workspace's (OpenHands' deny-list; an agent profile's disabled_skills). */
   disabled_skills?: string[];
+  /** OpenHands' flags, resolved into `skills` at the start (conversation/context-skills.ts). */
+  load_user_skills?: boolean;
+  load_public_skills?: boolean;
+  marketplace_path?: string | null;
 }
 
 /** Files at the workspace root that hold instructions for agents. */
@@ -184,12 +188,14 @@ export class AgentContext {
   ) {}
 
   static load(workingDir: string, spec: AgentContextSpec | null | undefined): AgentContext {
-    const given: Skill[] = (spec?.skills ?? []).map((s) => ({
-      name: s.name,
-      content: s.content,
-      keywords: s.trigger?.keywords?.length ? s.trigger.keywords : null,
-    }));
     const disabled = new Set(spec?.disabled_skills ?? []);
+    const given: Skill[] = (spec?.skills ?? [])
+      .filter((s) => !disabled.has(s.name))
+      .map((s) => ({
+        name: s.name,
+        content: s.content,
+        keywords: s.trigger?.keywords?.length ? s.trigger.keywords : null,
+      }));
     const found = spec?.load_project_skills === false ? [] : workspaceSkills(workingDir);
     const names = new Set(given.map((s) => s.name));
     for (const name of disabled) names.add(name);

@@ -168,10 +168,30 @@ export const AgentContextSpec = Type.Object(
     system_message_suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     user_message_suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     load_project_skills: Type.Optional(Type.Boolean({ default: true })),
+    load_user_skills: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          "The user's skills (their skill folders, the enabled installed ones) fill in, at the start, what `skills` does not name",
+      }),
+    ),
+    load_public_skills: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          "The extensions repository's public skills (those marketplace_path lists) fill in, at the start, what `skills` and the user's do not name; none when it cannot be fetched",
+      }),
+    ),
+    marketplace_path: Type.Optional(
+      Type.Union([Type.String({ maxLength: 1024 }), Type.Null()], {
+        default: 'marketplaces/default.json',
+        description: "The extensions repository's file listing the public skills; null: every one",
+      }),
+    ),
     disabled_skills: Type.Optional(
       Type.Array(Type.String({ maxLength: 256 }), {
         maxItems: 500,
-        description: "The workspace's skills of these names are left out",
+        description: "Skills of these names are left out: given, loaded or the workspace's",
       }),
     ),
   },

@@ -3,6 +3,7 @@
 import { rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { userSkills } from '../agent/index.js';
 import { dashedUuid } from '../events/index.js';
 import { removeWorktree, type Worktree } from '../git/index.js';
 import { loopTurns } from '../loop/index.js';
@@ -14,6 +15,7 @@ import {
 } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { profiledStart } from './agent-profile.js';
+import { withContextSkills } from './context-skills.js';
 import { InvalidConversationRequestError, nullIfNotFound } from './errors.js';
 import { messageAppend } from './message-append.js';
 import { startParent } from './parent.js';
@@ -106,11 +108,15 @@ export class ConversationIntake extends ConversationRuntimes {
         return stored;
       },
     };
-    let state = withPlugins(
+    const extensions = this.options.extensions ?? null;
+    const initial = await withContextSkills(
       { ...initialState({ secretBox }, effective, request, persistenceDir), ...profiled.state },
-      plugins,
-      (value) => secretBox.encrypt(value),
+      {
+        user: () => userSkills(home),
+        public: async (path) => (extensions === null ? [] : extensions.publicSkills(path)),
+      },
     );
+    let state = withPlugins(initial, plugins, (value) => secretBox.encrypt(value));
     const now = new Date().toISOString();
     // From here on things are created; a failure undoes them.
     const createdWorkspace = makeWorkspace(workingDir);

@@ -15,6 +15,7 @@ import {
 import { mergeHookConfigs } from '../hooks/index.js';
 import { mapMcpValues, normalizeMcpServer, storedAgentMcp } from './agent-mcp.js';
 import { McpServerSpec } from './agent-schemas.js';
+import { skillSpec } from './context-skills.js';
 import { InvalidConversationRequestError } from './errors.js';
 import type { ConversationState } from './state.js';
 
@@ -63,8 +64,7 @@ export function withPlugins(
   const skills = new Map((context.skills ?? []).map((skill) => [skill.name, skill]));
   const servers = { ...storedAgentMcp(state.agent)?.mcpServers };
   loaded.forEach(({ plugin, attached }, i) => {
-    for (const { name, content, keywords } of plugin.skills)
-      skills.set(name, { name, content, trigger: keywords ? { type: 'keyword', keywords } : null });
+    for (const skill of plugin.skills) skills.set(skill.name, skillSpec(skill));
     for (const [name, server] of Object.entries(plugin.mcpServers)) {
       const loc = ['body', 'plugins', i, 'mcpServers', name];
       try {

@@ -3,7 +3,7 @@
 // run in the background with a `full_state` snapshot after each run, and closed after a period
 // without use or past the live cap (LiveRuntimes, live-runtimes.ts). ConversationService (service.ts)
 // adds the lifecycle and the operations on top.
-import { run } from '../agent/index.js';
+import { type ExtensionsRepository, run } from '../agent/index.js';
 import {
   type ForwardReply,
   type ForwardRequest,
@@ -56,6 +56,8 @@ export interface ConversationServiceOptions {
   ownership?: Ownership;
   /** The home folder the user's skills (agent profiles) and plugins are read from (default the process user's). */
   skillsHome?: string;
+  /** The public extensions repository, for a start's `load_public_skills`; default none. */
+  extensions?: ExtensionsRepository | null;
 }
 
 const SILENT: Logger = { warn() {}, error() {} };

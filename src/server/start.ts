@@ -152,6 +152,9 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
           warn: (fields, message) => serviceLogger.warn(fields, message),
         })
       : new LocalOwnership();
+  const extensions = options.extensions
+    ? extensionsRepository(options.extensions, options.dataDir, (line) => serviceLogger.warn({}, line))
+    : null;
   const conversations = new ConversationService({
     ownership,
     store,
@@ -167,6 +170,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     prices: options.prices,
     logger: serviceLogger,
     skillsHome: options.skillsHome,
+    extensions,
   });
   // The control plane starts before the HTTP app exists; its background errors go to the app's log.
   const logError = (error: Error, context: string) => app?.log.warn({ err: error }, context);
@@ -203,7 +207,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     maxUploadBytes: options.maxUploadBytes,
     bodyStallMs: options.bodyStallMs,
     skillsHome: options.skillsHome,
-    extensions: options.extensions ? extensionsRepository(options.extensions, options.dataDir) : null,
+    extensions,
   });
   markPhase('agentd:app built');
   await conversations.recover();
@@ -274,7 +278,11 @@ async function startControlPlane(
 }
 
 /** One clone per repository and ref under the data folder: changing either starts a fresh one. */
-function extensionsRepository({ url, ref }: { url: string; ref: string }, dataDir: string) {
+function extensionsRepository(
+  { url, ref }: { url: string; ref: string },
+  dataDir: string,
+  warn: (line: string) => void,
+) {
   const key = createHash('sha256').update(`${url}\n${ref}`).digest('hex').slice(0, 16);
-  return new ExtensionsRepository({ url, ref, dir: join(dataDir, 'extensions', key) });
+  return new ExtensionsRepository({ url, ref, dir: join(dataDir, 'extensions', key), warn });
 }

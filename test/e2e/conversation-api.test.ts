@@ -144,7 +144,9 @@ describe('conversations REST', () => {
     const plugin = { method: 'POST', body: JSON.stringify({ plugin_ref: 'github:owner/plugin' }) };
     const refused = await json(`/api/conversations/${id}/load_plugin`, plugin);
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ detail: expect.stringContaining('agentd has no plugin marketplaces') });
+    expect(refused.body).toEqual({
+      detail: expect.stringContaining('agentd loads plugins at the start only'),
+    });
     expect((await json(`/api/conversations/${randomUUID()}/load_plugin`, plugin)).status).toBe(404);
   });
 

@@ -8,11 +8,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExtensionsRepository, ExtensionsUnavailableError } from '../../src/agent/index.js';
 import { ConfigError, resolveConfig } from '../../src/cli/config.js';
+import { finishStep, info, startConversation, waitForStatus } from '../support/conversation.js';
+import { ScriptedLLM } from '../support/scripted-llm.js';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
 
 const repo = tempDir('agentd-extensions-repo-');
 const home = tempDir('agentd-extensions-home-');
 let server: TestServer;
+const llm = new ScriptedLLM();
 
 const git = (...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-C', repo, ...args], {
@@ -63,9 +66,11 @@ beforeAll(async () => {
     entry('Bad Name', './skills/greet'),
   ]);
   server = await startServer({ skillsHome: home, extensions: { url: `file://${repo}`, ref: 'main' } });
+  await llm.start();
 });
 afterAll(async () => {
   await server.close({ remove: true });
+  await llm.stop();
 });
 
 describe('the marketplaces', () => {
@@ -167,6 +172,40 @@ describe('sync', () => {
       body: { status: 'success', message: 'Skills repository synced successfully' },
     });
     expect(names((await call('GET', '/api/skills/marketplace')).body.skills)).toEqual(['greet', 'lint']);
+  });
+});
+
+describe("a start's load_user_skills and load_public_skills (OpenHands' AgentContext flags)", () => {
+  it("fill in what the start's own skills do not name, the user's over the public ones; disabled ones stay out", async () => {
+    const { id, key } = await startConversation(server, llm, [finishStep], {
+      message: 'hello: sweep, then lint',
+      agent: {
+        agent_context: {
+          load_user_skills: true,
+          load_public_skills: true,
+          marketplace_path: null,
+          skills: [
+            { name: 'greet', content: 'MINE-GREETING', trigger: { type: 'keyword', keywords: ['hello'] } },
+          ],
+          disabled_skills: ['lint'],
+        },
+      },
+    });
+    await waitForStatus(server, id, ['finished']);
+    const stored = info(server, id) as Promise<{
+      agent: { agent_context: { skills: Record<string, unknown>[] } };
+    }>;
+    const skills = (await stored).agent.agent_context.skills;
+    // Resolved once, at the start, into the stored agent: the explicit greet, the user's tidy (not the
+    // public one), the public lint (left out of the run by disabled_skills); and the command of the
+    // plugin installed above, which every conversation gets.
+    expect(skills.map((s) => s.name).sort()).toEqual(['clock:now', 'greet', 'lint', 'tidy']);
+    expect(skills.find((s) => s.name === 'tidy')).toMatchObject({ trigger: { keywords: ['sweep'] } });
+    const sent = JSON.stringify(llm.requestsFor(key)[0]!.body.messages);
+    expect(sent).toContain('MINE-GREETING');
+    expect(sent).toContain('How to tidy.');
+    expect(sent).not.toContain('How to greet.');
+    expect(sent).not.toContain('How to lint.');
   });
 });
 

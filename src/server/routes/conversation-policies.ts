@@ -134,14 +134,14 @@ export const conversationPolicyRoutes: FastifyPluginAsync<{ conversations: Conve
         tags,
         summary: 'Load Conversation Plugin',
         description:
-          "OpenHands loads a plugin from the conversation's marketplaces here; agentd has no marketplaces (a start takes plugins by source: `plugins`), so the answer is a 400 that says so (404 for an unknown conversation), never a silent success.",
+          "OpenHands loads a plugin into the running conversation here, from the marketplaces its agent_context registers; agentd takes plugins at the start only (`plugins`, by source: GET /api/plugins/marketplace gives the marketplace's coordinates), so the answer is a 400 that says so (404 for an unknown conversation), never a silent success.",
         params: ConversationIdParams,
         body: Type.Object(
           { plugin_ref: Type.String({ minLength: 1, maxLength: 1000 }) },
           { additionalProperties: true },
         ),
         response: {
-          400: detailResponse('agentd has no plugin marketplaces'),
+          400: detailResponse('agentd loads plugins at the start only'),
           ...conversationActionErrors,
           ...errorResponses,
         },
@@ -152,7 +152,7 @@ export const conversationPolicyRoutes: FastifyPluginAsync<{ conversations: Conve
       const { plugin_ref } = request.body as { plugin_ref: string };
       throw new HttpError(
         400,
-        `agentd has no plugin marketplaces to load ${JSON.stringify(plugin_ref.slice(0, 200))} from: start a conversation with it in \`plugins\` ([{source, ref?, repo_path?}])`,
+        `agentd loads plugins at the start only, not ${JSON.stringify(plugin_ref.slice(0, 200))} into a conversation: start one with it in \`plugins\` ([{source, ref?, repo_path?}]; GET /api/plugins/marketplace gives the marketplace's)`,
       );
     },
   );

@@ -11,7 +11,6 @@ import {
   installedSkills,
   MarketplaceSkillsResponse,
   marketplaceSkills,
-  publicSkills,
   SyncResponse,
   skillCatalog,
 } from '../../agent/index.js';
@@ -51,7 +50,12 @@ export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, {
     async (request) => {
       const body = request.body as SkillsBody;
       return skillCatalog({
-        publicSkills: body.load_public === false ? [] : await publicSkillsOf(body.marketplace_path),
+        publicSkills:
+          body.load_public === false || extensions === null
+            ? []
+            : await extensions.publicSkills(
+                body.marketplace_path === undefined ? DEFAULT_MARKETPLACE_PATH : body.marketplace_path,
+              ),
         home,
         loadUser: body.load_user ?? true,
         loadProject: body.load_project ?? true,
@@ -60,20 +64,6 @@ export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, {
       });
     },
   );
-  /** The public skills; none when there is no repository or it cannot be had (the others still load). */
-  async function publicSkillsOf(marketplacePath: string | null | undefined) {
-    if (extensions === null) return [];
-    try {
-      return publicSkills(
-        await extensions.current(),
-        marketplacePath === undefined ? DEFAULT_MARKETPLACE_PATH : marketplacePath,
-      );
-    } catch (error) {
-      app.log.warn({ err: error }, 'public skills not loaded');
-      return [];
-    }
-  }
-
   app.get(
     '/api/skills/marketplace',
     {
