@@ -27,27 +27,38 @@ export class ExtensionsUnavailableError extends Error {
 }
 
 const FIVE_MINUTES = 5 * 60_000;
+/**
+ * After a fetch fails, how long the next ones wait: with no network, git can take its whole timeout
+ * to fail, and every skill list or start would wait that long again.
+ */
+const RETRY_AFTER_MS = 60_000;
 
 export class ExtensionsRepository {
   private fetchedAt = Number.NEGATIVE_INFINITY;
   private fetching: Promise<void> | null = null;
+  private failure: { at: number; error: unknown } | null = null;
 
   constructor(private readonly options: ExtensionsRepositoryOptions) {}
 
-  get url(): string {
-    return this.options.url;
-  }
-
-  /** The clone's folder, fetched first when older than the maximum age; ExtensionsUnavailableError. */
+  /**
+   * The clone's folder, fetched first when older than the maximum age (not again within a minute of
+   * a failed fetch); the copy there when the fetch fails; ExtensionsUnavailableError without one.
+   */
   async current(): Promise<string> {
-    if (Date.now() - this.fetchedAt < (this.options.maxAgeMs ?? FIVE_MINUTES)) return this.options.dir;
-    try {
-      await this.fetch();
-    } catch (error) {
-      if (!(await this.hasCopy())) throw error;
-      this.warn(`agentd: using the copy of ${this.options.url} fetched before: ${(error as Error).message}`);
+    const { dir, url, maxAgeMs = FIVE_MINUTES } = this.options;
+    if (Date.now() - this.fetchedAt < maxAgeMs) return dir;
+    if (this.failure === null || Date.now() - this.failure.at >= RETRY_AFTER_MS) {
+      try {
+        await this.fetch();
+        return dir;
+      } catch (error) {
+        this.failure = { at: Date.now(), error };
+        if (await this.hasCopy())
+          this.warn(`agentd: using the copy of ${url} fetched before: ${(error as Error).message}`);
+      }
     }
-    return this.options.dir;
+    if (await this.hasCopy()) return dir;
+    throw this.failure.error;
   }
 
   /**
@@ -92,6 +103,7 @@ export class ExtensionsRepository {
     await this.git(['fetch', '--quiet', '--depth', '1', '--no-tags', '--', url, ref]);
     await this.git(['checkout', '--quiet', '--force', '--detach', 'FETCH_HEAD']);
     this.fetchedAt = Date.now();
+    this.failure = null;
   }
 
   private warn(line: string): void {

@@ -271,6 +271,26 @@ describe('a repository that cannot be had', () => {
   });
 });
 
+describe('after a failed fetch', () => {
+  it('answers at once for a minute without trying again; sync tries at once', async () => {
+    const source = join(tempDir('agentd-extensions-late-'), 'r');
+    const extensions = new ExtensionsRepository({
+      url: source,
+      ref: 'main',
+      dir: join(tempDir('agentd-extensions-copy-'), 'copy'),
+      maxAgeMs: 0,
+      warn: () => {},
+    });
+    await expect(extensions.current()).rejects.toBeInstanceOf(ExtensionsUnavailableError);
+    // There now, but not asked for again within the minute: the same failure, at once.
+    execFileSync('git', ['clone', '-q', repo, source]);
+    await expect(extensions.current()).rejects.toThrow(/Cannot fetch/);
+    expect(await extensions.publicSkills(null)).toEqual([]);
+    await extensions.sync();
+    expect(names(await extensions.publicSkills(null))).toEqual(['greet', 'lint', 'tidy']);
+  });
+});
+
 describe('AGENTD_EXTENSIONS_REPO and AGENTD_EXTENSIONS_REF', () => {
   const configOf = (env: Record<string, string>) =>
     resolveConfig({ dataDir: tempDir('agentd-extensions-config-'), auth: false }, env).extensions;
