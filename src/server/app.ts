@@ -27,6 +27,7 @@ import { loggerOptions, RequestLogController } from './logging.js';
 import { installOpenApi } from './openapi.js';
 import { agentProfileRoutes } from './routes/agent-profiles.js';
 import { bashRoutes } from './routes/bash.js';
+import { conversationBranchRoutes } from './routes/conversation-branches.js';
 import { conversationGoalRoutes } from './routes/conversation-goal.js';
 import { conversationPolicyRoutes } from './routes/conversation-policies.js';
 import { conversationRoutes } from './routes/conversations.js';
@@ -150,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     conversations: deps.conversations,
     apps: deps.controlPlane?.apps,
   });
+  await app.register(conversationBranchRoutes, { conversations: deps.conversations });
   await app.register(conversationPolicyRoutes, { conversations: deps.conversations });
   await app.register(conversationGoalRoutes, { conversations: deps.conversations });
   await app.register(workspaceRoutes, { conversations: deps.conversations, sessionKeys });

@@ -1,9 +1,9 @@
-// /api/conversations: start, read, list, run, pause, interrupt, confirm, condense, update, delete.
+// /api/conversations: start, read, list, run, pause, interrupt, condense, ask, update, delete (fork and
+// navigate: conversation-branches.ts).
 // An unknown conversation is 404 on every route (OpenHands answers 400 for pause, interrupt and
 // delete and `200 {success:false}` for PATCH); its 500s on large limits are 422 here.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { ForkRequest } from '../../conversation/fork.js';
 import type { AgentSpec, ExecutionStatus, StartConversationRequest } from '../../conversation/schemas.js';
 import type { ConversationService } from '../../conversation/service.js';
 import type { ConversationSearch } from '../../store/index.js';
@@ -284,76 +284,6 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         throw notFound(`Conversation not found: ${conversationId}`);
       }
       return { success: true };
-    },
-  );
-
-  app.post(
-    '/api/conversations/:conversation_id/fork',
-    {
-      schema: {
-        tags,
-        summary: 'Fork Conversation',
-        description:
-          "Copies the conversation (agent, state, events up to now or up to from_event_id) into a new, idle conversation that runs on its own. The copied events get new ids (agentd's event ids are unique store-wide), with the references between them rewritten.",
-        params: ConversationIdParams,
-        querystring: Type.Object({
-          include_skills: Type.Optional(
-            Type.Boolean({
-              description: 'Accepted for OpenHands clients; agentd’s ConversationInfo carries no skills',
-            }),
-          ),
-        }),
-        body: Ref('ForkConversationRequest'),
-        response: {
-          201: Ref('ConversationInfo'),
-          404: detailResponse('Unknown conversation, or from_event_id is not one of its events'),
-          409: detailResponse(
-            'The fork id is taken, or the conversation runs in a sandbox (send the request to its conversation_url)',
-          ),
-          ...errorResponses,
-        },
-      },
-      // The body is optional, as in OpenHands (every member has a default).
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
-    },
-    async (request, reply) => {
-      const body = request.body as ForkRequest;
-      return reply.code(201).send(await conversations.fork(request.userId, conversationIdOf(request), body));
-    },
-  );
-
-  app.post(
-    '/api/conversations/:conversation_id/navigate',
-    {
-      schema: {
-        tags,
-        summary: 'Navigate Conversation',
-        description:
-          "Moves the conversation's HEAD to one of its events (event_id; null: an empty tree). The events appended next start a branch from there, and the agent sees only the path from the root to HEAD; every branch stays in the log, and no conversation is created (fork does that). The answer carries the new leaf_event_id.",
-        params: ConversationIdParams,
-        querystring: Type.Object({
-          include_skills: Type.Optional(
-            Type.Boolean({
-              description: 'Accepted for OpenHands clients; agentd’s ConversationInfo carries no skills',
-            }),
-          ),
-        }),
-        body: Ref('NavigateConversationRequest'),
-        response: {
-          200: Ref('ConversationInfo'),
-          404: detailResponse('Unknown conversation, or event_id is not one of its events'),
-          409: detailResponse(
-            'The conversation is running (pause it first), or runs in a sandbox (send the request to its conversation_url)',
-          ),
-          ...errorResponses,
-        },
-      },
-    },
-    async (request) => {
-      const body = request.body as { event_id?: string | null };
-      return conversations.navigate(request.userId, conversationIdOf(request), body.event_id ?? null);
     },
   );
 
