@@ -3,8 +3,7 @@
 // MISSING, never a stale RUNNING). Starting returns at once in STARTING; `settled(id)` resolves when
 // the start ends. A MISSING or ERROR sandbox is started again by resume, with the same id, key and
 // folder, so its agent server finds its conversations where it left them.
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { SecretBox } from '../settings/index.js';
@@ -19,6 +18,7 @@ import {
   type SandboxProvider,
   type SandboxRecord,
 } from './types.js';
+import { newIdentity, WarmSpare } from './warm-spare.js';
 
 /** How long a call waits for another replica's start to end (a provider's start times out at 30 s). */
 const OTHER_REPLICA_START_WAIT_MS = 35_000;
@@ -44,14 +44,6 @@ export interface SandboxServiceOptions {
   warmSpare?: boolean;
 }
 
-/** A sandbox started ahead of need, not yet anyone's: not in the store until taken. */
-interface Spare {
-  id: string;
-  key: string;
-  dir: string;
-  launching: Promise<Launched>;
-}
-
 /** Statuses that hold a place under the limit. */
 const ACTIVE: readonly SandboxStatus[] = ['STARTING', 'RUNNING'];
 /** Statuses under which a process should exist. */
@@ -67,13 +59,13 @@ export class SandboxService {
   /** Starts in progress in this process, by sandbox id. */
   private readonly starting = new Map<string, Promise<SandboxRecord>>();
   private readonly listeners: SandboxListener[] = [];
-  private spare: Spare | null = null;
-  private closing = false;
+  private readonly spares: WarmSpare;
 
   constructor(private readonly options: SandboxServiceOptions) {
     this.records = options.store.documents<SandboxRecord>('sandboxes');
     this.maxRunning = options.maxRunning ?? 10;
     this.replica = options.replica ?? `${hostname()}:${options.dataDir}`;
+    this.spares = new WarmSpare({ ...options, enabled: options.warmSpare !== false });
   }
 
   onChange(listener: SandboxListener): void {
@@ -154,7 +146,7 @@ export class SandboxService {
   /** Creates a sandbox in STARTING and starts it in the background (or takes the warm spare). */
   async start(ownerId: string, specId?: string | null): Promise<SandboxRecord> {
     const spec = this.options.specs.get(specId);
-    const spare = spec.id === DEFAULT_SPEC_ID ? this.spare : null;
+    const spare = spec.id === DEFAULT_SPEC_ID ? this.spares.current : null;
     const { id, key, dir } = spare ?? newIdentity(this.options.dataDir);
     const now = new Date().toISOString();
     const record: SandboxRecord = {
@@ -173,44 +165,17 @@ export class SandboxService {
     };
     await this.admit(() => this.records.put(record));
     if (spare) {
-      this.spare = null;
-      this.launch(record, this.claim(spare, record));
+      this.spares.take(spare);
+      this.launch(
+        record,
+        this.spares.claim(spare, () => this.options.provider.launch(this.launchRequest(record))),
+      );
     } else {
       this.launch(record);
     }
     // The first start boots the spare: a server that never starts sandboxes runs no extra process.
-    this.refillSpare();
+    this.spares.refill();
     return record;
-  }
-
-  /** Starts a new warm spare when enabled and none is there (after each start of a sandbox). */
-  refillSpare(): void {
-    if (this.options.warmSpare === false || this.closing || this.spare) return;
-    const identity = newIdentity(this.options.dataDir);
-    const launching = this.options.provider.launch({
-      ...identity,
-      spec: this.options.specs.get(DEFAULT_SPEC_ID),
-      sessionKey: identity.key,
-      spare: true,
-    });
-    const spare: Spare = { ...identity, launching };
-    this.spare = spare;
-    // A spare that failed is dropped; the next start boots its own process.
-    launching.catch(() => {
-      if (this.spare === spare) this.spare = null;
-      rmSync(identity.dir, { recursive: true, force: true });
-    });
-  }
-
-  /** The spare's process as the sandbox's: claimed when ready, or a fresh launch if it failed. */
-  private async claim(spare: Spare, record: SandboxRecord): Promise<Launched> {
-    try {
-      const launched = await spare.launching;
-      launched.claim?.();
-      return { pid: launched.pid, agentUrl: launched.agentUrl };
-    } catch {
-      return this.options.provider.launch(this.launchRequest(record));
-    }
   }
 
   async pause(ownerId: string, id: string): Promise<boolean> {
@@ -292,14 +257,7 @@ export class SandboxService {
 
   /** Stops every sandbox process (graceful shutdown); they read MISSING until resumed. */
   async close(): Promise<void> {
-    this.closing = true;
-    const spare = this.spare;
-    this.spare = null;
-    if (spare) {
-      const launched = await spare.launching.catch(() => null);
-      if (launched) await this.options.provider.stop({ pid: launched.pid, dir: spare.dir });
-      rmSync(spare.dir, { recursive: true, force: true });
-    }
+    await this.spares.close();
     await Promise.allSettled([...this.starting.values()]);
     // Recorded as MISSING, so that replicas sharing the store do not read them RUNNING meanwhile.
     const stopping: Promise<unknown>[] = [];
@@ -396,12 +354,4 @@ export class SandboxService {
   private emit(record: SandboxRecord, change: 'status' | 'deleted'): void {
     for (const listener of this.listeners) listener(record, change);
   }
-}
-
-/** A new sandbox id (22 alphanumerics), session key and folder. */
-function newIdentity(dataDir: string): { id: string; key: string; dir: string } {
-  const id = randomBytes(24).toString('base64url').replace(/[-_]/g, '').slice(0, 22);
-  const dir = join(dataDir, 'sandboxes', id);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return { id, key: randomBytes(32).toString('base64url'), dir };
 }
