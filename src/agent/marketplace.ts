@@ -31,7 +31,7 @@ export interface Marketplace {
 }
 
 /** Where an entry is to be had, as the install routes and a start's `plugins` take it. */
-export interface ResolvedSource {
+interface ResolvedSource {
   source: string;
   ref: string | null;
   repo_path: string | null;
@@ -119,7 +119,7 @@ function entries(list: unknown): MarketplaceEntry[] {
  * An entry's source: a structured one as `github:owner/repo` or its URL with its ref and path; a
  * folder of the repository as its path on this server (null when it leads out of the repository).
  */
-export function resolveSource(market: Marketplace, entry: MarketplaceEntry): ResolvedSource | null {
+function resolveSource(market: Marketplace, entry: MarketplaceEntry): ResolvedSource | null {
   const { source } = entry;
   const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
   if (typeof source === 'object') {
@@ -136,9 +136,15 @@ export function resolveSource(market: Marketplace, entry: MarketplaceEntry): Res
   return path === null ? null : { source: path, ref: null, repo_path: null };
 }
 
-/** Whether a source written as a string is a folder of the marketplace's repository. */
+/** Whether a source written as a string is a folder of the marketplace's repository (not a path or URL). */
 const inRepository = (source: string) =>
-  !(source.startsWith('/') || source.startsWith('~') || source.includes('://') || source.includes('@'));
+  !(
+    source.startsWith('/') ||
+    source.startsWith('~') ||
+    source.includes('://') ||
+    /^[\w.-]+@[\w.-]+:/.test(source) ||
+    source.startsWith('github:')
+  );
 
 /** Whether an entry is a plugin (under `plugins/` of its repository), not a skill. */
 function isPlugin(entry: MarketplaceEntry): boolean {
@@ -155,8 +161,9 @@ export function marketplaceSkills(market: Marketplace, installed: ReadonlySet<st
   for (const entry of [...market.plugins, ...market.skills]) {
     if (isPlugin(entry) || byName.has(entry.name)) continue;
     const where = resolveSource(market, entry);
-    if (where === null) continue;
-    // OpenHands' one-string form, which the install route parses back: source@ref/path.
+    // OpenHands' one-string form, which the install route parses back: github:owner/repo@ref/path.
+    // A git URL with a ref or folder has none it reads (a URL may hold '@' itself): left out.
+    if (where === null || ((where.ref || where.repo_path) && !where.source.startsWith('github:'))) continue;
     const source = `${where.source}${where.ref ? `@${where.ref}` : ''}${where.repo_path ? `/${where.repo_path}` : ''}`;
     byName.set(entry.name, {
       name: entry.name,

@@ -60,6 +60,9 @@ beforeAll(async () => {
     entry('greet', './skills/greet'),
     entry('clock', './plugins/clock'),
     entry('remote', { source: 'github', repo: 'someone/skills', ref: 'v1', path: 'skills/remote' }),
+    // A git URL with a ref: a plugin's coordinates say it; a skill's one string cannot (left out).
+    entry('far', { source: 'url', url: 'https://git.example/tools.git', ref: 'v2', path: 'plugins/far' }),
+    entry('pinned', { source: 'url', url: 'https://git.example/tools.git', ref: 'v2', path: 'skills/p' }),
     // Left out: a folder outside the repository, an entry without a source, a bad name.
     entry('escape', `${'../'.repeat(20)}tmp`),
     { name: 'sourceless' },
@@ -100,8 +103,19 @@ describe('the marketplaces', () => {
     const catalog = await call('GET', '/api/plugins/marketplace');
     expect(catalog.status, JSON.stringify(catalog.body)).toBe(200);
     const plugins = catalog.body.plugins as ({ name: string; source: string } & Record<string, unknown>)[];
-    expect(names(plugins)).toEqual(['clock']);
-    const clock = plugins[0]!;
+    expect(names(plugins)).toEqual(['clock', 'far']);
+    expect(plugins.find((p) => p.name === 'far')).toEqual({
+      name: 'far',
+      description: 'About far',
+      source: 'https://git.example/tools.git',
+      ref: 'v2',
+      repo_path: 'plugins/far',
+      installed: false,
+      path: null,
+      skills: null,
+      files: null,
+    });
+    const clock = plugins.find((p) => p.name === 'clock')!;
     expect(clock).toMatchObject({
       description: 'About clock',
       ref: null,
@@ -119,8 +133,11 @@ describe('the marketplaces', () => {
     });
     expect(installed.status, JSON.stringify(installed.body)).toBe(200);
     expect(installed.body).toMatchObject({ name: 'clock', version: '2.0.0' });
-    const after = (await call('GET', '/api/plugins/marketplace')).body.plugins as { installed: boolean }[];
-    expect(after[0]!.installed).toBe(true);
+    const after = (await call('GET', '/api/plugins/marketplace')).body.plugins as {
+      name: string;
+      installed: boolean;
+    }[];
+    expect(after.find((p) => p.name === 'clock')!.installed).toBe(true);
   });
 });
 
