@@ -600,6 +600,7 @@ describe('the web UI in Chromium', () => {
     await list.getByText('From the page').waitFor({ state: 'detached' });
 
     // From the marketplace (the server's extensions repository): installed with one click.
+    await page.locator('.installed-skills summary', { hasText: 'Marketplace' }).click();
     const offered = page.getByRole('list', { name: 'Offered skills' });
     await offered.getByText('Offered here').waitFor();
     await offered.getByRole('button', { name: 'Install' }).click();

@@ -2,7 +2,7 @@
 // from a git repository or a folder on the server, or picked from the marketplace (the server's
 // extensions repository). An enabled skill is one of the user's skills (agent profiles and
 // OpenHands' clients give them to the agent); an enabled plugin joins every conversation.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ErrorNote, useAction, useFetched } from '../ui.js';
 
@@ -47,12 +47,10 @@ export function InstalledExtensions(props: { kind: keyof typeof KINDS }) {
   const setItems = (next: Installed[]) => setAnswer({ [kind]: next });
   const [source, setSource] = useState('');
   const [folder, setFolder] = useState('');
-  const [market, loadMarket, , marketFailure] = useFetched<Record<string, Offered[]>>(
-    `/api/${kind}/marketplace`,
-    {},
-  );
-  const offered = market ? (market[kind] ?? []) : null;
-  const { act, error, busy } = useAction(() => Promise.all([load(), loadMarket()]));
+  const [browsing, setBrowsing] = useState(false);
+  // The open marketplace's reload, so an install or removal shows there too.
+  const reloadMarket = useRef<(() => Promise<void>) | null>(null);
+  const { act, error, busy } = useAction(() => Promise.all([load(), reloadMarket.current?.()]));
   const install = (event: Event) => {
     event.preventDefault();
     void act(async () => {
@@ -93,38 +91,11 @@ export function InstalledExtensions(props: { kind: keyof typeof KINDS }) {
           </li>
         ))}
       </ul>
-      <h3>Marketplace</h3>
-      {marketFailure && <p class="muted">The marketplace cannot be had: {marketFailure}</p>}
-      {offered?.length === 0 && !marketFailure && (
-        <p class="muted">The server's extensions repository offers no {kind}.</p>
-      )}
-      <ul class="list" aria-label={`${title.replace('Installed', 'Offered')}`}>
-        {offered?.map((o) => (
-          <li key={o.name} class="wrap">
-            <span class="grow">
-              <strong>{o.name}</strong> <span class="muted">{o.description}</span>
-            </span>
-            {o.installed ? (
-              <span class="muted">installed</span>
-            ) : (
-              <button
-                type="button"
-                disabled={busy}
-                onClick={() =>
-                  void act(() =>
-                    api(`/api/${kind}/install`, {
-                      method: 'POST',
-                      body: { source: o.source, ref: o.ref ?? null, repo_path: o.repo_path ?? null },
-                    }),
-                  )
-                }
-              >
-                Install
-              </button>
-            )}
-          </li>
-        ))}
-      </ul>
+      {/* Closed at first, and fetched when opened: the repository may be fetched, and offer dozens. */}
+      <details class="marketplace" onToggle={(e) => setBrowsing(e.currentTarget.open)}>
+        <summary>Marketplace</summary>
+        {browsing && <Marketplace kind={kind} title={title} act={act} busy={busy} reload={reloadMarket} />}
+      </details>
       <form class="stack" aria-label={`Install a ${one}`} onSubmit={install}>
         <label>
           Source
@@ -146,5 +117,56 @@ export function InstalledExtensions(props: { kind: keyof typeof KINDS }) {
         </button>
       </form>
     </section>
+  );
+}
+
+/** What the server's extensions repository offers of `kind`, each installed with one click. */
+function Marketplace(props: {
+  kind: keyof typeof KINDS;
+  title: string;
+  act: (work: () => Promise<unknown>) => Promise<void>;
+  busy: boolean;
+  reload: { current: (() => Promise<void>) | null };
+}) {
+  const { kind, act, busy } = props;
+  const [market, load, , failure] = useFetched<Record<string, Offered[]>>(`/api/${kind}/marketplace`, {});
+  useEffect(() => {
+    props.reload.current = load;
+    return () => {
+      props.reload.current = null;
+    };
+  });
+  const offered = market ? (market[kind] ?? []) : null;
+  if (failure) return <p class="muted">The marketplace cannot be had: {failure}</p>;
+  if (offered === null) return <p class="muted">Loading…</p>;
+  if (offered.length === 0) return <p class="muted">The server's extensions repository offers no {kind}.</p>;
+  return (
+    <ul class="list" aria-label={props.title.replace('Installed', 'Offered')}>
+      {offered.map((o) => (
+        <li key={o.name} class="wrap">
+          <span class="grow">
+            <strong>{o.name}</strong> <span class="muted">{o.description}</span>
+          </span>
+          {o.installed ? (
+            <span class="muted">installed</span>
+          ) : (
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() =>
+                void act(() =>
+                  api(`/api/${kind}/install`, {
+                    method: 'POST',
+                    body: { source: o.source, ref: o.ref ?? null, repo_path: o.repo_path ?? null },
+                  }),
+                )
+              }
+            >
+              Install
+            </button>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
