@@ -79,12 +79,15 @@ function parse(source: string): ParsedSource {
   return fail(`Unable to parse source: ${text} (expected github:owner/repo, a git URL, or a path)`);
 }
 
-/** What git fetches for `source` (a repository's URL, or a folder's absolute path); SourceFetchError. */
-export function repositoryLocation(source: string): string {
+/**
+ * Where `source` is, as git fetches it: a repository's URL, or a folder's absolute path (`local`);
+ * SourceFetchError when it is neither, or names a ref or folder in it.
+ */
+export function repositoryLocation(source: string): { location: string; local: boolean } {
   const parsed = parse(source);
-  if (parsed.kind === 'local') return parsed.path;
+  if (parsed.kind === 'local') return { location: parsed.path, local: true };
   if (parsed.ref || parsed.path) fail(`Name the repository alone, not a ref or folder in it: ${source}`);
-  return parsed.url;
+  return { location: parsed.url, local: false };
 }
 
 /**

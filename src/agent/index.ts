@@ -54,6 +54,12 @@ export {
   readMarketplace,
 } from './marketplace.js';
 export {
+  type MarketplaceRegistration,
+  MarketplaceRegistry,
+  PluginNotFoundError,
+  PluginResolutionError,
+} from './marketplace-registry.js';
+export {
   ambientPlugins,
   installedPlugins,
   type LoadedPlugin,

@@ -87,7 +87,7 @@ function readInside(root: string, file: string): unknown {
 }
 
 /** `path` under `root`, resolved for real (links included); null when it leads out or is not there. */
-function insideOf(root: string, path: string): string | null {
+export function insideOf(root: string, path: string): string | null {
   try {
     const real = realpathSync(resolve(root, path));
     const inside = relative(realpathSync(root), real);
@@ -145,6 +145,12 @@ const inRepository = (source: string) =>
     /^[\w.-]+@[\w.-]+:/.test(source) ||
     source.startsWith('github:')
   );
+
+/** Where the plugin entry `name` is to be had; null when the marketplace lists none of that name. */
+export function findPlugin(market: Marketplace, name: string): ResolvedSource | null {
+  const entry = market.plugins.find((plugin) => plugin.name === name);
+  return entry ? resolveSource(market, entry) : null;
+}
 
 /** Whether an entry is a plugin (under `plugins/` of its repository), not a skill. */
 function isPlugin(entry: MarketplaceEntry): boolean {

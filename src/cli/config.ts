@@ -230,7 +230,7 @@ function extensionsFromEnv(env: Env): ServerConfig['extensions'] {
   if (!/^[\w][\w./-]{0,199}$/.test(ref))
     throw new ConfigError(`AGENTD_EXTENSIONS_REF: not a branch, tag or commit: ${ref}`);
   try {
-    return { url: repositoryLocation(source), ref };
+    return { url: repositoryLocation(source).location, ref };
   } catch (error) {
     throw new ConfigError(`AGENTD_EXTENSIONS_REPO: ${(error as Error).message}`);
   }

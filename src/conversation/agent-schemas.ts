@@ -188,6 +188,34 @@ export const AgentContextSpec = Type.Object(
         description: "The extensions repository's file listing the public skills; null: every one",
       }),
     ),
+    registered_marketplaces: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ minLength: 1, maxLength: 128 }),
+            source: Type.String({
+              minLength: 1,
+              maxLength: 2048,
+              description: 'github:owner/repo, a git URL, or a folder on the server',
+            }),
+            ref: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+            repo_path: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
+            auto_load: Type.Optional(
+              Type.Union([Type.Boolean(), Type.Array(Type.String({ maxLength: 128 }), { maxItems: 100 })], {
+                description:
+                  'agentd: only false or [] (a start takes plugins by source in `plugins`; load_plugin adds one later)',
+              }),
+            ),
+          },
+          open,
+        ),
+        {
+          maxItems: 20,
+          description:
+            "Marketplaces load_plugin resolves 'name' or 'name@marketplace' against (OpenHands' MarketplaceRegistration)",
+        },
+      ),
+    ),
     disabled_skills: Type.Optional(
       Type.Array(Type.String({ maxLength: 256 }), {
         maxItems: 500,

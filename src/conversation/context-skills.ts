@@ -4,7 +4,9 @@
 // names the explicit `skills` do not have — the explicit ones win, the user's over the public ones.
 // The result is stored in the conversation's agent_context.skills, so a restart or a fork runs on the
 // skills it started with. (`disabled_skills` then leaves out any of those names: AgentContext.load.)
+// A registered marketplace's auto_load is refused here (a 422) rather than left undone.
 import { DEFAULT_MARKETPLACE_PATH, type Skill } from '../agent/index.js';
+import { InvalidConversationRequestError } from './errors.js';
 import type { ConversationState } from './state.js';
 
 export interface ContextSkillSources {
@@ -26,6 +28,16 @@ export async function withContextSkills(
   sources: ContextSkillSources,
 ): Promise<ConversationState> {
   const context = state.agent.agent_context;
+  // OpenHands loads a registered marketplace's plugins at the start with auto_load; agentd takes a
+  // start's plugins by source (`plugins`), so one asked for here would otherwise be missing unsaid.
+  context?.registered_marketplaces?.forEach((registration, i) => {
+    const auto = registration.auto_load;
+    if (auto === true || (Array.isArray(auto) && auto.length > 0))
+      throw new InvalidConversationRequestError(
+        ['body', 'agent', 'agent_context', 'registered_marketplaces', i, 'auto_load'],
+        "agentd loads no marketplace's plugins at the start: name them in `plugins` (GET /api/plugins/marketplace gives their sources), or load one later (POST …/load_plugin)",
+      );
+  });
   if (!context?.load_user_skills && !context?.load_public_skills) return state;
   const loaded = [
     ...(context.load_user_skills ? sources.user() : []),

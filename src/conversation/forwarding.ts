@@ -1,6 +1,8 @@
 // The calls that need a conversation's runtime go to the replica that holds it (cluster/). Their
 // outcome travels as JSON; the domain errors come back as the same classes, so the HTTP answer on the
 // receiving replica is the one the holder would have given.
+
+import { PluginNotFoundError, PluginResolutionError } from '../agent/index.js';
 import type { ForwardReply } from '../cluster/index.js';
 import { LLMError } from '../llm/index.js';
 import { ProfileNotFoundError, SecretKeyError } from '../settings/index.js';
@@ -27,6 +29,7 @@ export const OWNED_OPS = [
   'setSecurityAnalyzer',
   'switchLlm',
   'switchProfile',
+  'loadPlugin',
   'updateSecrets',
   'update',
   'navigate',
@@ -51,6 +54,8 @@ const KNOWN: readonly (abstract new (...args: never[]) => Error)[] = [
   LLMError,
   SecretKeyError,
   ProfileNotFoundError,
+  PluginNotFoundError,
+  PluginResolutionError,
 ];
 
 /** The outcome of a call, ready to travel back. */

@@ -1,6 +1,6 @@
 // Conversation lifecycle: run, pause, interrupt, confirm, update, fork, navigate, condense, ask,
 // delete, and the reads; start and message come in through the classes below it (intake.ts), the
-// /goal loop through goals.ts.
+// /goal loop through goals.ts, changes to the agent and policies through agent-changes.ts.
 // Every event goes through the EventLog; every state change is a ConversationStateUpdateEvent
 // persisted together with the record. Runs happen in the background (runtimes.ts); `full_state`
 // snapshots are published after each run ends and after pause and interrupt (OpenHands clients wait
@@ -10,8 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { rejectPending } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import { removeWorktree } from '../git/index.js';
-import { mapLlmSecrets } from '../llm/index.js';
 import type { ConversationRecord, ConversationSearch } from '../store/index.js';
+import { ConversationAgentChanges } from './agent-changes.js';
 import { activeBranch, navigatedPoints } from './branches.js';
 import {
   CondenserUnavailableError,
@@ -21,17 +21,12 @@ import {
   UnknownEventError,
 } from './errors.js';
 import { type ForkRequest, forkConversation } from './fork.js';
-import { ConversationGoals } from './goals.js';
-import { checkLLM } from './llm-checks.js';
-import { switchedLlms } from './runtime-builder.js';
-import type { ConfirmationPolicy, ConversationInfo, ExecutionStatus, LLMSpec } from './schemas.js';
-import { sealSecrets } from './secrets.js';
-import { finalResponseOf, maskedAgent, stateOf } from './state.js';
-import { switchedAgent } from './switch-llm.js';
+import type { ConversationInfo, ExecutionStatus } from './schemas.js';
+import { finalResponseOf, stateOf } from './state.js';
 
 export type { ConversationServiceOptions } from './runtimes.js';
 
-export class ConversationService extends ConversationGoals {
+export class ConversationService extends ConversationAgentChanges {
   // ---- reads -------------------------------------------------------------------------------------
 
   async info(userId: string, id: string): Promise<ConversationInfo> {
@@ -143,75 +138,6 @@ export class ConversationService extends ConversationGoals {
       await runtime.loadHistory();
       await rejectPending(runtime, reason);
       await this.publishSnapshot(runtime);
-    });
-  }
-
-  async setConfirmationPolicy(userId: string, id: string, policy: ConfirmationPolicy): Promise<void> {
-    return this.onOwner('setConfirmationPolicy', userId, id, [policy], async () => {
-      const runtime = await this.runtime(userId, id);
-      await runtime.changeState('confirmation_policy', policy, (state) => ({
-        ...state,
-        confirmation_policy: policy,
-      }));
-    });
-  }
-
-  async setSecurityAnalyzer(
-    userId: string,
-    id: string,
-    analyzer: Record<string, unknown> | null,
-  ): Promise<void> {
-    return this.onOwner('setSecurityAnalyzer', userId, id, [analyzer], async () => {
-      const runtime = await this.runtime(userId, id);
-      await runtime.changeState('security_analyzer', analyzer, (state) => ({
-        ...state,
-        security_analyzer: analyzer,
-      }));
-      runtime.agent.setSecurityAnalyzer(analyzer?.kind === 'LLMSecurityAnalyzer');
-    });
-  }
-
-  /** OpenHands' switch_llm: the agent's next LLM calls go to `llm` (see switch-llm.ts). */
-  async switchLlm(userId: string, id: string, llm: LLMSpec): Promise<void> {
-    // A model agentd cannot route is refused before anything changes, as at a start.
-    checkLLM(llm, ['body', 'llm']);
-    return this.onOwner('switchLlm', userId, id, [llm], () => this.switchHere(userId, id, async () => llm));
-  }
-
-  /**
-   * OpenHands' switch_profile: the same, to the caller's saved LLM profile `name` (ProfileNotFoundError),
-   * under the usage id `profile:<name>`, so its spend is counted apart, as OpenHands counts it.
-   */
-  async switchProfile(userId: string, id: string, name: string): Promise<void> {
-    return this.onOwner('switchProfile', userId, id, [name], () =>
-      this.switchHere(userId, id, async () => ({
-        ...(await this.options.settings.profileLlm(userId, name)),
-        usage_id: `profile:${name}`,
-      })),
-    );
-  }
-
-  /** The switch, once the conversation is known to be the caller's (its 404 comes before a profile's). */
-  private async switchHere(userId: string, id: string, llmOf: () => Promise<LLMSpec>): Promise<void> {
-    const runtime = await this.runtime(userId, id);
-    const sealed = mapLlmSecrets(await llmOf(), (value) => this.options.secretBox.encrypt(value));
-    const { agent, condenserFollows } = switchedAgent(runtime.state.agent, sealed);
-    const llms = switchedLlms(this.options, this.logFor(id), { ...runtime.state, agent }, condenserFollows);
-    await runtime.changeState('agent', maskedAgent(agent), (state) => ({ ...state, agent }));
-    runtime.agent.switchLlms(llms);
-  }
-
-  async updateSecrets(userId: string, id: string, secrets: Record<string, unknown>): Promise<void> {
-    return this.onOwner('updateSecrets', userId, id, [secrets], async () => {
-      const record = await this.local(userId, id);
-      const state = stateOf(record);
-      const next = {
-        ...state,
-        secrets: { ...state.secrets, ...sealSecrets(this.options.secretBox, secrets) },
-      };
-      await this.store.conversations.update(id, { state: next as unknown as Record<string, unknown> });
-      const runtime = this.runtimes.get(id);
-      if (runtime) runtime.record = { ...runtime.record, state: next as unknown as Record<string, unknown> };
     });
   }
 

@@ -9,6 +9,7 @@ import type {
   FastifyRequest,
   FastifyServerOptions,
 } from 'fastify';
+import { PluginNotFoundError, PluginResolutionError } from '../agent/index.js';
 import { OwnerUnavailableError } from '../cluster/index.js';
 import {
   CondenserUnavailableError,
@@ -242,8 +243,13 @@ function domainError(error: unknown): { status: number; detail: unknown } | null
   // The LLM behind a request failed (ask_agent): the upstream's fault, not ours and not the client's.
   // Its messages never hold the API key (see llm/errors.ts).
   if (error instanceof LLMError) return { status: 502, detail: error.message };
-  if (error instanceof CondenserUnavailableError || error instanceof NoResumableGoalError)
+  if (
+    error instanceof CondenserUnavailableError ||
+    error instanceof NoResumableGoalError ||
+    error instanceof PluginResolutionError
+  )
     return { status: 400, detail: error.message };
+  if (error instanceof PluginNotFoundError) return { status: 404, detail: error.message };
   if (error instanceof UnknownCursorError) return { status: 400, detail: error.message };
   if (error instanceof InvalidSettingsError) {
     return { status: 422, detail: error.issues.map((i) => ({ ...i, loc: ['body', ...i.loc] })) };

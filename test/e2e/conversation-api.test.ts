@@ -140,12 +140,12 @@ describe('conversations REST', () => {
     expect(((await res.json()) as { id: string }).id).toBe(id);
   });
 
-  it("answers the SDK's load_plugin with a 400 that says agentd has no marketplaces to load from", async () => {
+  it("answers the SDK's load_plugin with a 400 when the conversation registers no marketplace", async () => {
     const plugin = { method: 'POST', body: JSON.stringify({ plugin_ref: 'github:owner/plugin' }) };
     const refused = await json(`/api/conversations/${id}/load_plugin`, plugin);
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({
-      detail: expect.stringContaining('agentd loads plugins at the start only'),
+      detail: expect.stringContaining('No marketplaces are registered'),
     });
     expect((await json(`/api/conversations/${randomUUID()}/load_plugin`, plugin)).status).toBe(404);
   });

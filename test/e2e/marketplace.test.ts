@@ -177,6 +177,97 @@ describe('public skills (POST /api/skills)', () => {
   });
 });
 
+describe("load_plugin: a plugin from the conversation's registered marketplaces, after its start", () => {
+  /** A marketplace in a plain folder: one plugin with a keyword skill; `clock` here names it too. */
+  const market = tempDir('agentd-extensions-market-');
+  mkdirSync(join(market, '.plugin'));
+  mkdirSync(join(market, 'plugins', 'stamp', 'skills', 'stamp-skill'), { recursive: true });
+  writeFileSync(
+    join(market, 'plugins', 'stamp', 'skills', 'stamp-skill', 'SKILL.md'),
+    skill('stamp-skill', 'stampit').replace('How to stamp-skill.', 'STAMP-KNOWLEDGE'),
+  );
+  writeFileSync(
+    join(market, '.plugin', 'marketplace.json'),
+    JSON.stringify({
+      name: 'local',
+      plugins: [entry('stamp', './plugins/stamp'), entry('clock', './plugins/stamp')],
+    }),
+  );
+  const registrations = () => [
+    { name: 'local', source: market },
+    { name: 'ext', source: `file://${repo}`, ref: 'main' },
+  ];
+  const load = (id: string, plugin_ref: string) =>
+    call('POST', `/api/conversations/${id}/load_plugin`, { plugin_ref });
+
+  it("joins the stored agent, and the next run's skills", async () => {
+    const { id, key } = await startConversation(server, llm, [finishStep, finishStep], {
+      agent: { agent_context: { registered_marketplaces: registrations() } },
+    });
+    await waitForStatus(server, id, ['finished']);
+    expect(await load(id, 'stamp@local')).toEqual({ status: 200, body: { success: true } });
+    const stored = (await info(server, id)) as { agent: { agent_context: { skills: { name: string }[] } } };
+    expect(stored.agent.agent_context.skills.map((s) => s.name)).toContain('stamp-skill');
+    const send = await api(server, `/api/conversations/${id}/events`, {
+      method: 'POST',
+      body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'now stampit' }], run: true }),
+    });
+    expect(send.status).toBe(200);
+    await expect.poll(() => llm.requestsFor(key).length).toBe(2);
+    await waitForStatus(server, id, ['finished']);
+    expect(JSON.stringify(llm.requestsFor(key)[1]!.body.messages)).toContain('STAMP-KNOWLEDGE');
+    expect(JSON.stringify(llm.requestsFor(key)[0]!.body.messages)).not.toContain('STAMP-KNOWLEDGE');
+    // From the git repository's marketplace, named there.
+    expect((await load(id, 'clock@ext')).status).toBe(200);
+  });
+
+  it('joins a conversation that has not run yet', async () => {
+    const { id } = await startConversation(server, llm, [], {
+      message: '',
+      agent: { agent_context: { registered_marketplaces: registrations() } },
+    });
+    expect((await load(id, 'stamp@local')).status).toBe(200);
+    const stored = (await info(server, id)) as { agent: { agent_context: { skills: { name: string }[] } } };
+    expect(stored.agent.agent_context.skills.map((s) => s.name)).toContain('stamp-skill');
+  });
+
+  it('answers what cannot be resolved: 404 unknown plugin or marketplace, 400 ambiguous, malformed or none registered', async () => {
+    const { id } = await startConversation(server, llm, [finishStep], {
+      agent: { agent_context: { registered_marketplaces: registrations() } },
+    });
+    await waitForStatus(server, id, ['finished']);
+    const nope = await load(id, 'nope@local');
+    expect(nope).toEqual({ status: 404, body: { detail: "Plugin 'nope' not found in marketplace 'local'" } });
+    expect((await load(id, 'nope')).status).toBe(404);
+    expect((await load(id, 'stamp@elsewhere')).body).toEqual({
+      detail: "No marketplace named 'elsewhere' is registered",
+    });
+    const twice = await load(id, 'clock');
+    expect(twice.status).toBe(400);
+    expect(twice.body.detail).toContain("Plugin 'clock' is in several marketplaces (local, ext)");
+    expect((await load(id, 'stamp@')).status).toBe(400);
+    expect((await load('00000000-0000-4000-8000-000000000000', 'stamp@local')).status).toBe(404);
+
+    const bare = await startConversation(server, llm, [finishStep]);
+    await waitForStatus(server, bare.id, ['finished']);
+    const none = await load(bare.id, 'stamp');
+    expect(none.status).toBe(400);
+    expect(none.body.detail).toContain('No marketplaces are registered');
+  });
+
+  it("refuses a start that asks a marketplace's plugins to be loaded at once (auto_load)", async () => {
+    const refused = await call('POST', '/api/conversations', {
+      agent: {
+        llm: { model: 'openai/scripted-model', api_key: 'k', base_url: llm.openaiBaseUrl },
+        agent_context: { registered_marketplaces: [{ ...registrations()[0], auto_load: true }] },
+      },
+      workspace: { working_dir: tempDir('agentd-ws-') },
+    });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body)).toContain('registered_marketplaces');
+  });
+});
+
 describe('sync', () => {
   it('fetches the repository now: an entry published since shows at once', async () => {
     write('skills/lint/SKILL.md', skill('lint', 'lint'));

@@ -1,11 +1,10 @@
 // Per-conversation policies: secrets, confirmation policy, security analyzer, the agent's LLM
-// (switch_llm, switch_profile). Split from conversations.ts (same prefix, same errors) to keep each
+// (switch_llm, switch_profile), a plugin from its registered marketplaces (load_plugin). Split from conversations.ts (same prefix, same errors) to keep each
 // route file small.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { ConfirmationPolicy, LLMSpec } from '../../conversation/schemas.js';
 import type { ConversationService } from '../../conversation/service.js';
-import { HttpError } from '../errors.js';
 import {
   ConversationIdParams,
   conversationActionErrors,
@@ -134,26 +133,25 @@ export const conversationPolicyRoutes: FastifyPluginAsync<{ conversations: Conve
         tags,
         summary: 'Load Conversation Plugin',
         description:
-          "OpenHands loads a plugin into the running conversation here, from the marketplaces its agent_context registers; agentd takes plugins at the start only (`plugins`, by source: GET /api/plugins/marketplace gives the marketplace's coordinates), so the answer is a 400 that says so (404 for an unknown conversation), never a silent success.",
+          "Adds a plugin from the marketplaces the conversation's agent_context registers (registered_marketplaces): plugin_ref is 'name@marketplace', or 'name' when one registered marketplace lists it. Its skills, commands, MCP servers and hooks join the stored agent, and the conversation's runtime is rebuilt on its next use (a shell it had starts afresh). Not while a run is going (409).",
         params: ConversationIdParams,
         body: Type.Object(
           { plugin_ref: Type.String({ minLength: 1, maxLength: 1000 }) },
           { additionalProperties: true },
         ),
         response: {
-          400: detailResponse('agentd loads plugins at the start only'),
-          ...conversationActionErrors,
-          ...errorResponses,
+          ...success,
+          400: detailResponse(
+            'No marketplace is registered, the reference is malformed or names a plugin in several, or a marketplace or the plugin cannot be fetched or read',
+          ),
+          404: detailResponse('Unknown conversation, marketplace or plugin'),
         },
       },
     },
     async (request) => {
-      await conversations.info(request.userId, conversationIdOf(request));
       const { plugin_ref } = request.body as { plugin_ref: string };
-      throw new HttpError(
-        400,
-        `agentd loads plugins at the start only, not ${JSON.stringify(plugin_ref.slice(0, 200))} into a conversation: start one with it in \`plugins\` ([{source, ref?, repo_path?}]; GET /api/plugins/marketplace gives the marketplace's)`,
-      );
+      await conversations.loadPlugin(request.userId, conversationIdOf(request), plugin_ref);
+      return { success: true };
     },
   );
 };
