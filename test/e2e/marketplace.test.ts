@@ -221,6 +221,18 @@ describe("load_plugin: a plugin from the conversation's registered marketplaces,
     expect((await load(id, 'clock@ext')).status).toBe(200);
   });
 
+  it('is refused while a run goes (409), the agent left as it was', async () => {
+    const { id } = await startConversation(server, llm, [{ ...finishStep, delayMs: 1_500 }], {
+      agent: { agent_context: { registered_marketplaces: registrations() } },
+    });
+    await waitForStatus(server, id, ['running']);
+    const refused = await load(id, 'stamp@local');
+    expect(refused.status).toBe(409);
+    await waitForStatus(server, id, ['finished']);
+    const stored = (await info(server, id)) as { agent: { agent_context: { skills?: { name: string }[] } } };
+    expect((stored.agent.agent_context.skills ?? []).map((s) => s.name)).not.toContain('stamp-skill');
+  });
+
   it('joins a conversation that has not run yet', async () => {
     const { id } = await startConversation(server, llm, [], {
       message: '',
