@@ -3,18 +3,9 @@
 // the extension's folder in the repository (`repo_path`). A repository is cloned with the system git
 // (`--` before the URL, a ref that cannot be an option: a client's words are never git's options).
 import { randomUUID } from 'node:crypto';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { runGit } from '../git/index.js';
 
 export interface SourceSpec {
@@ -110,12 +101,23 @@ export async function fetchSource(spec: SourceSpec, scratch: string): Promise<Fe
   }
   const resolvedRef = await clone(source.url, ref, scratch);
   if (repoPath === null) return { root: scratch, resolvedRef, name: source.name };
-  const root = resolve(scratch, repoPath.replace(/^\/+/, ''));
-  // Resolved for real: a link in the repository must not lead out of it.
-  const real = existsSync(root) ? realpathSync(root) : null;
-  if (real === null || relative(realpathSync(scratch), real).startsWith('..'))
-    fail(`Subdirectory '${repoPath}' not found in the repository`);
-  return { root, resolvedRef, name: basename(root) };
+  const root = insideOf(scratch, repoPath.replace(/^\/+/, ''));
+  if (root === null) fail(`Subdirectory '${repoPath}' not found in the repository`);
+  return { root: root as string, resolvedRef, name: basename(root as string) };
+}
+
+/**
+ * `path` under `root`, resolved for real (links included: one in a repository must not lead out of
+ * it); null when it leads out or is not there.
+ */
+export function insideOf(root: string, path: string): string | null {
+  try {
+    const real = realpathSync(resolve(root, path));
+    const inside = relative(realpathSync(root), real);
+    return inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside) ? null : real;
+  } catch {
+    return null;
+  }
 }
 
 /** Clones `url` into `into` (at `ref` when given); answers the commit it holds. */

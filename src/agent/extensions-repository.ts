@@ -65,7 +65,7 @@ export class ExtensionsRepository {
    * The public skills `marketplacePath` lists (marketplace.ts' publicSkills); none, with a warning,
    * when the repository cannot be had: a skill list or a start does not fail for want of them.
    */
-  async publicSkills(marketplacePath: string | null): Promise<Skill[]> {
+  async publicSkills(marketplacePath?: string | null): Promise<Skill[]> {
     try {
       return publicSkills(await this.current(), marketplacePath);
     } catch (error) {

@@ -47,10 +47,8 @@ export {
   type InstallRequest,
 } from './installations.js';
 export {
-  DEFAULT_MARKETPLACE_PATH,
   marketplacePlugins,
   marketplaceSkills,
-  publicSkills,
   readMarketplace,
 } from './marketplace.js';
 export {

@@ -6,9 +6,9 @@
 // folder on the server is read where it is.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { repositoryLocation, type SourceSpec } from './extension-source.js';
+import { insideOf, repositoryLocation, type SourceSpec } from './extension-source.js';
 import { ExtensionsRepository } from './extensions-repository.js';
-import { findPlugin, insideOf, type Marketplace, readMarketplace } from './marketplace.js';
+import { findPlugin, type Marketplace, readMarketplace } from './marketplace.js';
 
 export interface MarketplaceRegistration {
   name: string;

@@ -5,9 +5,9 @@
 // (`{"source": "github", "repo": "o/r", "ref"?, "path"?}`, `{"source": "url", "url", …}`). OpenHands'
 // repository lists skills and plugins alike under `plugins`, told apart by their folder: plugins live
 // under `./plugins/`. The catalogs answer each entry with a source the install routes take as it is.
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, resolve } from 'node:path';
-import { InvalidExtensionError } from './extension-source.js';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { InvalidExtensionError, insideOf } from './extension-source.js';
 import { type LoadedPlugin, pluginContents, readPluginAt } from './plugins.js';
 import { entriesOf, parseSkillFile, readBounded, type Skill } from './skills.js';
 
@@ -38,7 +38,7 @@ interface ResolvedSource {
 }
 
 /** OpenHands' default named marketplace file: the public skills listed there, when it exists. */
-export const DEFAULT_MARKETPLACE_PATH = 'marketplaces/default.json';
+const DEFAULT_MARKETPLACE_PATH = 'marketplaces/default.json';
 /** Most a marketplace file may hold, and entries read from one list. */
 const MAX_MARKETPLACE_BYTES = 1024 * 1024;
 const MAX_ENTRIES = 1_000;
@@ -83,17 +83,6 @@ function readInside(root: string, file: string): unknown {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new InvalidExtensionError(`${file} is not JSON (${(error as Error).message})`);
-  }
-}
-
-/** `path` under `root`, resolved for real (links included); null when it leads out or is not there. */
-export function insideOf(root: string, path: string): string | null {
-  try {
-    const real = realpathSync(resolve(root, path));
-    const inside = relative(realpathSync(root), real);
-    return inside.startsWith('..') || isAbsolute(inside) ? null : real;
-  } catch {
-    return null;
   }
 }
 
@@ -216,7 +205,10 @@ export function marketplacePlugins(market: Marketplace, installed: ReadonlySet<s
  * there when that is OpenHands' default file and the repository has none; none when a file asked
  * for by name cannot be read.
  */
-export function publicSkills(root: string, marketplacePath: string | null): Skill[] {
+export function publicSkills(
+  root: string,
+  marketplacePath: string | null = DEFAULT_MARKETPLACE_PATH,
+): Skill[] {
   const dir = join(root, 'skills');
   let names: string[];
   if (marketplacePath === null) names = skillNames(dir);

@@ -5,15 +5,15 @@
 // The result is stored in the conversation's agent_context.skills, so a restart or a fork runs on the
 // skills it started with. (`disabled_skills` then leaves out any of those names: AgentContext.load.)
 // A registered marketplace's auto_load is refused here (a 422) rather than left undone.
-import { DEFAULT_MARKETPLACE_PATH, type Skill } from '../agent/index.js';
+import type { Skill } from '../agent/index.js';
 import { InvalidConversationRequestError } from './errors.js';
 import type { ConversationState } from './state.js';
 
 export interface ContextSkillSources {
   /** The user's skills. */
   user: () => Skill[];
-  /** The public skills a marketplace file lists (null: every one); none when they cannot be had. */
-  public: (marketplacePath: string | null) => Promise<Skill[]>;
+  /** The public skills a marketplace file lists (null: every one; undefined: OpenHands' default file); none when they cannot be had. */
+  public: (marketplacePath: string | null | undefined) => Promise<Skill[]>;
 }
 
 /** A skill as agent_context.skills holds it. */
@@ -41,11 +41,7 @@ export async function withContextSkills(
   if (!context?.load_user_skills && !context?.load_public_skills) return state;
   const loaded = [
     ...(context.load_user_skills ? sources.user() : []),
-    ...(context.load_public_skills
-      ? await sources.public(
-          context.marketplace_path === undefined ? DEFAULT_MARKETPLACE_PATH : context.marketplace_path,
-        )
-      : []),
+    ...(context.load_public_skills ? await sources.public(context.marketplace_path) : []),
   ];
   const skills = [...(context.skills ?? [])];
   const named = new Set(skills.map((skill) => skill.name));

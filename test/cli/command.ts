@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type IPty, spawn as spawnPty } from '@lydell/node-pty';
 import { afterAll, beforeAll } from 'vitest';
+import { NO_EXTENSIONS } from '../support/cli.js';
 import { waitUntil } from '../support/process.js';
 import { ScriptedLLM, type ScriptStep } from '../support/scripted-llm.js';
 
@@ -29,8 +30,7 @@ function baseEnv(env: Record<string, string>): Record<string, string> {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
     ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-    // No extensions repository (the binary's default is GitHub's): tests reach loopback only.
-    AGENTD_EXTENSIONS_REPO: '',
+    ...NO_EXTENSIONS,
     ...env,
   };
 }

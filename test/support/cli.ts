@@ -31,7 +31,7 @@ export interface RunningCli {
 }
 
 /** No extensions repository (the binary's default is GitHub's): tests reach loopback only. */
-const NO_EXTENSIONS = { AGENTD_EXTENSIONS_REPO: '' };
+export const NO_EXTENSIONS = { AGENTD_EXTENSIONS_REPO: '' };
 
 export function runCli(
   args: string[],

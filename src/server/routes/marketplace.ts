@@ -1,5 +1,7 @@
 // The public extensions repository's marketplace for the skills and plugins routes: the repository
 // fetched when its copy is old (agent/extensions-repository.ts), then its marketplace file read.
+
+import type { TSchema } from 'typebox';
 import {
   type ExtensionsRepository,
   ExtensionsUnavailableError,
@@ -7,6 +9,14 @@ import {
   readMarketplace,
 } from '../../agent/index.js';
 import { HttpError } from '../errors.js';
+import { detailResponse, errorResponses } from '../schemas.js';
+
+/** A marketplace route's answers: its catalog, or a 502 when the repository cannot be had. */
+export const marketplaceResponses = (catalog: TSchema) => ({
+  200: catalog,
+  ...errorResponses,
+  502: detailResponse('The extensions repository cannot be fetched'),
+});
 
 /** The marketplace; null when the server has none or the repository lists none. 502: no copy can be had. */
 export async function marketplaceOf(extensions: ExtensionsRepository | null) {

@@ -16,9 +16,9 @@ import {
   pluginContents,
   readPluginAt,
 } from '../../agent/index.js';
-import { detailResponse, errorResponses } from '../schemas.js';
+import { errorResponses } from '../schemas.js';
 import { installationRoutes } from './installations.js';
-import { marketplaceOf } from './marketplace.js';
+import { marketplaceOf, marketplaceResponses } from './marketplace.js';
 
 export interface PluginRoutesOptions {
   home: string;
@@ -62,11 +62,7 @@ export const pluginRoutes: FastifyPluginAsync<PluginRoutesOptions> = async (app,
         summary: 'Get Marketplace Catalog',
         description:
           "The plugins the public extensions repository's marketplace lists (those under its plugins/ folder), each with the coordinates a start's `plugins` entry or POST /api/plugins/install takes (source, ref, repo_path), whether a plugin of that name is installed, and — for a folder of the repository — its folder, skills and files. Empty when the server has no extensions repository (AGENTD_EXTENSIONS_REPO); 502 when it cannot be fetched and there is no earlier copy.",
-        response: {
-          200: MarketplacePluginsResponse,
-          ...errorResponses,
-          502: detailResponse('The extensions repository cannot be fetched'),
-        },
+        response: marketplaceResponses(MarketplacePluginsResponse),
       },
     },
     async () => {

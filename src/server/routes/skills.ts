@@ -5,7 +5,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import {
-  DEFAULT_MARKETPLACE_PATH,
   type ExtensionsRepository,
   InstalledSkillResponse,
   installedSkills,
@@ -14,9 +13,9 @@ import {
   SyncResponse,
   skillCatalog,
 } from '../../agent/index.js';
-import { detailResponse, errorResponses } from '../schemas.js';
+import { errorResponses } from '../schemas.js';
 import { installationRoutes } from './installations.js';
-import { marketplaceOf } from './marketplace.js';
+import { marketplaceOf, marketplaceResponses } from './marketplace.js';
 
 export interface SkillRoutesOptions {
   /** The home folder the user skills are read from. */
@@ -53,9 +52,7 @@ export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, {
         publicSkills:
           body.load_public === false || extensions === null
             ? []
-            : await extensions.publicSkills(
-                body.marketplace_path === undefined ? DEFAULT_MARKETPLACE_PATH : body.marketplace_path,
-              ),
+            : await extensions.publicSkills(body.marketplace_path),
         home,
         loadUser: body.load_user ?? true,
         loadProject: body.load_project ?? true,
@@ -72,11 +69,7 @@ export const skillRoutes: FastifyPluginAsync<SkillRoutesOptions> = async (app, {
         summary: 'Get Marketplace Catalog',
         description:
           "The skills the public extensions repository's marketplace lists (not its plugins: GET /api/plugins/marketplace), each with the source POST /api/skills/install takes and whether a skill of that name is installed. Empty when the server has no extensions repository (AGENTD_EXTENSIONS_REPO); 502 when it cannot be fetched and there is no earlier copy.",
-        response: {
-          200: MarketplaceSkillsResponse,
-          ...errorResponses,
-          502: detailResponse('The extensions repository cannot be fetched'),
-        },
+        response: marketplaceResponses(MarketplaceSkillsResponse),
       },
     },
     async () => {
