@@ -34,8 +34,14 @@ const fail = (message: string): never => {
 export class MarketplaceRegistry {
   private readonly clones = new Map<string, ExtensionsRepository>();
 
-  /** `cacheDir`: where the registered repositories are kept. */
-  constructor(private readonly cacheDir: string) {}
+  /**
+   * `cacheDir`: where the registered repositories are kept; `warn`: where a fetch that failed, its
+   * older copy used instead, is reported.
+   */
+  constructor(
+    private readonly cacheDir: string,
+    private readonly warn: (line: string) => void,
+  ) {}
 
   /** The source of the plugin `pluginRef` names (`name` or `name@marketplace`). */
   async resolve(pluginRef: string, registrations: readonly MarketplaceRegistration[]): Promise<SourceSpec> {
@@ -107,7 +113,7 @@ export class MarketplaceRegistry {
     const key = createHash('sha256').update(`${url}\n${ref}`).digest('hex').slice(0, 16);
     let clone = this.clones.get(key);
     if (!clone) {
-      clone = new ExtensionsRepository({ url, ref, dir: join(this.cacheDir, key) });
+      clone = new ExtensionsRepository({ url, ref, dir: join(this.cacheDir, key), warn: this.warn });
       this.clones.set(key, clone);
     }
     return clone;

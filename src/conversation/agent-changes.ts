@@ -17,7 +17,10 @@ import { switchedAgent } from './switch-llm.js';
 
 export abstract class ConversationAgentChanges extends ConversationGoals {
   /** The registered marketplaces' repositories, kept in `<data>/marketplaces` (load_plugin). */
-  private readonly marketplaces = new MarketplaceRegistry(join(this.options.dataDir, 'marketplaces'));
+  private readonly marketplaces = new MarketplaceRegistry(
+    join(this.options.dataDir, 'marketplaces'),
+    (line) => this.options.logger?.warn({}, line),
+  );
 
   async setConfirmationPolicy(userId: string, id: string, policy: ConfirmationPolicy): Promise<void> {
     return this.onOwner('setConfirmationPolicy', userId, id, [policy], async () => {
