@@ -6,11 +6,10 @@ import { benchAgent } from './agent.bench.js';
 import { benchBurst, benchEvents, benchFirstTask, benchScaling } from './binary.js';
 import { benchStartup } from './binary-startup.js';
 import { benchAppConversations, benchSandboxStart } from './control-plane.bench.js';
-import { benchBatchGet } from './http.bench.js';
 import { printTable } from './lib.js';
 import { benchPgAppend } from './pgstore.bench.js';
 import { benchReplicas } from './replicas.bench.js';
-import { benchFanOut, benchReplay } from './socket.bench.js';
+import { benchFanOut } from './socket.bench.js';
 import { benchIdleMemory } from './startup.bench.js';
 import { benchAppend } from './store.bench.js';
 import { benchBrowser, benchGrep } from './tools.bench.js';
@@ -18,9 +17,7 @@ import { benchBrowser, benchGrep } from './tools.bench.js';
 const benches: [string, () => Promise<void>][] = [
   ['store', benchAppend],
   ['pgstore', benchPgAppend],
-  ['http', benchBatchGet],
   ['agent', benchAgent],
-  ['replay', benchReplay],
   ['fanout', benchFanOut],
   ['idle', benchIdleMemory],
   ['browser', benchBrowser],

@@ -1,48 +1,10 @@
-// WebSocket figures: replay of 10k events to one client, and fan-out of live events to 1,000
-// subscribers (time from append to the last subscriber's receipt).
+// WebSocket fan-out: one live event to 1,000 subscribers (time from append to the last subscriber's
+// receipt). Replay to a client is binary.ts's row: the real binary, events made through the API.
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import WebSocket from 'ws';
 import { startServer } from '../test/support/server.js';
 import { ms, percentile, record } from './lib.js';
 import { benchConversation, syntheticEvent } from './synthetic.js';
-
-export async function benchReplay(): Promise<void> {
-  const server = await startServer();
-  const conversation = await benchConversation(server);
-  const total = 10_000;
-  for (let b = 0; b < total / 1000; b++) {
-    await server.store.events.append(
-      conversation,
-      Array.from({ length: 1000 }, (_, i) => syntheticEvent(b * 1000 + i)),
-    );
-  }
-  const url = `${server.url.replace('http', 'ws')}/sockets/events/${conversation}?session_api_key=${server.key}&after_seq=0`;
-  const times: number[] = [];
-  for (let run = 0; run < 5; run++) {
-    const t = performance.now();
-    const ws = new WebSocket(url);
-    await new Promise<void>((resolve, reject) => {
-      let received = 0;
-      ws.on('message', () => {
-        received++;
-        if (received === total + 1) resolve(); // + the full_state frame
-      });
-      ws.once('error', reject);
-    });
-    times.push(performance.now() - t);
-    ws.close();
-  }
-  times.sort((a, b) => a - b);
-  const p50 = percentile(times, 50);
-  record({
-    name: 'replay 10k events to a WebSocket client (connect to last frame), p50',
-    value: ms(p50),
-    goal: '< 100 ms',
-    met: p50 < 100,
-  });
-  await server.close({ remove: true });
-}
 
 export async function benchFanOut(): Promise<void> {
   const subscribers = 1000;
