@@ -1,4 +1,4 @@
-// The Action union (member `action` of ActionEvent): 28 kinds. Members as the spec shows them and,
+// The Action union (member `action` of ActionEvent): 29 kinds. Members as the spec shows them and,
 // where it says "not shown", as OpenHands defines them. Unknown members are rejected.
 import { type TProperties, Type } from 'typebox';
 import { Closed, KindUnion, Nullable } from './schema-helpers.js';
@@ -103,6 +103,23 @@ export const GrepAction = action('GrepAction', {
   include: Type.Optional(Nullable(Type.String())),
 });
 
+// OpenHands' GPT-5 preset edits files with this instead of file_editor. The description is what the
+// LLM reads of the format (GPT-5.1 knows it; other models given the tool learn it here).
+export const ApplyPatchAction = action('ApplyPatchAction', {
+  patch: Type.String({
+    description: [
+      "The patch, in the apply_patch format: '*** Begin Patch', then one section per file, then '*** End Patch'.",
+      "'*** Add File: <path>' is followed by the new file's lines, each prefixed with '+'.",
+      "'*** Delete File: <path>' stands alone.",
+      "'*** Update File: <path>' (optionally followed by '*** Move to: <new path>') is followed by hunks:",
+      "each starts with '@@' or '@@ <a line just above the change, such as a class or def line>',",
+      "then its lines, each prefixed with ' ' (context: about 3 unchanged lines before and after), '-' (removed) or '+' (added).",
+      "'*** End of File' after a hunk means it ends at the end of the file.",
+      'Paths are relative to the workspace. The patch applies whole or not at all.',
+    ].join(' '),
+  }),
+});
+
 export const TaskItem = Closed(
   {
     title: Type.String(),
@@ -153,6 +170,7 @@ export const ACTION_VARIANTS = [
   GlobAction,
   GrepAction,
   PlanningFileEditorAction,
+  ApplyPatchAction,
   TaskTrackerAction,
   TerminalAction,
 ] as const;

@@ -1,4 +1,4 @@
-// The Observation union (member `observation` of ObservationEvent): 14 kinds. Every observation has
+// The Observation union (member `observation` of ObservationEvent): 15 kinds. Every observation has
 // `content` (text and images sent to the LLM) and `is_error`. Unknown members are rejected.
 import { type TProperties, Type } from 'typebox';
 import { TaskItem } from './actions.js';
@@ -87,6 +87,32 @@ export const GrepObservation = observation('GrepObservation', {
   include_pattern: OptionalText,
   truncated: Type.Optional(Type.Boolean({ default: false })),
 });
+// apply_patch's record of what it changed, keyed by the path as the patch named it (OpenHands'
+// Commit and FileChange): contents before and after, and where an update moved the file.
+export const PatchFileChange = Closed(
+  {
+    type: Type.Union([Type.Literal('add'), Type.Literal('delete'), Type.Literal('update')]),
+    old_content: OptionalText,
+    new_content: OptionalText,
+    move_path: OptionalText,
+  },
+  { title: 'FileChange' },
+);
+export const PatchCommit = Closed(
+  { changes: Type.Optional(Type.Record(Type.String(), PatchFileChange, { default: {} })) },
+  { title: 'Commit' },
+);
+export const ApplyPatchObservation = observation('ApplyPatchObservation', {
+  message: Type.Optional(Type.String({ default: '' })),
+  /**
+   * How loosely the hunks matched, with OpenHands' weights: 0 exact; per hunk 1 when it matched only
+   * ignoring trailing whitespace, 100 ignoring all surrounding whitespace, 10000 an end-of-file hunk
+   * found away from the end.
+   */
+  fuzz: Type.Optional(Type.Integer({ default: 0 })),
+  commit: Type.Optional(Nullable(PatchCommit)),
+});
+
 export const TaskTrackerObservation = observation('TaskTrackerObservation', {
   command: Type.String(),
   task_list: Type.Optional(Type.Array(TaskItem, { default: [] })),
@@ -126,6 +152,7 @@ export const OBSERVATION_VARIANTS = [
   GlobObservation,
   GrepObservation,
   PlanningFileEditorObservation,
+  ApplyPatchObservation,
   TaskTrackerObservation,
   TerminalObservation,
 ] as const;

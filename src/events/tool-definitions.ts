@@ -1,4 +1,4 @@
-// The ToolDefinition union (items of SystemPromptEvent `tools`): 28 kinds. OpenHands serializes a
+// The ToolDefinition union (items of SystemPromptEvent `tools`): 29 kinds. OpenHands serializes a
 // tool as its description, the Action/Observation class names, MCP-style annotations, optional meta,
 // its class name as `kind` and its name as `title` (there is no `name` member).
 import { Type } from 'typebox';
@@ -70,6 +70,7 @@ export const TOOL_DEFINITION_KINDS = [
   'GlobTool',
   'GrepTool',
   'PlanningFileEditorTool',
+  'ApplyPatchTool',
   'TaskTrackerTool',
   'TerminalTool',
 ] as const;

@@ -516,6 +516,13 @@ export const ACTION_CASES: KindCase[] = [
     defaults: {},
   },
   {
+    kind: 'ApplyPatchAction',
+    full: { patch: '*** Begin Patch\n*** Delete File: a.txt\n*** End Patch', kind: 'ApplyPatchAction' },
+    minimal: { patch: '*** Begin Patch\n*** Delete File: a.txt\n*** End Patch', kind: 'ApplyPatchAction' },
+    defaults: {},
+    bounds: [[['patch'], 1]],
+  },
+  {
     kind: 'TaskTrackerAction',
     full: {
       command: 'plan',
