@@ -13,6 +13,7 @@ export {
   probeMcpServer,
   testMcpServer,
 } from './mcp/pool.js';
+export { applyPatchTool } from './patch/tool.js';
 export { PathError, resolveInWorkspace } from './paths.js';
 export { createTools, registeredToolNames, UnknownToolError } from './registry.js';
 export { taskTrackerTool } from './task-tracker.js';

@@ -8,6 +8,7 @@ import { fileEditorTool } from './file-editor.js';
 import { planningFileEditorTool } from './files/planning.js';
 import { editTool, readFileTool, writeFileTool } from './files/read-write.js';
 import { globTool, grepTool, listDirectoryTool } from './files/search.js';
+import { applyPatchTool } from './patch/tool.js';
 import { taskTrackerTool } from './task-tracker.js';
 import { terminalTool } from './terminal/tool.js';
 import type { Tool, ToolOptions } from './types.js';
@@ -15,6 +16,7 @@ import type { Tool, ToolOptions } from './types.js';
 const FACTORIES: Record<string, (options: ToolOptions) => Tool> = {
   terminal: (o) => terminalTool(o) as Tool,
   file_editor: (o) => fileEditorTool(o) as Tool,
+  apply_patch: (o) => applyPatchTool(o) as Tool,
   task_tracker: () => taskTrackerTool() as Tool,
   read_file: (o) => readFileTool(o) as Tool,
   write_file: (o) => writeFileTool(o) as Tool,

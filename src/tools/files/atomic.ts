@@ -24,8 +24,11 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { PathError } from '../paths.js';
 
-/** Replaces (or creates) the file at `real`, a path with no symbolic links in it. */
-export function writeAtomic(real: string, text: string): void {
+/**
+ * Replaces (or creates) the file at `real`, a path with no symbolic links in it. `mode`: the new
+ * file's permissions (a moved or restored file keeps its own); by default the replaced file's.
+ */
+export function writeAtomic(real: string, text: string, mode?: number): void {
   const dir = dirname(real);
   mkdirSync(dir, { recursive: true });
   // The folder was resolved before: if it is no longer where it was, a link was swapped in.
@@ -35,7 +38,8 @@ export function writeAtomic(real: string, text: string): void {
   const fd = openSync(tmp, 'wx');
   try {
     // An edit keeps the file's permissions (an executable script stays executable).
-    if (previous?.isFile()) fchmodSync(fd, previous.mode & 0o7777);
+    if (mode !== undefined) fchmodSync(fd, mode & 0o7777);
+    else if (previous?.isFile()) fchmodSync(fd, previous.mode & 0o7777);
     writeFileSync(fd, text);
   } catch (error) {
     closeSync(fd);

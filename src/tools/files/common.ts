@@ -21,8 +21,8 @@ export interface FileToolSpec<A> {
   description: string;
   /** The observation's own members; `content` is the text the agent reads. */
   run(action: A, ctx: ToolContext): Promise<{ members: Record<string, unknown>; text: string }>;
-  /** Members an error observation must still carry (required ones). */
-  errorMembers?(action: A): Record<string, unknown>;
+  /** Members an error observation must still carry (required ones, or ones that repeat the error). */
+  errorMembers?(action: A, message: string): Record<string, unknown>;
 }
 
 export function fileTool<A>(spec: FileToolSpec<A>): Tool<A> {
@@ -54,7 +54,7 @@ export function fileTool<A>(spec: FileToolSpec<A>): Tool<A> {
           throw error;
         return {
           kind: spec.observationKind,
-          ...spec.errorMembers?.(action),
+          ...spec.errorMembers?.(action, (error as Error).message),
           content: [text((error as Error).message)],
           is_error: true,
         };
