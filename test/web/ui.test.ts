@@ -1,8 +1,9 @@
 // The web UI in a real Chromium against the real binary (dist/cli.js) and the scripted LLM: sign in
 // through the URL the banner prints, start a conversation from the page and watch its terminal output,
-// approve and reject in confirmation mode, live through a server restart without a gap or a duplicate,
-// change settings (with an MCP server tested), and save, use and switch to LLM profiles. Screenshots
-// go to AGENTD_SCREENSHOT_DIR when set, else to a temp folder removed after the run.
+// see file edits and patches as diffs, approve and reject in confirmation mode, live through a server
+// restart without a gap or a duplicate, change settings (with an MCP server tested), and save, use and
+// switch to LLM profiles. Screenshots go to AGENTD_SCREENSHOT_DIR when set, else to a temp folder
+// removed after the run.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -262,6 +263,57 @@ describe('the web UI in Chromium', () => {
     await row.getByRole('button', { name: 'Delete it' }).click();
     await row.waitFor({ state: 'detached' });
     expect((await api(`/api/conversations/${id}`)).status).toBe(404);
+    await page.close();
+  });
+
+  it('shows an apply_patch call as the diffs of the files it changed, and a refused patch as its text', async () => {
+    const dir = tempDir('agentd-web-work-');
+    writeFileSync(join(dir, 'greet.py'), 'def greet(name):\n    return "hi " + name\n');
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: greet.py',
+      '@@ def greet(name):',
+      '-    return "hi " + name',
+      '+    return f"hello {name}"',
+      '*** Add File: NOTES.md',
+      '+patched by the agent',
+      '*** End Patch',
+    ].join('\n');
+    const key = `sk-${randomUUID()}`;
+    // The same patch twice: the second no longer fits (the line it removes is gone).
+    const call = { toolCalls: [{ name: 'apply_patch', arguments: { patch } }] };
+    llm.script(key, [call, call, finishStep]);
+    const llmConfig = {
+      model: 'openai/scripted-model',
+      api_key: key,
+      base_url: llm.openaiBaseUrl,
+      num_retries: 0,
+    };
+    const res = await api('/api/conversations', {
+      method: 'POST',
+      body: {
+        agent: { kind: 'Agent', llm: llmConfig, tools: [{ name: 'apply_patch' }] },
+        workspace: { working_dir: dir },
+        initial_message: { role: 'user', content: [{ type: 'text', text: 'Patch the greeting' }] },
+      },
+    });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    const page = await signedInPage();
+    await page.goto(`${cli.url}/ui/conversations/${id}`);
+    const [applied, refused] = [page.locator('.tool').nth(0), page.locator('.tool').nth(1)];
+    await applied.locator('.badge', { hasText: 'patch' }).waitFor();
+    await applied.locator('.detail', { hasText: 'greet.py, NOTES.md' }).waitFor();
+    const diffs = applied.locator('pre.diff:not(.patch)');
+    await diffs.locator('.del', { hasText: '-    return "hi " + name' }).waitFor();
+    await diffs.locator('.add', { hasText: '+    return f"hello {name}"' }).waitFor();
+    await diffs.locator('.add', { hasText: '+patched by the agent' }).waitFor();
+    expect(await diffs.count()).toBe(2);
+    await refused.locator('pre.error', { hasText: 'Invalid Context in greet.py' }).waitFor();
+    await refused.locator('pre.diff.patch .file', { hasText: '*** Update File: greet.py' }).waitFor();
+    await refused.locator('pre.diff.patch .add', { hasText: '+patched by the agent' }).waitFor();
+    await page.locator('.badge.status-finished').first().waitFor();
+    await shot(page, 'conversation-apply-patch');
     await page.close();
   });
 

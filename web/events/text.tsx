@@ -61,9 +61,9 @@ export function Ansi(props: { text: string }) {
   );
 }
 
-/** A unified diff of a file's change, coloured by line. */
-export function Diff(props: { path: string; before: string; after: string }) {
-  const patch = createTwoFilesPatch(props.path, props.path, props.before, props.after, '', '', {
+/** A unified diff of a file's change, coloured by line; `to`: its new name when it moved. */
+export function Diff(props: { path: string; to?: string; before: string; after: string }) {
+  const patch = createTwoFilesPatch(props.path, props.to ?? props.path, props.before, props.after, '', '', {
     context: 3,
   });
   const lines = patch.split('\n').filter((l) => !l.startsWith('===') && !l.startsWith('Index:') && l !== '');

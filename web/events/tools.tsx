@@ -2,6 +2,7 @@
 // it (the observation, an agent error, or a rejection), drawn by kind.
 import type { ComponentChildren } from 'preact';
 import type { Ev } from '../types.js';
+import { PatchChanges, PatchText, patchFiles } from './patch.js';
 import { Ansi, Diff, Markdown, textOf } from './text.js';
 
 type Obj = Record<string, unknown>;
@@ -59,6 +60,8 @@ function headline(action: Obj, event: Ev): { label: string; detail: string } {
     return { label: `file ${str(action.command)}`, detail: str(action.path) };
   if (kind === 'EditAction' || kind === 'WriteFileAction' || kind === 'ReadFileAction')
     return { label: str(event.tool_name), detail: str(action.file_path ?? action.path) };
+  if (kind === 'ApplyPatchAction')
+    return { label: 'patch', detail: patchFiles(str(action.patch)).join(', ') };
   if (kind === 'BrowserNavigateAction') return { label: 'browser', detail: str(action.url) };
   if (kind.startsWith('Browser')) return { label: 'browser', detail: kind.replace(/^Browser|Action$/g, '') };
   if (kind === 'MCPToolAction') return { label: 'MCP', detail: str(event.tool_name) };
@@ -124,6 +127,22 @@ function Result(props: { action: Obj; result: Ev }) {
       )
     );
   }
+  if (kind === 'ApplyPatchObservation') {
+    const fuzz = typeof observation.fuzz === 'number' ? observation.fuzz : 0;
+    if (observation.is_error)
+      return (
+        <>
+          <pre class="error">{text}</pre>
+          <PatchText patch={str(action.patch)} />
+        </>
+      );
+    return (
+      <>
+        <PatchChanges commit={observation.commit} />
+        {fuzz > 0 && <p class="muted">Some hunks matched only loosely (fuzz {fuzz}).</p>}
+      </>
+    );
+  }
   if (kind === 'BrowserObservation')
     return (
       <>
@@ -166,6 +185,7 @@ export function ToolCall(props: { event: Ev; result: Ev | null; pending: boolean
       </div>
       {kind === 'TaskTrackerAction' && !result && <Tasks list={action.task_list} />}
       {(kind === 'FileEditorAction' || kind === 'EditAction') && !result && editDiff(action, null)}
+      {kind === 'ApplyPatchAction' && !result && <PatchText patch={str(action.patch)} />}
       <Args event={event} />
       {result ? (
         <Result action={action} result={result} />
