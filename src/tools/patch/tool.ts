@@ -184,7 +184,13 @@ function planPatch(patch: string, ctx: Pick<ToolContext, 'workingDir'>, options:
     }
     return planner.plan;
   } catch (error) {
-    if (error instanceof ToolInputError || error instanceof PathError || missingEntry(error))
+    // The errors fileTool shows the agent (bad input, a path refused, the file system's refusal), each
+    // with the word that nothing was written; anything else is a bug and stays one.
+    if (
+      error instanceof ToolInputError ||
+      error instanceof PathError ||
+      (error as NodeJS.ErrnoException).code
+    )
       throw new ToolInputError(
         `${(error as Error).message}\nThe patch was not applied: no file was changed.`,
       );
