@@ -1,6 +1,7 @@
 export { Agent, type AgentSpec, type StepOutcome } from './agent.js';
 export { agentError, pendingActions } from './agent-events.js';
 export { AgentLlms, type SwitchedLlms } from './agent-llms.js';
+export { builtinAgentDefinitions } from './builtin-sub-agents.js';
 export {
   type CondensationReason,
   type CondenserConfig,
@@ -96,4 +97,18 @@ export {
   workspaceSkills,
 } from './skills.js';
 export { DEFAULT_STUCK_THRESHOLDS, isStuck, type StuckThresholds } from './stuck.js';
+export {
+  AgentDefinition,
+  SubAgentInfo,
+  SubAgentsRequest,
+  SubAgentsResponse,
+} from './sub-agent-schemas.js';
+export {
+  AgentDefinitionError,
+  type FileAgentOptions,
+  fileAgentDefinitions,
+  mergeAgentDefinitions,
+  readAgentDefinition,
+  subAgentCatalog,
+} from './sub-agents.js';
 export { MessageView, type ViewEvent } from './view.js';

@@ -35,8 +35,8 @@ export interface AgentContextSpec {
 
 /** Files at the workspace root that hold instructions for agents. */
 const INSTRUCTION_FILES = ['AGENTS.md', 'agents.md', 'CLAUDE.md', '.openhands/microagents/repo.md'];
-/** Bound on one skill file: instructions are for reading, not whole manuals. */
-const MAX_SKILL_CHARS = 20_000;
+/** Bound on one skill (or sub-agent) file: instructions are for reading, not whole manuals. */
+export const MAX_SKILL_CHARS = 20_000;
 
 /** A skill file's text, cut at MAX_SKILL_CHARS; null when it is not a readable file. */
 export function readBounded(path: string): string | null {
