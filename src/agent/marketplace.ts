@@ -173,7 +173,7 @@ export function marketplaceSkills(market: Marketplace, installed: ReadonlySet<st
 /**
  * OpenHands' MarketplacePluginInfo list: the plugins, their coordinates for a start's `plugins` or
  * the install route, whether each is installed, and — when it is a folder of this repository — its
- * folder, skills and files (null otherwise, or when it cannot be read).
+ * folder, skills, sub-agents and files (null otherwise, or when it cannot be read).
  */
 export function marketplacePlugins(market: Marketplace, installed: ReadonlySet<string>) {
   return market.plugins.filter(isPlugin).flatMap((entry) => {
@@ -193,7 +193,7 @@ export function marketplacePlugins(market: Marketplace, installed: ReadonlySet<s
         ...where,
         installed: installed.has(entry.name),
         path: plugin?.path ?? null,
-        ...(plugin ? pluginContents(plugin) : { skills: null, files: null }),
+        ...(plugin ? pluginContents(plugin) : { skills: null, agents: null, files: null }),
       },
     ];
   });

@@ -3,6 +3,7 @@
 //   .plugin/plugin.json or .claude-plugin/plugin.json   name, version, description (else the folder's name)
 //   skills/<name>/SKILL.md, skills/*.md                  skills
 //   commands/*.md                                        /<plugin>:<command>, a skill that keyword triggers
+//   agents/*.md                                          sub-agent definitions (sub-agents.ts), level 'plugin'
 //   hooks/hooks.json                                     hooks (OpenHands' or Claude Code's form)
 //   .mcp.json                                            {"mcpServers": {name: server}}
 // `${CLAUDE_PLUGIN_ROOT}` (and OpenHands' `${SKILL_ROOT}`) in hooks and MCP servers is the plugin's
@@ -18,6 +19,8 @@ import { type HookConfig, HookConfigError, normalizeHookConfig } from '../hooks/
 import { copyExtension, fetchSource, InvalidExtensionError, type SourceSpec } from './extension-source.js';
 import { Installations } from './installations.js';
 import { entriesOf, frontMatter, parseSkillFile, readBounded, type Skill } from './skills.js';
+import type { AgentDefinition } from './sub-agent-schemas.js';
+import { agentDefinitionsIn } from './sub-agents.js';
 
 export interface LoadedPlugin {
   name: string;
@@ -29,14 +32,18 @@ export interface LoadedPlugin {
   resolvedRef: string | null;
   /** Its skills, then its commands as skills (`<plugin>:<command>`, triggered by `/<plugin>:<command>`). */
   skills: Skill[];
+  /** Its sub-agents (`agents/*.md`), level 'plugin'. */
+  agents: AgentDefinition[];
+  /** What was left out of it and why (an agent file that does not parse), for the caller's log. */
+  warnings: string[];
   /** Its MCP servers by name, as .mcp.json gives them (its folder put in). */
   mcpServers: Record<string, unknown>;
   hooks: HookConfig | null;
 }
 
-/** Most skills and commands one plugin may bring (OpenHands' max_skills is 100 for all plugins). */
+/** Most skills and commands one plugin may bring (OpenHands' max_skills is 100 for all plugins), and most agents. */
 const MAX_PLUGIN_SKILLS = 100;
-/** Entries read from a plugin's folders: one more than the skills allowed says there are too many. */
+/** Entries read from a plugin's folders: one more than allowed says there are too many. */
 const READ_ENTRIES = MAX_PLUGIN_SKILLS + 1;
 
 const invalid = (message: string): never => {
@@ -83,7 +90,7 @@ export function ambientPlugins(home: string): LoadedPlugin[] {
   });
 }
 
-/** What a plugin brings, for a listing: its skills (commands among them) and its files (not .git). */
+/** What a plugin brings, for a listing: its skills (commands among them), its sub-agents and its files (not .git). */
 export function pluginContents(plugin: LoadedPlugin) {
   const files: string[] = [];
   const walk = (dir: string) => {
@@ -98,6 +105,7 @@ export function pluginContents(plugin: LoadedPlugin) {
   walk(plugin.path);
   return {
     skills: plugin.skills.map((skill) => ({ name: skill.name, description: skill.description ?? null })),
+    agents: plugin.agents.map((agent) => ({ name: agent.name, description: agent.description })),
     files: files.sort(),
   };
 }
@@ -139,6 +147,15 @@ function readPlugin(path: string, folderName: string, resolvedRef: string | null
     invalid(
       `Plugin '${manifest.name}' brings ${skills.length} skills and commands; at most ${MAX_PLUGIN_SKILLS}`,
     );
+  const warnings: string[] = [];
+  const agents = agentDefinitionsIn(
+    join(path, 'agents'),
+    'plugin',
+    (line) => warnings.push(line),
+    READ_ENTRIES,
+  );
+  if (agents.length > MAX_PLUGIN_SKILLS)
+    invalid(`Plugin '${manifest.name}' brings ${agents.length} agents; at most ${MAX_PLUGIN_SKILLS}`);
   const withRoot = (value: unknown) => expandRoot(value, path);
   const mcp = readJson(join(path, '.mcp.json'), manifest.name);
   const servers = (mcp as { mcpServers?: unknown } | null)?.mcpServers ?? {};
@@ -157,6 +174,8 @@ function readPlugin(path: string, folderName: string, resolvedRef: string | null
     path,
     resolvedRef,
     skills,
+    agents,
+    warnings,
     mcpServers: withRoot(servers) as Record<string, unknown>,
     hooks,
   };

@@ -164,12 +164,17 @@ export const InstalledSkillResponse = Type.Object(
 const PluginSkills = Type.Array(
   Type.Object({ name: Type.String(), description: Type.Union([Type.String(), Type.Null()]) }),
 );
+/** A plugin's sub-agents (`agents/*.md`; agentd's, not in OpenHands' listing). */
+const PluginAgents = Type.Array(Type.Object({ name: Type.String(), description: Type.String() }), {
+  description: 'Its sub-agents (agents/*.md), those that parse',
+});
 
 /** OpenHands' InstalledPluginResponse: an installation, and what the plugin brings (null when it cannot be read). */
 export const InstalledPluginResponse = Type.Object(
   {
     ...InstalledSkillResponse.properties,
     skills: Type.Union([PluginSkills, Type.Null()], { description: 'Its skills, its commands among them' }),
+    agents: Nullable(PluginAgents),
     files: Type.Union([Type.Array(Type.String()), Type.Null()], {
       description: 'Its files, relative to install_path (2,000 at most)',
     }),
@@ -201,6 +206,7 @@ export const PluginsResponse = Type.Object(
         description: Type.String(),
         path: Type.String(),
         skills: PluginSkills,
+        agents: PluginAgents,
         files: Type.Array(Type.String()),
       }),
     ),
@@ -241,6 +247,7 @@ export const MarketplacePluginsResponse = Type.Object(
           Type.String({ description: 'Its folder, when it is one of the marketplace repository' }),
         ),
         skills: Nullable(PluginSkills),
+        agents: Nullable(PluginAgents),
         files: Nullable(Type.Array(Type.String())),
       }),
     ),

@@ -113,6 +113,7 @@ describe('the marketplaces', () => {
       installed: false,
       path: null,
       skills: null,
+      agents: null,
       files: null,
     });
     const clock = plugins.find((p) => p.name === 'clock')!;
@@ -122,6 +123,7 @@ describe('the marketplaces', () => {
       repo_path: null,
       installed: false,
       skills: [{ name: 'clock:now', description: 'The time now' }],
+      agents: [],
       files: ['.plugin/plugin.json', 'commands/now.md'],
     });
     expect(clock.path).toBe(clock.source);

@@ -61,7 +61,7 @@ export const pluginRoutes: FastifyPluginAsync<PluginRoutesOptions> = async (app,
         tags: ['Plugins'],
         summary: 'Get Marketplace Catalog',
         description:
-          "The plugins the public extensions repository's marketplace lists (those under its plugins/ folder), each with the coordinates a start's `plugins` entry or POST /api/plugins/install takes (source, ref, repo_path), whether a plugin of that name is installed, and — for a folder of the repository — its folder, skills and files. Empty when the server has no extensions repository (AGENTD_EXTENSIONS_REPO); 502 when it cannot be fetched and there is no earlier copy.",
+          "The plugins the public extensions repository's marketplace lists (those under its plugins/ folder), each with the coordinates a start's `plugins` entry or POST /api/plugins/install takes (source, ref, repo_path), whether a plugin of that name is installed, and — for a folder of the repository — its folder, skills, sub-agents and files. Empty when the server has no extensions repository (AGENTD_EXTENSIONS_REPO); 502 when it cannot be fetched and there is no earlier copy.",
         response: marketplaceResponses(MarketplacePluginsResponse),
       },
     },
@@ -81,11 +81,11 @@ export const pluginRoutes: FastifyPluginAsync<PluginRoutesOptions> = async (app,
     kind: 'Plugin',
     installations: installedPlugins(home),
     answer: (info) => {
-      let contents: ReturnType<typeof pluginContents> | { skills: null; files: null };
+      let contents: ReturnType<typeof pluginContents> | { skills: null; agents: null; files: null };
       try {
         contents = pluginContents(readPluginAt(info.install_path));
       } catch {
-        contents = { skills: null, files: null };
+        contents = { skills: null, agents: null, files: null };
       }
       return { ...info, ...contents };
     },
