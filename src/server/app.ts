@@ -46,6 +46,7 @@ import { savedWorkspaceRoutes } from './routes/saved-workspaces.js';
 import { settingsRoutes } from './routes/settings.js';
 import { skillRoutes } from './routes/skills.js';
 import { socketRoutes } from './routes/sockets.js';
+import { subAgentRoutes } from './routes/sub-agents.js';
 import { toolRoutes } from './routes/tools.js';
 import { appConversationRoutes } from './routes/v1/app-conversations.js';
 import { v1EventRoutes } from './routes/v1/events.js';
@@ -91,7 +92,7 @@ export interface AppDeps {
   maxUploadBytes?: number;
   /** How long a request body may stop arriving before a 408 (default 60 s; tests use a short one). */
   bodyStallMs?: number;
-  /** The home folder POST /api/skills reads the user skills from (default the process user's). */
+  /** The home folder POST /api/skills and /api/sub-agents read the user's skills and sub-agents from (default the process user's). */
   skillsHome?: string;
   /** The public extensions repository (public skills, the marketplaces); default none. */
   extensions?: ExtensionsRepository | null;
@@ -178,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(skillRoutes, { home: deps.skillsHome ?? homedir(), extensions });
   await app.register(agentProfileRoutes, { settings: deps.settings, home: deps.skillsHome ?? homedir() });
   await app.register(pluginRoutes, { home: deps.skillsHome ?? homedir(), extensions });
+  await app.register(subAgentRoutes, { home: deps.skillsHome ?? homedir() });
   await app.register(socketRoutes, {
     sessionKeys,
     conversations: deps.conversations,

@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import * as agent from '../agent/schemas.js';
+import * as subAgents from '../agent/sub-agent-schemas.js';
 import * as v1 from '../app/schemas.js';
 import * as conversation from '../conversation/schemas.js';
 import { EventUnionSchema, ServerEventSchema } from '../events/index.js';
@@ -150,6 +151,9 @@ export async function installOpenApi(
     agent.SkillsRequest,
     agent.SkillInfo,
     agent.SkillsResponse,
+    subAgents.SubAgentsRequest,
+    subAgents.SubAgentInfo,
+    subAgents.SubAgentsResponse,
   ];
   if (controlPlane) {
     shared.push(

@@ -70,7 +70,7 @@ export interface AgentdOptions {
   bodyStallMs?: number;
   /** Price overrides (e.g. from AGENTD_PRICING_FILE) over the built-in table. */
   prices?: PriceTable;
-  /** Where POST /api/skills reads the user skills (default the home folder; tests use their own). */
+  /** Where the user's skills and sub-agents are read (default the home folder; tests use their own). */
   skillsHome?: string;
   /**
    * The public extensions repository (public skills, the marketplaces), kept under
