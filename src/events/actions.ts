@@ -1,4 +1,4 @@
-// The Action union (member `action` of ActionEvent): 29 kinds. Members as the spec shows them and,
+// The Action union (member `action` of ActionEvent): 30 kinds. Members as the spec shows them and,
 // where it says "not shown", as OpenHands defines them. Unknown members are rejected.
 import { type TProperties, Type } from 'typebox';
 import { Closed, KindUnion, Nullable } from './schema-helpers.js';
@@ -136,6 +136,22 @@ export const TaskTrackerAction = action('TaskTrackerAction', {
   command: Type.Optional(Type.Union([Type.Literal('view'), Type.Literal('plan')], { default: 'view' })),
   task_list: Type.Optional(Type.Array(TaskItem, { default: [] })),
 });
+/** OpenHands' TaskAction (task_tool_set): a sub-agent of `subagent_type` does `prompt` and reports back. */
+export const TaskAction = action('TaskAction', {
+  description: Type.Optional(
+    Nullable(Type.String({ description: 'A short (3-5 word) description of the task.' })),
+  ),
+  prompt: Type.String({ description: 'The task for the agent to perform.' }),
+  subagent_type: Type.Optional(
+    Type.String({
+      default: 'general-purpose',
+      description: 'The type of specialized agent to use for this task.',
+    }),
+  ),
+  resume: Type.Optional(Nullable(Type.String({ description: 'Task ID of the task to resume from.' }))),
+  // OpenHands keeps it on the wire, deprecated and ignored (the definition or the parent sets the limit).
+  max_turns: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+});
 export const TerminalAction = action('TerminalAction', {
   command: Type.String(),
   is_input: Type.Optional(Type.Boolean({ default: false })),
@@ -172,6 +188,7 @@ export const ACTION_VARIANTS = [
   PlanningFileEditorAction,
   ApplyPatchAction,
   TaskTrackerAction,
+  TaskAction,
   TerminalAction,
 ] as const;
 

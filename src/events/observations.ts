@@ -1,4 +1,4 @@
-// The Observation union (member `observation` of ObservationEvent): 15 kinds. Every observation has
+// The Observation union (member `observation` of ObservationEvent): 16 kinds. Every observation has
 // `content` (text and images sent to the LLM) and `is_error`. Unknown members are rejected.
 import { type TProperties, Type } from 'typebox';
 import { TaskItem } from './actions.js';
@@ -118,6 +118,13 @@ export const TaskTrackerObservation = observation('TaskTrackerObservation', {
   task_list: Type.Optional(Type.Array(TaskItem, { default: [] })),
 });
 
+/** OpenHands' TaskObservation: the sub-agent's report (or why it stopped) as `content`. */
+export const TaskObservation = observation('TaskObservation', {
+  task_id: Type.String({ description: 'The unique identifier of the task.' }),
+  subagent: Type.String({ description: 'The subagent of the task.' }),
+  status: Type.String({ description: 'The status of the task.' }),
+});
+
 export const CmdOutputMetadata = Closed(
   {
     exit_code: Type.Optional(Type.Integer({ default: -1 })),
@@ -154,6 +161,7 @@ export const OBSERVATION_VARIANTS = [
   PlanningFileEditorObservation,
   ApplyPatchObservation,
   TaskTrackerObservation,
+  TaskObservation,
   TerminalObservation,
 ] as const;
 

@@ -1,4 +1,4 @@
-// The ToolDefinition union (items of SystemPromptEvent `tools`): 29 kinds. OpenHands serializes a
+// The ToolDefinition union (items of SystemPromptEvent `tools`): 30 kinds. OpenHands serializes a
 // tool as its description, the Action/Observation class names, MCP-style annotations, optional meta,
 // its class name as `kind` and its name as `title` (there is no `name` member).
 import { Type } from 'typebox';
@@ -72,6 +72,7 @@ export const TOOL_DEFINITION_KINDS = [
   'PlanningFileEditorTool',
   'ApplyPatchTool',
   'TaskTrackerTool',
+  'TaskTool',
   'TerminalTool',
 ] as const;
 

@@ -70,7 +70,7 @@ suite('events', EVENT_CASES, parseEvent);
 suite('actions', ACTION_CASES, (v) => parse(Action, v) as ReturnType<typeof parseEvent>);
 
 describe('catalogue coverage', () => {
-  it('has a test case for each of the 14 event kinds and 29 action kinds', () => {
+  it('has a test case for each of the 14 event kinds and 30 action kinds', () => {
     expect(EVENT_VARIANTS.map((v) => (v as { title?: string }).title).sort()).toEqual(
       EVENT_CASES.map((c) => c.kind).sort(),
     );
@@ -78,9 +78,9 @@ describe('catalogue coverage', () => {
     expect(ACTION_VARIANTS.map((v) => (v as { title?: string }).title).sort()).toEqual(
       ACTION_CASES.map((c) => c.kind).sort(),
     );
-    expect(ACTION_VARIANTS).toHaveLength(29);
-    expect(OBSERVATION_VARIANTS).toHaveLength(15);
-    expect(TOOL_DEFINITION_VARIANTS).toHaveLength(29);
+    expect(ACTION_VARIANTS).toHaveLength(30);
+    expect(OBSERVATION_VARIANTS).toHaveLength(16);
+    expect(TOOL_DEFINITION_VARIANTS).toHaveLength(30);
   });
 
   it('requires required members, naming the missing one', () => {

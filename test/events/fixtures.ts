@@ -534,6 +534,20 @@ export const ACTION_CASES: KindCase[] = [
     bounds: [[['task_list', 0, 'status'], 'blocked']],
   },
   {
+    kind: 'TaskAction',
+    full: {
+      description: 'Run the tests',
+      prompt: 'Run npm test and report the failures',
+      subagent_type: 'bash-runner',
+      resume: 'task_00000001',
+      max_turns: 3,
+      kind: 'TaskAction',
+    },
+    minimal: { prompt: 'Explore the repository', kind: 'TaskAction' },
+    defaults: { subagent_type: 'general-purpose' },
+    bounds: [[['max_turns'], 0]],
+  },
+  {
     kind: 'TerminalAction',
     full: { command: 'ls', is_input: true, timeout: 5, reset: false, kind: 'TerminalAction' },
     minimal: { command: 'ls', kind: 'TerminalAction' },
