@@ -55,6 +55,14 @@ export class AgentLlms {
     return sum;
   }
 
+  /**
+   * Figures spent on the agent's behalf by no LLM of its own (a sub-agent task's, `task:<id>`): shown
+   * in `stats` under that usage id and counted toward the budget. Replaces what was recorded under it.
+   */
+  record(usageId: string, entry: unknown): void {
+    this.past.set(usageId, entry);
+  }
+
   /** OpenHands' `stats`: one entry per usage id. */
   stats(): Record<string, unknown> {
     const usage: Record<string, unknown> = Object.fromEntries(this.past);

@@ -139,6 +139,11 @@ export class Agent {
     return this.models.stats();
   }
 
+  /** What a sub-agent spent for this agent, under its own usage id (AgentLlms.record). */
+  recordUsage(usageId: string, entry: unknown): void {
+    this.models.record(usageId, entry);
+  }
+
   /** The conversation as the LLM sees it. */
   messages(events: readonly AnyEvent[]): LlmMessage[] {
     // Another history (HEAD moved): the last call's size was another branch's.

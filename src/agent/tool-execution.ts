@@ -1,7 +1,7 @@
 // Running a response's actions: up to `concurrency` at once and one at a time per tool (one shell
-// never runs two commands together), pre-tool-use hooks before each, post-tool-use hooks after the
-// answers are recorded, and answers emitted in call order. An interrupt answers whatever did not
-// finish with an AgentErrorEvent.
+// never runs two commands together) unless the tool says its calls may overlap (`concurrent`),
+// pre-tool-use hooks before each, post-tool-use hooks after the answers are recorded, and answers
+// emitted in call order. An interrupt answers whatever did not finish with an AgentErrorEvent.
 import type { AnyEvent } from '../events/index.js';
 import type { HookRunner } from '../hooks/index.js';
 import type { Tool } from '../tools/index.js';
@@ -70,7 +70,7 @@ export class ToolExecution {
   private async runOne(event: ActionEventT, host: AgentHost): Promise<AnyEvent | typeof INTERRUPTED> {
     const { signal } = host;
     const tool = this.tools.get(event.tool_name)!;
-    const previous = this.toolLocks.get(tool.name) ?? Promise.resolve();
+    const previous = (!tool.concurrent && this.toolLocks.get(tool.name)) || Promise.resolve();
     const run = previous.then(async (): Promise<AnyEvent | typeof INTERRUPTED> => {
       if (signal.aborted) return INTERRUPTED;
       try {
@@ -96,10 +96,11 @@ export class ToolExecution {
         return agentError(event, `Error executing tool '${event.tool_name}': ${(error as Error).message}`);
       }
     });
-    this.toolLocks.set(
-      tool.name,
-      run.catch(() => undefined),
-    );
+    if (!tool.concurrent)
+      this.toolLocks.set(
+        tool.name,
+        run.catch(() => undefined),
+      );
     return run;
   }
 

@@ -16,6 +16,7 @@ export {
 export { applyPatchTool } from './patch/tool.js';
 export { PathError, resolveInWorkspace } from './paths.js';
 export { createTools, registeredToolNames, UnknownToolError } from './registry.js';
+export { type SubAgentPort, type SubAgentType, TASK_TOOL_NAMES, type TaskOutcome, taskTool } from './task.js';
 export { taskTrackerTool } from './task-tracker.js';
 export { loadPty, sanitizedEnv } from './terminal/session.js';
 export { terminalTool, truncate } from './terminal/tool.js';

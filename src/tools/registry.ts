@@ -9,6 +9,7 @@ import { planningFileEditorTool } from './files/planning.js';
 import { editTool, readFileTool, writeFileTool } from './files/read-write.js';
 import { globTool, grepTool, listDirectoryTool } from './files/search.js';
 import { applyPatchTool } from './patch/tool.js';
+import { type SubAgentPort, TASK_TOOL_NAMES, taskTool } from './task.js';
 import { taskTrackerTool } from './task-tracker.js';
 import { terminalTool } from './terminal/tool.js';
 import type { Tool, ToolOptions } from './types.js';
@@ -30,9 +31,10 @@ const FACTORIES: Record<string, (options: ToolOptions) => Tool> = {
 };
 
 const BROWSER_NAMES = ['browser_tool_set', ...BROWSER_TOOL_NAMES];
+const TASK_NAMES: readonly string[] = TASK_TOOL_NAMES;
 
 export function registeredToolNames(): string[] {
-  return [...Object.keys(FACTORIES), ...BROWSER_NAMES];
+  return [...Object.keys(FACTORIES), ...BROWSER_NAMES, ...TASK_NAMES];
 }
 
 export class UnknownToolError extends Error {
@@ -41,18 +43,30 @@ export class UnknownToolError extends Error {
 
 /**
  * New instances of the named tools, in order, without duplicates. The browser tools of one call share
- * one browser, started on first use; its recordings go to `persistenceDir`.
+ * one browser, started on first use; its recordings go to `persistenceDir`. The task tool (either of
+ * its names) runs its sub-agents through `subAgents`, which its conversation gives.
  */
 export function createTools(
   names: readonly string[],
   options: ToolOptions = {},
   persistenceDir = tmpdir(),
+  subAgents?: SubAgentPort,
 ): Tool[] {
   const unique = [...new Set(names)];
   const browserNames = unique.filter((n) => BROWSER_NAMES.includes(n));
+  const taskName = unique.find((n) => TASK_NAMES.includes(n));
   let session: BrowserSession | null = null;
   const tools: Tool[] = [];
   for (const name of unique) {
+    if (TASK_NAMES.includes(name)) {
+      if (name !== taskName) continue;
+      if (!subAgents)
+        throw new UnknownToolError(
+          `The ${name} tool runs only in a conversation (it has no sub-agents here)`,
+        );
+      tools.push(taskTool(subAgents) as Tool);
+      continue;
+    }
     if (BROWSER_NAMES.includes(name)) {
       if (name === browserNames[0]) {
         tools.push(

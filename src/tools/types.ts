@@ -34,6 +34,11 @@ export interface Tool<A = unknown, O = unknown> {
   readonly definition: ToolDefinitionWire;
   /** Read-only tools take no `security_risk` argument. */
   readonly readOnly: boolean;
+  /**
+   * Calls of this tool may overlap (each works on something of its own, as a sub-agent task does);
+   * by default a tool runs one call at a time (one shell never runs two commands together).
+   */
+  readonly concurrent?: boolean;
   execute(action: A, ctx: ToolContext): Promise<O>;
   /** The LLM's argument schema, when it is not derived from the Action schema (MCP tools). */
   readonly parameters?: Record<string, unknown>;

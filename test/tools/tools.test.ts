@@ -275,7 +275,16 @@ describe('task_tracker and the registry', () => {
       'finish',
     ]);
     expect(() => createTools(['nope'])).toThrow(/Unknown tool/);
-    for (const t of createTools(registeredToolNames())) {
+    // The task tool runs sub-agents through its conversation; outside one there is none to make.
+    expect(() => createTools(['task_tool_set'])).toThrow(/runs only in a conversation/);
+    const noSubAgents = {
+      types: [],
+      run: () => Promise.reject(new Error('no sub-agents in this test')),
+    };
+    const all = createTools(registeredToolNames(), {}, undefined, noSubAgents);
+    // Its two registry names (OpenHands' tool set and its tool) make one tool, `task`.
+    expect(all.filter((t) => t.name === 'task')).toHaveLength(1);
+    for (const t of all) {
       expect(t.definition.title).toBe(t.name);
       expect(t.definition.action_type).toBe(t.actionKind);
     }
