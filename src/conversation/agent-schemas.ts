@@ -346,6 +346,12 @@ export const AgentSettingsSpec = Type.Object(
     mcp_config: Type.Optional(Type.Union([AgentMcpConfig, Type.Null()])),
     agent_context: Type.Optional(Type.Union([AgentContextSpec, Type.Null()])),
     tool_concurrency_limit: Type.Optional(Type.Integer({ minimum: 1 })),
+    enable_sub_agents: Type.Optional(
+      Type.Boolean({
+        description:
+          'With no tools named: the default set and the task tool (task_tool_set), to hand tasks to sub-agents',
+      }),
+    ),
     verification: Type.Optional(
       Type.Object(
         {

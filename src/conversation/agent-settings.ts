@@ -37,10 +37,13 @@ function agentFromSettings(settings: AgentSettings): AgentSpec {
           keep_first: c.keep_first ?? SETTINGS_CONDENSER.keep_first,
           max_tokens: c.max_tokens ?? null,
         };
+  // OpenHands' create_agent(): no tools named (null) is the default set, with the task tool when
+  // sub-agents are enabled; a list, [] included, is used as given.
+  const defaults = settings.enable_sub_agents ? [...DEFAULT_TOOLS, 'task_tool_set'] : DEFAULT_TOOLS;
   const agent: AgentSpec = {
     kind: 'Agent',
     llm: settings.llm,
-    tools: settings.tools ?? DEFAULT_TOOLS.map((name) => ({ name })),
+    tools: settings.tools ?? defaults.map((name) => ({ name })),
     condenser,
   };
   if (settings.mcp_config) agent.mcp_config = settings.mcp_config;

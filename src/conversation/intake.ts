@@ -27,7 +27,7 @@ import type { ConversationInfo, SendMessageRequest, StartConversationRequest } f
 import { initialState, makeWorkspace, NO_SKILLS, refuseUnsupported, userMessage } from './start-request.js';
 import { conversationWorktree, inWorktree } from './worktree.js';
 
-export class ConversationIntake extends ConversationRuntimes {
+export abstract class ConversationIntake extends ConversationRuntimes {
   /** Starts in progress by conversation id: a second start of one id waits for the first. */
   private readonly starting = new Map<string, Promise<unknown>>();
   /**
@@ -89,6 +89,7 @@ export class ConversationIntake extends ConversationRuntimes {
     // Fetched (a clone, maybe) after the cheap checks and before anything is stored: a plugin that
     // cannot be had is a 422, and nothing is made.
     const plugins = await startPlugins(request.plugins, join(this.options.dataDir, 'plugins'), home);
+    for (const { plugin } of plugins) for (const line of plugin.warnings) this.logFor(id).warn({}, line);
     // Read once: the agent (when the request has none), the defaults and the runtime (its MCP
     // servers) all come from it.
     const effective = await this.settingsFor(userId, request);

@@ -1,7 +1,8 @@
 // A start's plugins (OpenHands' `plugins`: [{source, ref?, repo_path?}]) and the user's ambient ones
 // (installed and enabled, or in their plugin folders), loaded before anything is stored (agent/plugins.ts) and merged into the agent as OpenHands' load_plugins merges them: skills
 // by name (a later plugin's replaces an earlier one, and the agent's own), MCP servers by name (the
-// same), hooks one after another (all run). One that cannot be fetched or read is a 422 at its place.
+// same), hooks one after another (all run), sub-agent types after the client's. One that cannot be
+// fetched or read is a 422 at its place.
 
 import { Value } from 'typebox/value';
 import {
@@ -89,6 +90,10 @@ export function withPlugins(
     },
     ...(plugins.some((p) => p.hooks)
       ? { hook_config: mergeHookConfigs(state.hook_config, ...plugins.map((p) => p.hooks)) }
+      : {}),
+    // Their sub-agent types, after the client's (the first of a name wins when the task tool lists them).
+    ...(plugins.some((p) => p.agents.length > 0)
+      ? { agent_definitions: [...(state.agent_definitions ?? []), ...plugins.flatMap((p) => p.agents)] }
       : {}),
   };
 }

@@ -3,6 +3,8 @@
 // (the workspace's skills), hooks, condenser and critic, and its secrets. ConversationRuntimes
 // (runtimes.ts) builds one on a conversation's first use.
 
+import { homedir } from 'node:os';
+import type { AgentDefinition } from '../agent/index.js';
 import {
   Agent,
   AgentContext,
@@ -17,13 +19,14 @@ import { HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.
 import { createLLM, type LLM, type Logger, mapLlmSecrets } from '../llm/index.js';
 import { type EffectiveSettings, mcpConfigOnly, SecretBox } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
-import { createTools } from '../tools/index.js';
+import { createTools, type SubAgentPort, TASK_TOOL_NAMES } from '../tools/index.js';
 import { mapMcpValues, storedAgentMcp, withAgentMcp } from './agent-mcp.js';
 import { ConversationRuntime } from './runtime.js';
 import type { ConversationServiceOptions } from './runtimes.js';
 import type { LLMSpec } from './schemas.js';
 import { ConversationSecrets } from './secrets.js';
 import { type ConversationState, stateOf } from './state.js';
+import { conversationSubAgents } from './sub-agent-requests.js';
 import { filterTools, toolNamesOf } from './tools.js';
 
 /** A conversation a start is creating: its record, not stored yet, the owner's settings it read. */
@@ -40,11 +43,13 @@ export interface RuntimeSources {
   logger: Logger;
   /** Every event of the conversation, with the last sequence number: the runtime's history. */
   readEvents: () => Promise<{ events: AnyEvent[]; seq: number }>;
+  /** How its task tool runs sub-agents of these types (sub-agent-tasks.ts). */
+  subAgents: (record: ConversationRecord, types: readonly AgentDefinition[]) => SubAgentPort;
 }
 
 /** `created`: what a start has just read (the owner's settings) and sealed; else read and opened here. */
 export async function buildRuntime(
-  { options, logger, readEvents }: RuntimeSources,
+  { options, logger, readEvents, subAgents }: RuntimeSources,
   record: ConversationRecord,
   created?: CreatedConversation,
 ): Promise<ConversationRuntime> {
@@ -64,7 +69,17 @@ export async function buildRuntime(
   };
   const llmFor = (spec: LLMSpec) => conversationLLM(options, logger, spec, state, open);
   const llm = llmFor(state.agent.llm);
-  const builtIn = createTools(toolNamesOf(state.agent), options.toolOptions ?? {}, state.persistence_dir);
+  const names = toolNamesOf(state.agent);
+  // The sub-agent types are read (the workspace's and the user's files) only for an agent that delegates.
+  const delegates = names.some((name) => (TASK_TOOL_NAMES as readonly string[]).includes(name));
+  const home = options.skillsHome ?? homedir();
+  const port = delegates
+    ? subAgents(
+        record,
+        conversationSubAgents(state, home, (line) => logger.warn({}, line)),
+      )
+    : undefined;
+  const builtIn = createTools(names, options.toolOptions ?? {}, state.persistence_dir, port);
   const effective = created ? created.settings : await options.settings.getEffective(record.ownerId);
   const agentMcp = storedAgentMcp(state.agent);
   // An agent profile's start connects only the settings' servers it chose.

@@ -3,7 +3,7 @@
 // run in the background with a `full_state` snapshot after each run, and closed after a period
 // without use or past the live cap (LiveRuntimes, live-runtimes.ts). ConversationService (service.ts)
 // adds the lifecycle and the operations on top.
-import { type ExtensionsRepository, run } from '../agent/index.js';
+import { type AgentDefinition, type ExtensionsRepository, run } from '../agent/index.js';
 import {
   type ForwardReply,
   type ForwardRequest,
@@ -16,7 +16,7 @@ import type { HookConfig } from '../hooks/index.js';
 import type { Logger, PriceTable } from '../llm/index.js';
 import type { SecretBox, SettingsService } from '../settings/index.js';
 import type { ConversationRecord, Store } from '../store/index.js';
-import type { McpPool } from '../tools/index.js';
+import type { McpPool, SubAgentPort } from '../tools/index.js';
 import { ConversationInSandboxError, ConversationNotFoundError } from './errors.js';
 import type { EventLog } from './event-log.js';
 import { OWNED_OPS, type OwnedOp, replyOf, unwrap } from './forwarding.js';
@@ -202,6 +202,8 @@ export abstract class ConversationRuntimes {
         options: this.options,
         logger: this.logFor(id),
         readEvents: () => this.readEvents(id),
+        subAgents: (record: ConversationRecord, types: readonly AgentDefinition[]) =>
+          this.subAgentPort(record, types),
       };
       const runtime = await buildRuntime(sources, record, created);
       if (created) runtime.startsEmpty();
@@ -211,6 +213,12 @@ export abstract class ConversationRuntimes {
       return runtime;
     });
   }
+
+  /** How a conversation's task tool runs its sub-agents (the service's SubAgentTasks). */
+  protected abstract subAgentPort(
+    record: ConversationRecord,
+    types: readonly AgentDefinition[],
+  ): SubAgentPort;
 
   /**
    * Runs `local` here unless another live replica holds the conversation: then the call goes there

@@ -1,7 +1,7 @@
 // Wire types of the conversations API (OpenHands agent-server shapes). Request models accept unknown
 // members, as OpenHands' request models do (its clients send extra keys); they are not stored.
 import { type Static, Type } from 'typebox';
-import { DEFAULT_STUCK_THRESHOLDS, type StuckThresholds } from '../agent/index.js';
+import { type AgentDefinition, DEFAULT_STUCK_THRESHOLDS, type StuckThresholds } from '../agent/index.js';
 import { ConfirmationPolicy, ExecutionStatus, SecurityAnalyzer } from '../agent/schemas.js';
 import { ImageContent, TextContent } from '../events/index.js';
 import { HookConfigInput } from '../hooks/index.js';
@@ -216,6 +216,14 @@ export const StartConversationRequest = Type.Object(
             "Plugins to load (Claude Code layout: skills/, commands/, hooks/hooks.json, .mcp.json): their skills, MCP servers and hooks join the agent's; one that cannot be fetched or read is a 422",
         },
       ),
+    ),
+    // OpenHands' SDK sends the sub-agents its process registered (RemoteConversation), [] when none.
+    agent_definitions: Type.Optional(
+      Type.Array(Type.Unsafe<AgentDefinition>(Type.Ref('AgentDefinition')), {
+        maxItems: 100,
+        description:
+          "Sub-agent types the agent's task tool may launch (the client's registry), before the workspace's, the user's and agentd's own of the same names",
+      }),
     ),
     // OpenHands' SDK sends this as null or [] unless its user asks for them; agentd runs no client-side
     // tools, and a start that asks for them is refused (start-request.ts) rather than run without them.

@@ -6,11 +6,13 @@
 // snapshots are published after each run ends and after pause and interrupt (OpenHands clients wait
 // for them).
 import { rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { rejectPending } from '../agent/index.js';
+import { type AgentDefinition, rejectPending } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import { removeWorktree } from '../git/index.js';
 import type { ConversationRecord, ConversationSearch } from '../store/index.js';
+import type { SubAgentPort } from '../tools/index.js';
 import { ConversationAgentChanges } from './agent-changes.js';
 import { activeBranch, navigatedPoints } from './branches.js';
 import {
@@ -23,10 +25,25 @@ import {
 import { type ForkRequest, forkConversation } from './fork.js';
 import type { ConversationInfo, ExecutionStatus } from './schemas.js';
 import { finalResponseOf, stateOf } from './state.js';
+import { SubAgentTasks } from './sub-agent-tasks.js';
 
 export type { ConversationServiceOptions } from './runtimes.js';
 
 export class ConversationService extends ConversationAgentChanges {
+  /** The sub-agent tasks conversations launch (task_tool_set), run as child conversations. */
+  private readonly tasks = new SubAgentTasks({
+    conversations: this,
+    store: this.options.store,
+    settings: this.options.settings,
+    secretBox: this.options.secretBox,
+    home: this.options.skillsHome ?? homedir(),
+    runtime: (id) => this.runtimes.get(id),
+  });
+
+  protected subAgentPort(record: ConversationRecord, types: readonly AgentDefinition[]): SubAgentPort {
+    return this.tasks.port(record, types);
+  }
+
   // ---- reads -------------------------------------------------------------------------------------
 
   async info(userId: string, id: string): Promise<ConversationInfo> {

@@ -209,5 +209,6 @@ export function initialState(
     autotitle: request.autotitle ?? true,
     hook_config: hookConfigOf(request.hook_config),
     max_budget_per_task: budgetOf(request.max_budget_per_task, effective?.max_budget_per_task),
+    ...(request.agent_definitions?.length ? { agent_definitions: request.agent_definitions } : {}),
   };
 }

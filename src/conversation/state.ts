@@ -1,7 +1,7 @@
 // The conversation state kept in the store (ConversationRecord.state) and its projections:
 // ConversationInfo for REST, the `full_state` value for WebSocket snapshots. Secrets (the LLM key,
 // conversation secrets) are stored encrypted and always shown masked.
-import type { GoalStatus, StuckThresholds } from '../agent/index.js';
+import type { AgentDefinition, GoalStatus, StuckThresholds } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { Worktree } from '../git/index.js';
 import type { HookConfig } from '../hooks/index.js';
@@ -63,6 +63,11 @@ export interface ConversationState {
   launched_agent_profile?: { agent_profile_id: string; revision: number };
   /** The keys of the settings' MCP servers it connects (its agent profile's choice); absent: all of them. */
   settings_mcp_servers?: string[];
+  /**
+   * The sub-agent types its start brought (the client's `agent_definitions`, then its plugins'): the
+   * first its task tool offers, before the workspace's, the user's and agentd's (sub-agent-requests.ts).
+   */
+  agent_definitions?: AgentDefinition[];
 }
 
 /** The state members that emit a ConversationStateUpdateEvent when they change (OpenHands §4.3). */

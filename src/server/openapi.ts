@@ -151,6 +151,7 @@ export async function installOpenApi(
     agent.SkillsRequest,
     agent.SkillInfo,
     agent.SkillsResponse,
+    subAgents.AgentDefinition,
     subAgents.SubAgentsRequest,
     subAgents.SubAgentInfo,
     subAgents.SubAgentsResponse,
