@@ -110,7 +110,12 @@ export const AgentProfileInput = Type.Object(
     disabled_skills: Type.Optional(Names("The user's skills (~/.openhands/skills, …) this agent leaves out")),
     condenser: Type.Optional(ProfileCondenser),
     verification: Type.Optional(ProfileVerification),
-    enable_sub_agents: Type.Optional(Type.Boolean({ description: 'agentd has no sub-agents: only false' })),
+    enable_sub_agents: Type.Optional(
+      Type.Boolean({
+        description:
+          'Give the agent the task tool (task_tool_set) when it names no tools: it may hand tasks to sub-agents',
+      }),
+    ),
     enable_switch_llm_tool: Type.Optional(
       Type.Boolean({
         description:

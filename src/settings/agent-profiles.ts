@@ -87,7 +87,6 @@ export function storedAgentProfile(
     ...input.verification,
   };
   const refused: [string[], string][] = [];
-  if (input.enable_sub_agents) refused.push([['enable_sub_agents'], 'agentd runs no sub-agents']);
   if (verification.enable_iterative_refinement)
     refused.push([['verification', 'enable_iterative_refinement'], 'agentd has no iterative refinement']);
   for (const member of ['critic_server_url', 'critic_model_name'] as const)
@@ -119,7 +118,7 @@ export function storedAgentProfile(
       ...input.condenser,
     },
     verification,
-    enable_sub_agents: false,
+    enable_sub_agents: input.enable_sub_agents ?? false,
     enable_switch_llm_tool: input.enable_switch_llm_tool ?? true,
     tool_concurrency_limit: input.tool_concurrency_limit ?? 1,
   };
@@ -244,6 +243,7 @@ export function agentProfileSettings(profile: StoredAgentProfile, llm: ProfileLL
     },
     condenser: profile.condenser,
     verification: profile.verification,
+    enable_sub_agents: profile.enable_sub_agents,
     tool_concurrency_limit: profile.tool_concurrency_limit,
   };
 }

@@ -126,6 +126,32 @@ describe('agent profiles', () => {
     expect(await waitForStatus(env.server, plain.body.id as string, ['finished', 'error'])).toBe('finished');
   });
 
+  it('give the task tool to an agent that names no tools when enable_sub_agents is on', async () => {
+    const key = `sk-${randomUUID()}`;
+    llm.script(key, [finish]);
+    const llmProfile = {
+      model: 'openai/scripted',
+      api_key: key,
+      base_url: llm.openaiBaseUrl,
+      num_retries: 0,
+    };
+    expect((await call('POST', '/api/profiles/delegating', { llm: llmProfile })).status).toBe(201);
+    const saved = await call('POST', '/api/agent-profiles/delegator', {
+      llm_profile_ref: 'delegating',
+      enable_sub_agents: true,
+    });
+    expect(saved.status).toBe(201);
+    const { profile } = (await call('GET', '/api/agent-profiles/delegator')).body as { profile: Body };
+    expect(profile).toMatchObject({ enable_sub_agents: true, tools: null });
+    const started = await start({ agent_profile_id: profile.id });
+    expect(await waitForStatus(env.server, started.body.id as string, ['finished', 'error'])).toBe(
+      'finished',
+    );
+    expect(toolNames(llm.requestsFor(key)[0]!)).toEqual(
+      expect.arrayContaining(['terminal', 'file_editor', 'task_tracker', 'task']),
+    );
+  });
+
   it('refuses a start it cannot resolve, each with its status', async () => {
     const unknown = await start({ agent_profile_id: randomUUID() });
     expect(unknown.status).toBe(404);
@@ -265,7 +291,6 @@ describe('agent profiles', () => {
 
   it('refuse what agentd cannot keep or run, with a 422 at the member', async () => {
     const refusals: [Record<string, unknown>, string[]][] = [
-      [{ llm_profile_ref: 'x', enable_sub_agents: true }, ['body', 'enable_sub_agents']],
       [
         { llm_profile_ref: 'x', verification: { enable_iterative_refinement: true } },
         ['body', 'verification', 'enable_iterative_refinement'],
