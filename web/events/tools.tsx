@@ -66,6 +66,11 @@ function headline(action: Obj, event: Ev): { label: string; detail: string } {
   if (kind.startsWith('Browser')) return { label: 'browser', detail: kind.replace(/^Browser|Action$/g, '') };
   if (kind === 'MCPToolAction') return { label: 'MCP', detail: str(event.tool_name) };
   if (kind === 'TaskTrackerAction') return { label: 'tasks', detail: str(action.command) || 'view' };
+  if (kind === 'TaskAction')
+    return {
+      label: `sub-agent ${str(action.subagent_type) || 'general-purpose'}`,
+      detail: str(action.description) || str(action.prompt).split('\n')[0]!,
+    };
   return { label: str(event.tool_name), detail: str(event.summary) };
 }
 
@@ -154,6 +159,15 @@ function Result(props: { action: Obj; result: Ev }) {
       </>
     );
   if (kind === 'TaskTrackerObservation') return <Tasks list={observation.task_list} />;
+  if (kind === 'TaskObservation')
+    return (
+      <div class={observation.is_error ? 'error' : ''}>
+        <p class="muted">
+          {str(observation.task_id)} · {str(observation.status)} (its conversation is under Sub-conversations)
+        </p>
+        <Markdown text={text} />
+      </div>
+    );
   if (kind === 'FinishObservation' || kind === 'ThinkObservation') return null;
   return <pre class={observation.is_error ? 'error' : ''}>{text}</pre>;
 }
@@ -186,6 +200,12 @@ export function ToolCall(props: { event: Ev; result: Ev | null; pending: boolean
       {kind === 'TaskTrackerAction' && !result && <Tasks list={action.task_list} />}
       {(kind === 'FileEditorAction' || kind === 'EditAction') && !result && editDiff(action, null)}
       {kind === 'ApplyPatchAction' && !result && <PatchText patch={str(action.patch)} />}
+      {kind === 'TaskAction' && (
+        <details>
+          <summary>{action.resume ? `prompt (resuming ${str(action.resume)})` : 'prompt'}</summary>
+          <Markdown text={str(action.prompt)} />
+        </details>
+      )}
       <Args event={event} />
       {result ? (
         <Result action={action} result={result} />

@@ -44,6 +44,11 @@ function actionLine(tool: string, action: Record<string, unknown>, args: string)
       const tasks = Array.isArray(action.task_list) ? action.task_list.length : 0;
       return `☐ tasks: ${action.command ?? 'view'}${tasks ? ` (${tasks})` : ''}`;
     }
+    case 'task': {
+      const what = String(action.description ?? '') || String(action.prompt ?? '').split('\n')[0]!;
+      const resumed = action.resume ? ` (resuming ${action.resume})` : '';
+      return `⇢ sub-agent ${action.subagent_type ?? 'general-purpose'}${resumed}: ${cut(what, 200)}`;
+    }
     default:
       return `• ${tool} ${cut(args, ARGUMENT_CHARS)}`.trimEnd();
   }
