@@ -56,6 +56,7 @@ export interface Settings {
   max_iterations: number | null;
   enable_default_condenser: boolean;
   condenser_max_size?: number | null;
+  enable_sub_agents?: boolean;
   mcp_config?: McpConfig | null;
   [member: string]: unknown;
 }

@@ -67,10 +67,12 @@ export function resolveAgent(
     llm_model: llm.model,
     llm_base_url: (llm.base_url as string | null | undefined) ?? null,
   });
+  // OpenHands' settings: the default set, with the task tool when sub-agents are enabled.
+  const tools = settings?.enable_sub_agents ? [...DEFAULT_TOOLS, 'task_tool_set'] : DEFAULT_TOOLS;
   return {
     kind: 'Agent',
     llm: mapLlmSecrets({ ...llm, usage_id: 'agent' }, (v) => deps.secretBox.encrypt(v)),
-    tools: DEFAULT_TOOLS.map((name) => ({ name, params: {} })),
+    tools: tools.map((name) => ({ name, params: {} })),
   };
 }
 

@@ -86,6 +86,15 @@ export const AGENT_SETTINGS_FORM: SettingsFormSchema = {
         prominence: 'major',
         variant: 'openhands',
       },
+      {
+        key: 'enable_sub_agents',
+        label: 'Enable sub-agents',
+        description: 'Enable sub-agent delegation via TaskToolSet.',
+        value_type: 'boolean',
+        default: false,
+        prominence: 'major',
+        variant: 'openhands',
+      },
     ]),
     section('llm', 'LLM', 'openhands', [
       {

@@ -114,6 +114,8 @@ const settingsMembers = {
   remote_runtime_resource_factor: Type.Optional(NullableScalar(Type.Integer())),
   secrets_store: Type.Optional(UserSecrets),
   enable_default_condenser: Type.Optional(Type.Boolean({ default: true })),
+  /** OpenHands' agent_settings.enable_sub_agents: a start from the settings gets the task tool. */
+  enable_sub_agents: Type.Optional(Type.Boolean({ default: false })),
   enable_sound_notifications: Type.Optional(Type.Boolean({ default: false })),
   enable_proactive_conversation_starters: Type.Optional(Type.Boolean({ default: true })),
   enable_solvability_analysis: Type.Optional(Type.Boolean({ default: true })),

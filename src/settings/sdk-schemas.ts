@@ -93,6 +93,7 @@ export const SettingsUpdateRequest = Type.Object(
                 { additionalProperties: false },
               ),
             ),
+            enable_sub_agents: Type.Optional(Type.Boolean()),
             schema_version: Type.Optional(Type.Integer({ minimum: 1 })),
             agent_kind: Type.Optional(Type.Literal('openhands')),
           },

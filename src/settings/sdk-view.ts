@@ -37,6 +37,7 @@ export function sdkMembers(
     llm,
     condenser,
     mcp_config: mcpServersByName(doc.mcp_config ?? null),
+    enable_sub_agents: doc.enable_sub_agents ?? false,
   };
   if (doc.agent) agentSettings.agent = doc.agent;
   const conversation: Record<string, unknown> = {
@@ -85,6 +86,7 @@ export function applyDiffs(doc: Settings, request: SettingsUpdateRequest): Setti
     if (agent.agent !== undefined) next.agent = agent.agent;
     if (agent.condenser?.enabled !== undefined) next.enable_default_condenser = agent.condenser.enabled;
     if (agent.condenser?.max_size !== undefined) next.condenser_max_size = agent.condenser.max_size;
+    if (agent.enable_sub_agents !== undefined) next.enable_sub_agents = agent.enable_sub_agents;
   }
   const conversation = request.conversation_settings_diff;
   if (conversation) {

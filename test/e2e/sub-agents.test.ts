@@ -298,4 +298,45 @@ describe('sub-agent tasks', () => {
       '**from-client**: Registered by the client (tools: terminal)',
     );
   });
+
+  it("gives a start from the settings the task tool once the settings enable sub-agents (OpenHands' agent_settings)", async () => {
+    const key = `sk-${crypto.randomUUID()}`;
+    env.llm.script(key, [finish('nothing'), finish('nothing')]);
+    const llmSettings = {
+      llm_model: 'openai/scripted',
+      llm_api_key: key,
+      llm_base_url: env.llm.openaiBaseUrl,
+    };
+    const saved = await api(env.server, '/api/settings', {
+      method: 'POST',
+      body: JSON.stringify(llmSettings),
+    });
+    expect(saved.status).toBe(200);
+    const startFromSettings = async () => {
+      const res = await api(env.server, '/api/conversations', {
+        method: 'POST',
+        body: JSON.stringify({
+          workspace: { working_dir: workspace() },
+          initial_message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+        }),
+      });
+      const id = ((await res.json()) as { id: string }).id;
+      await waitForStatus(env.server, id, ['finished']);
+    };
+    const offered = (n: number) =>
+      (env.llm.requestsFor(key)[n]!.body.tools as { function: { name: string } }[]).map(
+        (t) => t.function.name,
+      );
+    await startFromSettings();
+    expect(offered(0)).not.toContain('task');
+    const patch = await api(env.server, '/api/settings', {
+      method: 'PATCH',
+      body: JSON.stringify({ agent_settings_diff: { enable_sub_agents: true } }),
+    });
+    expect(patch.status).toBe(200);
+    const view = (await patch.json()) as { agent_settings: Record<string, unknown> };
+    expect(view.agent_settings.enable_sub_agents).toBe(true);
+    await startFromSettings();
+    expect(offered(1)).toEqual(expect.arrayContaining(['terminal', 'file_editor', 'task_tracker', 'task']));
+  });
 });

@@ -207,6 +207,7 @@ describe('SettingsService: the GET projection', () => {
       remote_runtime_resource_factor: null,
       secrets_store: { provider_tokens: {} },
       enable_default_condenser: true,
+      enable_sub_agents: false,
       enable_sound_notifications: false,
       enable_proactive_conversation_starters: true,
       enable_solvability_analysis: true,

@@ -159,6 +159,15 @@ export function SettingsPage() {
               />
             </label>
           )}
+          <label class="check">
+            <input
+              type="checkbox"
+              name="sub-agents"
+              checked={draft.enable_sub_agents === true}
+              onChange={(e) => set({ enable_sub_agents: e.currentTarget.checked })}
+            />
+            Sub-agents (the agent may hand tasks to sub-agents that work on their own)
+          </label>
         </fieldset>
         <ErrorNote error={error} />
         <div class="row">
