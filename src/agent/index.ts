@@ -105,6 +105,7 @@ export {
 } from './sub-agent-schemas.js';
 export {
   AgentDefinitionError,
+  availableAgentDefinitions,
   type FileAgentOptions,
   fileAgentDefinitions,
   mergeAgentDefinitions,

@@ -282,13 +282,24 @@ function subAgentInfo(d: AgentDefinition): SubAgentInfo {
   };
 }
 
+/**
+ * The sub-agent types there are, the first of a name winning: `first` (what a conversation's start
+ * brought), the project's and the user's files, then the built-ins.
+ */
+export function availableAgentDefinitions(
+  options: FileAgentOptions & { loadBuiltin?: boolean },
+  first: readonly AgentDefinition[] = [],
+): AgentDefinition[] {
+  return mergeAgentDefinitions(
+    [...first],
+    fileAgentDefinitions(options),
+    options.loadBuiltin === false ? [] : builtinAgentDefinitions(),
+  );
+}
+
 /** POST /api/sub-agents: the project's, the user's and the built-in sub-agents, the first of a name winning. */
 export function subAgentCatalog(request: FileAgentOptions & { loadBuiltin?: boolean }): {
   agents: SubAgentInfo[];
 } {
-  const agents = mergeAgentDefinitions(
-    fileAgentDefinitions(request),
-    request.loadBuiltin === false ? [] : builtinAgentDefinitions(),
-  );
-  return { agents: agents.map(subAgentInfo) };
+  return { agents: availableAgentDefinitions(request).map(subAgentInfo) };
 }

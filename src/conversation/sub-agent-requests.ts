@@ -3,9 +3,7 @@
 // made from its type's definition and the parent's state as it is when the task starts.
 import {
   type AgentDefinition,
-  builtinAgentDefinitions,
-  fileAgentDefinitions,
-  mergeAgentDefinitions,
+  availableAgentDefinitions,
   userSkills,
   workspaceSkills,
 } from '../agent/index.js';
@@ -26,10 +24,9 @@ export function conversationSubAgents(
   home: string,
   warn: (line: string) => void,
 ): AgentDefinition[] {
-  return mergeAgentDefinitions(
+  return availableAgentDefinitions(
+    { home, projectDir: state.workspace.working_dir, warn },
     state.agent_definitions ?? [],
-    fileAgentDefinitions({ home, projectDir: state.workspace.working_dir, warn }),
-    builtinAgentDefinitions(),
   );
 }
 
