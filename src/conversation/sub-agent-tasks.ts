@@ -97,6 +97,12 @@ export class SubAgentTasks {
       };
       await conversations.sendMessage(ownerId, child.id, message);
       const status = await this.ended(ownerId, child.id, signal);
+      if (status === 'interrupted')
+        return {
+          taskId: child.taskId,
+          status: 'error',
+          text: `Interrupted with the conversation that launched it; resume it with its task id ${child.taskId}.`,
+        };
       if (status === 'finished') {
         const result = await conversations.finalResponse(ownerId, child.id);
         return {
@@ -223,7 +229,9 @@ export class SubAgentTasks {
     for (;;) {
       const status = await Promise.race([conversations.settled(ownerId, id, WAIT_MS), aborted]);
       if (status === 'aborted') {
-        await conversations.interrupt(ownerId, id);
+        // Only a live task is interrupted here: when the server closes, every runtime is interrupted
+        // (the task's too) and none may be built again.
+        if (this.sources.runtime(id)) await conversations.interrupt(ownerId, id);
         return 'interrupted';
       }
       if (status === 'running') continue;

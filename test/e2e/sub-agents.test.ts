@@ -16,7 +16,7 @@ import {
   startConversation,
   waitForStatus,
 } from '../support/conversation.js';
-import { api, tempDir } from '../support/server.js';
+import { api, startServer, tempDir } from '../support/server.js';
 
 const home = tempDir('agentd-subagent-home-');
 const env = serverAndLlm({ skillsHome: home });
@@ -227,6 +227,56 @@ describe('sub-agent tasks', () => {
     );
     expect(await waitForStatus(env.server, child!, ['paused'])).toBe('paused');
     expect((await info(env.server, id)).execution_status).toBe('paused');
+  });
+
+  it('goes on with a task cut off by a server stop: the parent resumes it by its id after the restart', async () => {
+    const dataDir = tempDir('agentd-subagent-restart-');
+    const first = await startServer({ dataDir, keys: ['restart-key'], skillsHome: home });
+    let echoerCalls = 0;
+    const parentSteps = [
+      task({ prompt: 'Run: echo one', subagent_type: 'echoer' }),
+      // After the restart: the agent resumes the task it lost.
+      task({ prompt: 'Go on: echo two', subagent_type: 'echoer', resume: 'task_00000001' }),
+      finish('resumed and done'),
+    ];
+    const script = (request: RecordedRequest): ScriptStep => {
+      if (!isEchoer(request)) return parentSteps.shift() ?? finish('over');
+      echoerCalls++;
+      // The first answer never comes in time: the server stops while the task runs.
+      if (echoerCalls === 1) return { delayMs: 60_000, text: 'too late' };
+      return echoerCalls === 2 ? terminal('echo two') : finish('second run done');
+    };
+    const { id, key } = await startConversation(first, env.llm, script, {
+      workingDir: workspace(),
+      tools: ['terminal', 'task_tool_set'],
+      message: 'Delegate.',
+    });
+    while (echoerCalls === 0) await new Promise((r) => setTimeout(r, 20));
+    const [child] = (await info(first, id)).sub_conversation_ids as string[];
+    await first.close();
+
+    const second = await startServer({ dataDir, keys: ['restart-key'], skillsHome: home });
+    try {
+      expect(await waitForStatus(second, id, ['error'])).toBe('error');
+      expect(await waitForStatus(second, child!, ['error'])).toBe('error');
+      // The lost task's action was answered with an error; a message runs the parent on.
+      const message = { role: 'user', content: [{ type: 'text', text: 'Go on.' }], run: true };
+      const sent = await api(second, `/api/conversations/${id}/events`, {
+        method: 'POST',
+        body: JSON.stringify(message),
+      });
+      expect(sent.status).toBe(200);
+      expect(await waitForStatus(second, id, ['finished'])).toBe('finished');
+      const tasks = observationsOf(await allEvents(second, id), 'task');
+      expect(tasks.map((t) => [t.task_id, t.status, textOf(t)])).toEqual([
+        ['task_00000001', 'completed', 'second run done'],
+      ]);
+      // The same child went on; no second task conversation was made.
+      expect((await info(second, id)).sub_conversation_ids).toEqual([child]);
+      expect(env.llm.requestsFor(key).filter(isEchoer)).toHaveLength(3);
+    } finally {
+      await second.close({ remove: true });
+    }
   });
 
   it('runs tasks of one response at once when the agent may run tools concurrently', async () => {
