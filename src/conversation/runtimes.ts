@@ -130,7 +130,11 @@ export abstract class ConversationRuntimes {
     };
   }
 
+  /** Set once close() began: no runtime is built or interrupted for a task any more. */
+  protected closing = false;
+
   async close(): Promise<void> {
+    this.closing = true;
     await this.goals.stopAll();
     await this.runtimes.closeAll();
   }

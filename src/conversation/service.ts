@@ -38,6 +38,7 @@ export class ConversationService extends ConversationAgentChanges {
     secretBox: this.options.secretBox,
     home: this.options.skillsHome ?? homedir(),
     runtime: (id) => this.runtimes.get(id),
+    closing: () => this.closing,
   });
 
   protected subAgentPort(record: ConversationRecord, types: readonly AgentDefinition[]): SubAgentPort {

@@ -47,6 +47,8 @@ export interface TaskSources {
   home: string;
   /** The live runtime of a conversation (the parent's: the tool runs inside it), and its newest record. */
   runtime: (id: string) => ConversationRuntime | undefined;
+  /** Whether the service is closing (it interrupts every runtime itself then). */
+  closing: () => boolean;
 }
 
 /** How long one wait for a task's run lasts before it looks again (an abort ends it sooner). */
@@ -229,9 +231,9 @@ export class SubAgentTasks {
     for (;;) {
       const status = await Promise.race([conversations.settled(ownerId, id, WAIT_MS), aborted]);
       if (status === 'aborted') {
-        // Only a live task is interrupted here: when the server closes, every runtime is interrupted
-        // (the task's too) and none may be built again.
-        if (this.sources.runtime(id)) await conversations.interrupt(ownerId, id);
+        // When the service closes it interrupts every runtime itself (the task's too), and none may
+        // be built again; otherwise the task is interrupted wherever it runs.
+        if (!this.sources.closing()) await conversations.interrupt(ownerId, id);
         return 'interrupted';
       }
       if (status === 'running') continue;
