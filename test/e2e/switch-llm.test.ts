@@ -176,4 +176,18 @@ describe('switch_profile', () => {
     expect(after.agent?.response_latencies).toHaveLength(1);
     expect(after['profile:cheap']?.response_latencies).toHaveLength(2);
   });
+
+  it("answers OpenHands' switch_acp_model with its 400 for its own agent (agentd runs no ACP agents)", async () => {
+    const { id } = await startConversation(server, llm, finish('done'), { message: '' });
+    const refused = await post(`/api/conversations/${id}/switch_acp_model`, { model: 'claude-opus' });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(/not an ACP agent/);
+    expect((await post(`/api/conversations/${randomUUID()}/switch_acp_model`, { model: 'x' })).status).toBe(
+      404,
+    );
+    expect((await post(`/api/conversations/${id}/switch_acp_model`, { model: 'x' }, 'bob-key')).status).toBe(
+      404,
+    );
+    expect((await post(`/api/conversations/${id}/switch_acp_model`, {})).status).toBe(422);
+  });
 });

@@ -1,14 +1,16 @@
 // Per-conversation policies: secrets, confirmation policy, security analyzer, the agent's LLM
-// (switch_llm, switch_profile), a plugin from its registered marketplaces (load_plugin). Split from conversations.ts (same prefix, same errors) to keep each
+// (switch_llm, switch_profile; switch_acp_model, a 400 here), a plugin from its registered marketplaces (load_plugin). Split from conversations.ts (same prefix, same errors) to keep each
 // route file small.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { ConfirmationPolicy, LLMSpec } from '../../conversation/schemas.js';
 import type { ConversationService } from '../../conversation/service.js';
+import { HttpError } from '../errors.js';
 import {
   ConversationIdParams,
   conversationActionErrors,
   conversationIdOf,
+  conversationNotFound,
   detailResponse,
   errorResponses,
 } from '../schemas.js';
@@ -152,6 +154,37 @@ export const conversationPolicyRoutes: FastifyPluginAsync<{ conversations: Conve
       const { plugin_ref } = request.body as { plugin_ref: string };
       await conversations.loadPlugin(request.userId, conversationIdOf(request), plugin_ref);
       return { success: true };
+    },
+  );
+
+  // OpenHands switches an ACP agent's model with this, and answers 400 for its own agent, the only
+  // kind agentd runs: the answer a client gets here for any conversation that exists.
+  app.post(
+    '/api/conversations/:conversation_id/switch_acp_model',
+    {
+      schema: {
+        tags,
+        summary: 'Switch Conversation Acp Model',
+        description:
+          "OpenHands' model switch for an ACP agent (an agent run by another program). agentd runs OpenHands' own agent only, so for a conversation that exists this is a 400: change its LLM with switch_llm or switch_profile.",
+        params: ConversationIdParams,
+        body: Type.Object(
+          { model: Type.String({ minLength: 1, maxLength: 256 }) },
+          { additionalProperties: true },
+        ),
+        response: {
+          400: detailResponse('The conversation runs no ACP agent (none does in agentd)'),
+          ...conversationNotFound,
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      await conversations.info(request.userId, conversationIdOf(request));
+      throw new HttpError(
+        400,
+        "The conversation's agent is not an ACP agent: agentd runs OpenHands' own agent, whose LLM changes with switch_llm or switch_profile",
+      );
     },
   );
 };
