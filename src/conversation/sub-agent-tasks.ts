@@ -6,7 +6,7 @@
 // user's approval of the task covers the actions it runs: they are approved as they come. Its spend
 // shows in the parent's stats as `task:<id>` and counts toward the parent's budget.
 import type { AgentDefinition } from '../agent/index.js';
-import type { SecretBox, SettingsService } from '../settings/index.js';
+import { ProfileNotFoundError, type SecretBox, type SettingsService } from '../settings/index.js';
 import type { ConversationRecord, Store } from '../store/index.js';
 import type { SubAgentPort, TaskOutcome } from '../tools/index.js';
 import { InvalidConversationRequestError } from './errors.js';
@@ -55,8 +55,11 @@ export interface TaskSources {
 const WAIT_MS = 60_000;
 
 export class SubAgentTasks {
-  /** The last task number given out per parent, so tasks started at once get different ids. */
-  private readonly numbers = new Map<string, number>();
+  /**
+   * Per parent whose tasks are being started: the last number given out and how many starts are under
+   * way, so tasks started at once get different ids. Once none is, the store holds every number.
+   */
+  private readonly numbering = new Map<string, { last: number; starting: number }>();
 
   constructor(private readonly sources: TaskSources) {}
 
@@ -147,12 +150,17 @@ export class SubAgentTasks {
     });
     // Numbered once the definition made a start: a refused one takes no task id.
     const taskId = await this.nextTaskId(parentId);
-    const tags = taskTags(taskId, definition.name);
-    const { info } = await this.sources.conversations.start(ownerId, { ...request, tags });
-    await this.sources.conversations.update(ownerId, info.id, {
-      title: description?.trim() || `${definition.name} (${taskId})`,
-    });
-    return { id: info.id, taskId };
+    try {
+      const tags = taskTags(taskId, definition.name);
+      const { info } = await this.sources.conversations.start(ownerId, { ...request, tags });
+      await this.sources.conversations.update(ownerId, info.id, {
+        title: description?.trim() || `${definition.name} (${taskId})`,
+      });
+      return { id: info.id, taskId };
+    } finally {
+      const entry = this.numbering.get(parentId)!;
+      if (--entry.starting === 0) this.numbering.delete(parentId);
+    }
   }
 
   /** The LLM a definition runs on: the parent's (`inherit`), or the owner's saved LLM profile it names. */
@@ -166,7 +174,8 @@ export class SubAgentTasks {
     if (!model || model === 'inherit') return openedLlm(parent.agent.llm, open);
     try {
       return { ...(await this.sources.settings.profileLlm(ownerId, model.replace(/\.json$/, ''))) };
-    } catch {
+    } catch (error) {
+      if (!(error instanceof ProfileNotFoundError)) throw error;
       throw new SubAgentDefinitionError(
         `Agent '${definition.name}' runs on the LLM profile '${model}', which is not there (see GET /api/profiles).`,
       );
@@ -201,17 +210,23 @@ export class SubAgentTasks {
   }
 
   /** OpenHands' task ids: task_00000001, … in the order a parent's tasks start. */
+  /** The next task id of the parent; the caller counts its start as under way until it ends. */
   private async nextTaskId(parentId: string): Promise<string> {
-    let last = this.numbers.get(parentId);
-    if (last === undefined) {
+    let entry = this.numbering.get(parentId);
+    if (!entry) {
       const taken = (await this.tasksOf(parentId)).map((t) =>
         Number.parseInt(t.tags[TASK_TAG]!.slice(5), 16),
       );
-      // Another task of this parent may have taken a number while the store was read.
-      last = Math.max(this.numbers.get(parentId) ?? 0, 0, ...taken.filter(Number.isFinite));
+      // Another start of this parent may have begun while the store was read.
+      entry = this.numbering.get(parentId) ?? {
+        last: Math.max(0, ...taken.filter(Number.isFinite)),
+        starting: 0,
+      };
+      this.numbering.set(parentId, entry);
     }
-    this.numbers.set(parentId, last + 1);
-    return `task_${(last + 1).toString(16).padStart(8, '0')}`;
+    entry.last += 1;
+    entry.starting += 1;
+    return `task_${entry.last.toString(16).padStart(8, '0')}`;
   }
 
   /**

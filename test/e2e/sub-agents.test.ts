@@ -213,6 +213,45 @@ describe('sub-agent tasks', () => {
     expect(textOf(observationsOf(await allEvents(env.server, id), 'task')[0]!)).toBe('wrote it');
   });
 
+  it("runs a type on the saved LLM profile its model names (the user's own definition)", async () => {
+    mkdirSync(join(home, '.agents', 'agents'), { recursive: true });
+    writeFileSync(
+      join(home, '.agents', 'agents', 'thrifty.md'),
+      '---\nname: thrifty\ndescription: Works on the cheap model\nmodel: cheap\ntools: [terminal]\n---\nTHRIFTY\n',
+    );
+    writeFileSync(
+      join(home, '.agents', 'agents', 'lost.md'),
+      '---\nname: lost\nmodel: no-such-profile\n---\nLOST\n',
+    );
+    const cheapKey = `sk-${crypto.randomUUID()}`;
+    env.llm.script(cheapKey, [finish('done cheaply')]);
+    const profile = {
+      llm: { model: 'openai/cheap', api_key: cheapKey, base_url: env.llm.openaiBaseUrl, num_retries: 0 },
+    };
+    expect(
+      (await api(env.server, '/api/profiles/cheap', { method: 'POST', body: JSON.stringify(profile) }))
+        .status,
+    ).toBe(201);
+    const script = routed(
+      [
+        task({ prompt: 'x', subagent_type: 'thrifty' }),
+        task({ prompt: 'x', subagent_type: 'lost' }),
+        finish('done'),
+      ],
+      [],
+    );
+    const { id, key } = await startParent(script);
+    expect(await waitForStatus(env.server, id, ['finished', 'error'])).toBe('finished');
+    const [cheap, lost] = observationsOf(await allEvents(env.server, id), 'task');
+    expect(textOf(cheap!)).toBe('done cheaply');
+    expect(env.llm.requestsFor(cheapKey)).toHaveLength(1);
+    expect(JSON.stringify(env.llm.requestsFor(cheapKey)[0]!.body.messages)).toContain('THRIFTY');
+    expect(env.llm.requestsFor(key).some((r) => JSON.stringify(r.body.messages).includes('THRIFTY'))).toBe(
+      false,
+    );
+    expect(textOf(lost!)).toMatch(/LLM profile 'no-such-profile', which is not there/);
+  });
+
   it('stops the task when the parent is interrupted', async () => {
     const script = routed([task({ prompt: 'Run: sleep', subagent_type: 'echoer' })], [terminal('sleep 30')]);
     const { id } = await startParent(script);
