@@ -17,10 +17,17 @@ const llm = new ScriptedLLM();
 let cli: RunningCli;
 let browser: Browser;
 
+const home = tempDir('agentd-web-subagents-home-');
+mkdirSync(join(home, '.agents', 'agents'), { recursive: true });
+writeFileSync(
+  join(home, '.agents', 'agents', 'reviewer.md'),
+  '---\nname: reviewer\ndescription: Reviews a diff\ntools: [terminal]\n---\nReview it.\n',
+);
+
 beforeAll(async () => {
   await llm.start();
   cli = await runCli(['serve', '--port', '0', '--data-dir', tempDir('agentd-web-subagents-')], {
-    env: { HOME: tempDir('agentd-web-subagents-home-') },
+    env: { HOME: home },
   });
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
 });
@@ -103,5 +110,27 @@ describe('a sub-agent task in the web UI', () => {
     await page.getByRole('link', { name: 'its parent' }).click();
     await page.waitForURL(new RegExp(`/ui/conversations/${id}$`));
     await page.close();
+  });
+
+  it('lists the sub-agent types on the settings page, and saves its sub-agents checkbox', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${cli.url}/ui/settings#key=${cli.key}`);
+    await page.getByRole('heading', { name: 'Sub-agent types' }).waitFor();
+    await page.getByText('Show them').click();
+    const list = page.getByRole('list', { name: 'Sub-agent types' });
+    await list.getByText('general-purpose').waitFor();
+    await list.locator('li', { hasText: 'reviewer' }).getByText('terminal · yours').waitFor();
+    await list.locator('li', { hasText: 'code-explorer' }).getByText('built in', { exact: false }).waitFor();
+    const shots = process.env.AGENTD_SCREENSHOT_DIR;
+    if (shots) await list.screenshot({ path: join(shots, 'sub-agent-types.png') });
+
+    await page.getByLabel(/Sub-agents \(the agent may hand tasks/).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').getByText('Saved').waitFor();
+    await page.close();
+    const settings = (await (
+      await fetch(`${cli.url}/api/settings`, { headers: { 'X-Session-API-Key': cli.key! } })
+    ).json()) as { agent_settings: { enable_sub_agents: boolean } };
+    expect(settings.agent_settings.enable_sub_agents).toBe(true);
   });
 });

@@ -10,6 +10,7 @@ import { AgentProfiles } from './agent-profiles.js';
 import { InstalledExtensions } from './installed.js';
 import { McpServers } from './mcp.js';
 import { LlmProfiles } from './profiles.js';
+import { SubAgentTypes } from './sub-agents.js';
 
 export function SettingsPage() {
   const [stored, setStored] = useState<Settings | null>(null);
@@ -181,6 +182,7 @@ export function SettingsPage() {
       </form>
       <LlmProfiles onChange={() => void load()} />
       <AgentProfiles />
+      <SubAgentTypes />
       <InstalledExtensions kind="skills" />
       <InstalledExtensions kind="plugins" />
       <McpServers
