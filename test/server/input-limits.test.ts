@@ -202,6 +202,7 @@ describe('an unknown conversation', () => {
     switch_llm: { llm: { model: 'gpt-4o' } },
     switch_profile: { profile_name: 'fast' },
     load_plugin: { plugin_ref: 'github:owner/plugin' },
+    switch_acp_model: { model: 'claude-opus' },
     goal: { objective: 'make it work' },
   };
 
