@@ -7,7 +7,6 @@ import {
   userSkills,
   workspaceSkills,
 } from '../agent/index.js';
-import { mapLlmSecrets } from '../llm/index.js';
 import { TASK_TOOL_NAMES } from '../tools/index.js';
 import { skillSpec } from './context-skills.js';
 import type { AgentSpec, ConfirmationPolicy, LLMSpec, StartConversationRequest } from './schemas.js';
@@ -136,11 +135,6 @@ export function taskStartRequest(start: TaskStart): StartConversationRequest {
 
 /** The tags of a task's conversation: which task of its parent it is, and of which type. */
 export const taskTags = (taskId: string, type: string) => ({ [TASK_TAG]: taskId, [SUBAGENT_TAG]: type });
-
-/** The parent's LLM as a start takes it: its sealed values opened. */
-export function openedLlm(llm: LLMSpec, open: (sealed: string) => string): LLMSpec {
-  return mapLlmSecrets(llm, open);
-}
 
 /** Stored secrets as a start takes them again: values and lookup headers opened. */
 export function openedSecrets(

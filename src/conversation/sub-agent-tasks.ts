@@ -6,6 +6,7 @@
 // user's approval of the task covers the actions it runs: they are approved as they come. Its spend
 // shows in the parent's stats as `task:<id>` and counts toward the parent's budget.
 import type { AgentDefinition } from '../agent/index.js';
+import { mapLlmSecrets } from '../llm/index.js';
 import { ProfileNotFoundError, type SecretBox, type SettingsService } from '../settings/index.js';
 import type { ConversationRecord, Store } from '../store/index.js';
 import type { SubAgentPort, TaskOutcome } from '../tools/index.js';
@@ -20,7 +21,6 @@ import type {
 import { type ConversationState, stateOf } from './state.js';
 import {
   combinedUsage,
-  openedLlm,
   openedSecrets,
   SubAgentDefinitionError,
   TASK_TAG,
@@ -171,7 +171,7 @@ export class SubAgentTasks {
     open: (sealed: string) => string,
   ) {
     const model = definition.model.trim();
-    if (!model || model === 'inherit') return openedLlm(parent.agent.llm, open);
+    if (!model || model === 'inherit') return mapLlmSecrets(parent.agent.llm, open);
     try {
       return { ...(await this.sources.settings.profileLlm(ownerId, model.replace(/\.json$/, ''))) };
     } catch (error) {
