@@ -12,6 +12,8 @@ export interface ConversationInfo {
   /** The conversation this one was started under (OpenHands' parent link). */
   parent_conversation_id?: string | null;
   sub_conversation_ids?: string[];
+  /** A sub-agent task's conversation carries `taskid` and `subagent`. */
+  tags?: Record<string, string>;
 }
 
 /** A /goal loop's status: the `value` of a ConversationStateUpdateEvent `goal`. */

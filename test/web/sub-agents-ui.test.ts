@@ -69,7 +69,11 @@ describe('a sub-agent task in the web UI', () => {
       { toolCalls: [{ name: 'finish', arguments: { message: 'The counter says 1.' } }] },
     ];
     const child: ScriptStep[] = [
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo counted-by-sub-agent' } }] },
+      // Slow enough for the page to show the task while it runs.
+      {
+        delayMs: 2000,
+        toolCalls: [{ name: 'terminal', arguments: { command: 'echo counted-by-sub-agent' } }],
+      },
       { toolCalls: [{ name: 'finish', arguments: { message: 'There is **1** file.' } }] },
     ];
     const key = `sk-${randomUUID()}`;
@@ -93,6 +97,17 @@ describe('a sub-agent task in the web UI', () => {
 
     const page = await browser.newPage();
     await page.goto(`${cli.url}/ui/conversations/${id}#key=${cli.key}`);
+    // While it runs: its conversation is listed, running, and the task's card links to it.
+    const running = page
+      .getByRole('navigation', { name: 'Sub-conversations' })
+      .locator('li', { hasText: 'Count files' });
+    await running.locator('.badge.status-running').waitFor();
+    await running.getByText('sub-agent counter').waitFor();
+    const link = page
+      .locator('.tool', { hasText: 'sub-agent counter' })
+      .getByRole('link', { name: 'open its conversation' });
+    await link.waitFor();
+    expect(await page.locator('.message.final').count()).toBe(0);
     await page.locator('.message.final', { hasText: 'The counter says 1.' }).waitFor();
     const task = page.locator('.tool', { hasText: 'sub-agent counter' });
     await task.locator('code.detail', { hasText: 'Count files' }).waitFor();

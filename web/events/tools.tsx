@@ -1,7 +1,10 @@
 // One tool call: what the agent asked (the action, its arguments, the risk it gave) and what came of
 // it (the observation, an agent error, or a rejection), drawn by kind.
 import type { ComponentChildren } from 'preact';
+import { useContext } from 'preact/hooks';
+import { TaskConversations, taskConversation } from '../pages/sub-conversations.js';
 import type { Ev } from '../types.js';
+import { Link } from '../ui.js';
 import { PatchChanges, PatchText, patchFiles } from './patch.js';
 import { Ansi, Diff, Markdown, textOf } from './text.js';
 
@@ -50,6 +53,12 @@ function Tasks(props: { list: unknown }) {
       ))}
     </ul>
   );
+}
+
+/** A link to the conversation a sub-agent task runs in, once the page knows it (taskConversation). */
+function TaskLink(props: { taskId: string; description?: string }) {
+  const found = taskConversation(useContext(TaskConversations), props.taskId, props.description ?? '');
+  return found ? <Link href={`/ui/conversations/${found.id}`}>open its conversation</Link> : null;
 }
 
 /** The head line: what kind of call it is and its main argument. */
@@ -163,7 +172,8 @@ function Result(props: { action: Obj; result: Ev }) {
     return (
       <div class={observation.is_error ? 'error' : ''}>
         <p class="muted">
-          {str(observation.task_id)} · {str(observation.status)} (its conversation is under Sub-conversations)
+          {str(observation.task_id)} · {str(observation.status)} ·{' '}
+          <TaskLink taskId={str(observation.task_id)} />
         </p>
         <Markdown text={text} />
       </div>
@@ -200,6 +210,11 @@ export function ToolCall(props: { event: Ev; result: Ev | null; pending: boolean
       {kind === 'TaskTrackerAction' && !result && <Tasks list={action.task_list} />}
       {(kind === 'FileEditorAction' || kind === 'EditAction') && !result && editDiff(action, null)}
       {kind === 'ApplyPatchAction' && !result && <PatchText patch={str(action.patch)} />}
+      {kind === 'TaskAction' && !result && (
+        <p class="muted">
+          <TaskLink taskId={str(action.resume)} description={str(action.description)} />
+        </p>
+      )}
       {kind === 'TaskAction' && (
         <details>
           <summary>{action.resume ? `prompt (resuming ${str(action.resume)})` : 'prompt'}</summary>

@@ -13,6 +13,7 @@ import { ErrorNote, Link, StatusBadge } from '../ui.js';
 import { Approval } from './approval.js';
 import { GoalPanel } from './goal.js';
 import { useProfiles } from './profiles.js';
+import { SubConversations, TaskConversations, useSubConversations } from './sub-conversations.js';
 
 function totals(stats: Stats | undefined): { cost: number; prompt: number; completion: number } {
   let cost = 0;
@@ -130,6 +131,17 @@ export function ConversationPage(props: { id: string }) {
 
   const waiting = status === 'waiting_for_confirmation';
   const results = resultsByCall(events);
+  // A task under way makes its conversation and changes its status while this one stays `running`.
+  const tasksRunning = events.some(
+    (e) => e.kind === 'ActionEvent' && e.tool_name === 'task' && !results.has(String(e.tool_call_id)),
+  );
+  // Its new children are in the conversation's info: read again while a task runs.
+  useEffect(() => {
+    if (!tasksRunning) return;
+    const timer = setInterval(() => void loadInfo(), 1500);
+    return () => clearInterval(timer);
+  }, [tasksRunning]);
+  const children = useSubConversations(info?.sub_conversation_ids ?? [], tasksRunning);
   const pending = waiting
     ? events.filter((e) => e.kind === 'ActionEvent' && !results.has(String(e.tool_call_id)))
     : [];
@@ -160,7 +172,7 @@ export function ConversationPage(props: { id: string }) {
           </span>
         )}
       </p>
-      <SubConversations ids={info?.sub_conversation_ids ?? []} />
+      <SubConversations children={children} />
       <div class="row controls">
         {ACTIVE.has(status ?? '') ? (
           <button type="button" onClick={() => void post('/pause')}>
@@ -190,7 +202,9 @@ export function ConversationPage(props: { id: string }) {
         onResume={() => post('/goal/resume')}
       />
       <ErrorNote error={error} />
-      <Timeline events={events} waiting={waiting} streaming={streaming} />
+      <TaskConversations.Provider value={children}>
+        <Timeline events={events} waiting={waiting} streaming={streaming} />
+      </TaskConversations.Provider>
       {pending.length > 0 && (
         <Approval
           actions={pending}
@@ -238,33 +252,5 @@ function ModelSwitch(props: { onSwitch: (profile: string) => Promise<void> }) {
         </option>
       ))}
     </select>
-  );
-}
-
-/** The conversations started under this one, each with its title and status. */
-function SubConversations(props: { ids: string[] }) {
-  const [children, setChildren] = useState<(ConversationInfo | null)[]>([]);
-  const key = props.ids.join(',');
-  useEffect(() => {
-    if (props.ids.length === 0) return setChildren([]);
-    const query = props.ids.map((c) => `ids=${c}`).join('&');
-    api<(ConversationInfo | null)[]>(`/api/conversations?${query}`)
-      .then(setChildren)
-      .catch(() => setChildren([]));
-  }, [key]);
-  const shown = children.filter((c): c is ConversationInfo => c !== null);
-  if (shown.length === 0) return null;
-  return (
-    <nav class="subconversations" aria-label="Sub-conversations">
-      Sub-conversations:
-      <ul>
-        {shown.map((c) => (
-          <li key={c.id}>
-            <Link href={`/ui/conversations/${c.id}`}>{c.title || c.id.slice(0, 8)}</Link>{' '}
-            <StatusBadge status={c.execution_status} />
-          </li>
-        ))}
-      </ul>
-    </nav>
   );
 }
