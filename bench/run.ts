@@ -12,6 +12,7 @@ import { benchReplicas } from './replicas.bench.js';
 import { benchFanOut } from './socket.bench.js';
 import { benchIdleMemory } from './startup.bench.js';
 import { benchAppend } from './store.bench.js';
+import { benchSubAgents } from './sub-agents.bench.js';
 import { benchBrowser, benchGrep } from './tools.bench.js';
 
 const benches: [string, () => Promise<void>][] = [
@@ -30,6 +31,7 @@ const benches: [string, () => Promise<void>][] = [
   ['bin-first', benchFirstTask],
   ['bin-events', benchEvents],
   ['bin-burst', benchBurst],
+  ['bin-subagents', benchSubAgents],
   ['bin-scaling', benchScaling],
 ];
 
