@@ -4,15 +4,30 @@ export { FileEditor, fileEditorTool } from './file-editor.js';
 export { planningFileEditorTool } from './files/planning.js';
 export { editTool, readFileTool, writeFileTool } from './files/read-write.js';
 export { globTool, grepTool, listDirectoryTool } from './files/search.js';
+export { McpTimeoutError, type McpToolCallResult } from './mcp/connect.js';
 export {
-  type McpLease,
-  McpPool,
-  type McpServers,
-  McpTimeoutError,
-  type McpToolCallResult,
-  probeMcpServer,
-  testMcpServer,
-} from './mcp/pool.js';
+  McpOAuthJobs,
+  OAUTH_JOB_LIMITS,
+  OAuthCallbackError,
+  type OAuthJobLimits,
+  type OAuthJobView,
+  TooManyOAuthJobsError,
+} from './mcp/oauth/jobs.js';
+export { McpAuthorizationRequiredError, McpOAuthError } from './mcp/oauth/outbound.js';
+export {
+  McpOAuth,
+  McpOAuthAuthentication,
+  McpOAuthState,
+} from './mcp/oauth/schemas.js';
+export {
+  hasValues as hasOAuthValues,
+  keptOAuth,
+  type McpOAuthServer,
+  mapOAuthSecrets,
+  OAUTH_SECRETS,
+  type OAuthStateStore,
+} from './mcp/oauth/state.js';
+export { type McpLease, McpPool, type McpServers, probeMcpServer, testMcpServer } from './mcp/pool.js';
 export { applyPatchTool } from './patch/tool.js';
 export { PathError, resolveInWorkspace } from './paths.js';
 export { createTools, registeredToolNames, UnknownToolError } from './registry.js';

@@ -1,15 +1,31 @@
 // Connections to the MCP servers of a user's mcp_config (stdio, SSE, streamable HTTP). A connection
 // is shared by the conversations of one user with the same server config, and closed when the last
 // of them lets go. A server that cannot start is reported as a warning and leaves the others usable.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+// An OAuth server's connection is shared by the servers whose state lives in the same place (its
+// tokens change as they are refreshed; the grant keeps them, see oauth/grant.ts).
 import type { Tool } from '../types.js';
-import { type McpToolInfo, mcpTool } from './tool.js';
+import {
+  CONNECT_TIMEOUT_MS,
+  type Connection,
+  connect,
+  type Server,
+  type ToolCall,
+  testServer,
+} from './connect.js';
+import { OAuthGrant } from './oauth/grant.js';
+import type { McpOAuthState } from './oauth/schemas.js';
+import type { McpOAuthServer } from './oauth/state.js';
+import { mcpTool } from './tool.js';
 
-/** A remote server: its URL, and what it is sent with each request (a bearer key, other headers). */
+/**
+ * A remote server: its URL, and what it is sent with each request (a bearer key, other headers), or
+ * its OAuth credential (a token from its grant).
+ */
 interface RemoteServer {
   url: string;
   api_key?: string | null;
   headers?: Record<string, string> | null;
+  oauth?: McpOAuthServer | null;
   /** What to call it in warnings (the agent's own servers have names); else its URL. */
   name?: string;
 }
@@ -22,33 +38,26 @@ export interface McpServers {
   shttp_servers?: (RemoteServer & { timeout?: number })[] | null;
 }
 
-type Server =
-  | {
-      type: 'stdio';
-      name: string;
-      command: string;
-      args: string[];
-      env: Record<string, string>;
-      cwd?: string;
-    }
-  | { type: 'sse' | 'shttp'; name: string; url: string; headers: Record<string, string> };
-
 function remote(type: 'sse' | 'shttp', s: RemoteServer): Server {
   const auth: Record<string, string> = s.api_key ? { Authorization: `Bearer ${s.api_key}` } : {};
-  return { type, name: s.name ?? s.url, url: s.url, headers: { ...auth, ...s.headers } };
+  return {
+    type,
+    name: s.name ?? s.url,
+    url: s.url,
+    headers: { ...auth, ...s.headers },
+    ...(s.oauth ? { oauth: s.oauth } : {}),
+  };
 }
 
-/** A server that did not connect and list its tools in time. */
-export class McpTimeoutError extends Error {
-  override name = 'McpTimeoutError';
-  constructor(timeoutMs: number) {
-    super(`no answer within ${timeoutMs / 1000} s`);
-  }
-}
-
-interface Connection {
-  client: Client;
-  tools: McpToolInfo[];
+/**
+ * What makes two servers one connection: the whole config, except that an OAuth server's changing
+ * tokens are left out and where they are kept counts instead.
+ */
+function keyOf(owner: string, server: Server): string {
+  if (server.type === 'stdio' || !server.oauth) return `${owner}\u0000${JSON.stringify(server)}`;
+  const { state: _tokens, store, ...credential } = server.oauth;
+  const shared = { ...server, oauth: { ...credential, store: store?.id ?? null } };
+  return `${owner}\u0000${JSON.stringify(shared)}`;
 }
 
 interface Entry {
@@ -62,8 +71,6 @@ export interface McpLease {
   warnings: string[];
   release(): Promise<void>;
 }
-
-const CONNECT_TIMEOUT_MS = 30_000;
 
 function serversOf(config: McpServers | null | undefined): Server[] {
   if (!config) return [];
@@ -81,49 +88,6 @@ function serversOf(config: McpServers | null | undefined): Server[] {
   ];
 }
 
-async function connect(server: Server, timeoutMs = CONNECT_TIMEOUT_MS): Promise<Connection> {
-  const { Client: McpClient } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const client = new McpClient({ name: 'agentd', version: '0.1.0' });
-  let transport: Parameters<Client['connect']>[0];
-  if (server.type === 'stdio') {
-    const { StdioClientTransport, getDefaultEnvironment } = await import(
-      '@modelcontextprotocol/sdk/client/stdio.js'
-    );
-    transport = new StdioClientTransport({
-      command: server.command,
-      args: server.args,
-      env: { ...getDefaultEnvironment(), ...server.env },
-      ...(server.cwd ? { cwd: server.cwd } : {}),
-      stderr: 'ignore',
-    });
-  } else {
-    const headers = server.headers;
-    if (server.type === 'shttp') {
-      const { StreamableHTTPClientTransport } = await import(
-        '@modelcontextprotocol/sdk/client/streamableHttp.js'
-      );
-      transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
-    } else {
-      const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-      transport = new SSEClientTransport(new URL(server.url), { requestInit: { headers } });
-    }
-  }
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new McpTimeoutError(timeoutMs)), timeoutMs);
-  });
-  try {
-    await Promise.race([client.connect(transport), timeout]);
-    const listed = (await Promise.race([client.listTools(), timeout])) as { tools: McpToolInfo[] };
-    return { client, tools: listed.tools };
-  } catch (error) {
-    await client.close().catch(() => undefined);
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * Connects to one server of a config (the `index`th of its `type` list), lists its tool names and
  * disconnects: the settings page's "test". Throws with the reason when it cannot connect.
@@ -137,54 +101,26 @@ export async function probeMcpServer(
   return server ? (await testServer(server, CONNECT_TIMEOUT_MS)).tools : null;
 }
 
-/** What a tool call of a server test answered, verbatim (the caller reads what it means). */
-export interface McpToolCallResult {
-  is_error: boolean;
-  text: string;
-}
-
 /**
  * Connects to the first server of `config` (a candidate, not necessarily saved), lists its tools,
  * calls `toolCall` when asked (a read-only one the caller chose, to exercise its credentials), and
- * disconnects. Throws McpTimeoutError past `timeoutMs`, the transport's error when it cannot connect.
+ * disconnects. An OAuth server's requests go through `grant` (one of its own when none is given) and
+ * its state after the test comes back as `oauthState` (refreshed, maybe). Throws McpTimeoutError past
+ * `timeoutMs`, the transport's error when it cannot connect (McpAuthorizationRequiredError when the
+ * user must authorize).
  */
-export function testMcpServer(
+export async function testMcpServer(
   config: McpServers,
   timeoutMs: number,
-  toolCall?: { name: string; arguments: Record<string, unknown> },
-): Promise<{ tools: string[]; toolResult?: McpToolCallResult }> {
+  toolCall?: ToolCall,
+  grant?: OAuthGrant,
+): Promise<Awaited<ReturnType<typeof testServer>> & { oauthState?: McpOAuthState }> {
   const server = serversOf(config)[0];
   if (!server) throw new Error('no server to test');
-  return testServer(server, timeoutMs, toolCall);
-}
-
-/** Connects, lists the tools, calls `toolCall` when given, and disconnects (both tests above). */
-async function testServer(
-  server: Server,
-  timeoutMs: number,
-  toolCall?: { name: string; arguments: Record<string, unknown> },
-): Promise<{ tools: string[]; toolResult?: McpToolCallResult }> {
-  const { client, tools } = await connect(server, timeoutMs);
-  try {
-    const names = tools.map((t) => t.name);
-    if (!toolCall) return { tools: names };
-    try {
-      const answer = (await client.callTool(toolCall, undefined, { timeout: timeoutMs })) as {
-        isError?: boolean;
-        content?: { type: string; text?: string }[];
-      };
-      const text = (answer.content ?? []).map((c) => (c.type === 'text' ? (c.text ?? '') : '')).join('');
-      return { tools: names, toolResult: { is_error: answer.isError === true, text } };
-    } catch (error) {
-      // The server connected: a call it refuses (no such tool, a timeout) is the call's outcome.
-      return {
-        tools: names,
-        toolResult: { is_error: true, text: (error as Error).message || String(error) },
-      };
-    }
-  } finally {
-    await client.close().catch(() => undefined);
-  }
+  const oauth = server.type === 'stdio' ? undefined : server.oauth;
+  const used = grant ?? (oauth ? new OAuthGrant(new URL((server as { url: string }).url), oauth) : undefined);
+  const result = await testServer(server, timeoutMs, toolCall, used);
+  return used ? { ...result, oauthState: used.current } : result;
 }
 
 export class McpPool {
@@ -201,7 +137,7 @@ export class McpPool {
     const warnings: string[] = [];
     const names = new Set(taken);
     for (const server of serversOf(config)) {
-      const key = `${owner}\u0000${JSON.stringify(server)}`;
+      const key = keyOf(owner, server);
       let entry = this.entries.get(key);
       if (!entry) {
         entry = { ready: connect(server), refs: 0 };
