@@ -31,6 +31,11 @@ export abstract class SettingsDocuments {
     return SecretBox.isSealed(value) ? this.open(userId, value, 'a sealed value sent back') : value;
   }
 
+  /** A value sealed for this user, as an `encrypted` read shows it: it opens only here, for them. */
+  sealFor(userId: string, value: string): string {
+    return this.box.encrypt(value, sealContext(userId));
+  }
+
   /** A value sealed for this user, in clear; SecretKeyError naming `path` (never the value) otherwise. */
   protected open(userId: string, sealed: string, path: string): string {
     try {

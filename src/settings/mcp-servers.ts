@@ -3,6 +3,8 @@
 // lists; a stdio server is keyed by its name, a remote one by its `name` when it has one, else by kind
 // and position (`sse_<n>`, `shttp_<n>`, 1-based). A remote server written by key gets that key as its
 // name, so it keeps it when others come and go.
+import type { McpOAuth } from '../tools/index.js';
+import { mergeOAuth } from './merge.js';
 import { InvalidSettingsError } from './parse.js';
 import type { MCPConfig } from './schemas.js';
 import { REDACTED } from './sdk-schemas.js';
@@ -27,6 +29,8 @@ export interface McpServerInput {
   url?: string;
   transport?: 'sse' | 'http';
   headers?: Record<string, string>;
+  /** Its OAuth credential (the SDK's `auth` of strategy oauth2): what to register, what was granted. */
+  oauth?: McpOAuth;
   /** Seconds a streamable-HTTP server may take to answer. */
   timeout?: number;
 }
@@ -49,7 +53,10 @@ function slots(config: MCPConfig | null): [string, Slot][] {
 const slotOf = (config: MCPConfig | null, key: string) =>
   slots(config).findLast(([k]) => k === key)?.[1] ?? null;
 
-/** A settings server as the SDK's map shows it: its api_key as a bearer credential (how agentd sends it). */
+/**
+ * A settings server as the SDK's map shows it: its api_key as a bearer credential (how agentd sends
+ * it), its oauth as the oauth2 credential.
+ */
 function sdkServer(config: MCPConfig, { list, index }: Slot): Record<string, unknown> {
   if (list === 'stdio_servers') {
     const s = config.stdio_servers?.[index] as StdioServer;
@@ -61,6 +68,7 @@ function sdkServer(config: MCPConfig, { list, index }: Slot): Record<string, unk
     transport: list === 'sse_servers' ? 'sse' : 'streamable-http',
     ...(s.timeout ? { timeout: s.timeout } : {}),
     ...(s.api_key ? { auth: { strategy: 'bearer', value: s.api_key } } : {}),
+    ...(s.oauth ? { auth: { strategy: 'oauth2', ...s.oauth } } : {}),
   };
 }
 
@@ -78,7 +86,8 @@ export function mcpServerOf(config: MCPConfig | null, key: string): Record<strin
 
 /**
  * The config with the server of `key` set to `server`: in its place when it stays in the same list,
- * else appended to its new one. Its bearer key is sealed by `seal`; `**********` keeps the stored one.
+ * else appended to its new one. Its bearer key and OAuth secrets are sealed by `seal`; `**********`
+ * keeps the stored one.
  * An InvalidSettingsError (at `loc`) for what the settings cannot keep: a cwd, or headers other than
  * one bearer Authorization (a start's agent.mcp_config takes those).
  */
@@ -109,9 +118,15 @@ export function withMcpServer(
         "The settings keep one bearer key for a server; a start's agent.mcp_config takes any headers",
       );
     const bearer = authorization?.slice('Bearer '.length);
-    const stored = slot && slot.list !== 'stdio_servers' ? config[slot.list]?.[slot.index]?.api_key : null;
-    const apiKey = bearer === REDACTED ? stored : bearer ? seal(bearer) : null;
-    entry = { name: key, url: server.url as string, ...(apiKey ? { api_key: apiKey } : {}) };
+    const before = slot && slot.list !== 'stdio_servers' ? config[slot.list]?.[slot.index] : null;
+    const apiKey = bearer === REDACTED ? before?.api_key : bearer ? seal(bearer) : null;
+    const oauth = server.oauth && mergeOAuth(before?.oauth ?? null, server.oauth, seal);
+    entry = {
+      name: key,
+      url: server.url as string,
+      ...(apiKey ? { api_key: apiKey } : {}),
+      ...(oauth ? { oauth } : {}),
+    };
     if (list === 'shttp_servers' && server.timeout) entry = { ...entry, timeout: Math.ceil(server.timeout) };
   }
   if (slot && slot.list === list) {

@@ -9,17 +9,29 @@
 // - secrets_store: merged entry by entry. An entry left out is kept, a null entry is removed, an
 //   entry whose token / secret is null or blank keeps the stored one (its other members are updated).
 // - mcp_config: replaced, except that a server api_key that is null or blank keeps the stored key
-//   of the server of the same kind with the same url (GET hides the keys, so a round trip keeps them).
+//   of the server of the same kind with the same url (GET hides the keys, so a round trip keeps them);
+//   its oauth's tokens and client secrets likewise, each kept when null, blank or redacted, and one
+//   sealed for this user (an oauth_state or an `encrypted` read sent back) taken as the value it seals.
 // - every other member is replaced wholesale: omitted ones take their default.
+import { OAUTH_SECRETS } from '../tools/index.js';
 import type { CustomSecret, MCPConfig, ProviderToken, Settings, UserSecrets } from './schemas.js';
+import { REDACTED } from './sdk-schemas.js';
 
 type Seal = (plaintext: string) => string;
 
 const isBlank = (value: string | null | undefined): value is null | undefined | '' =>
   typeof value !== 'string' || value.trim() === '';
 
-/** The document to store: `incoming` is a parsed body (plaintext secrets), `stored` is sealed. */
-export function mergeSettings(stored: Settings | null, incoming: Settings, seal: Seal): Settings {
+/**
+ * The document to store: `incoming` is a parsed body (plaintext secrets), `stored` is sealed.
+ * `sealSent` seals a value a client may send back sealed (OAuth state): opened first when it is.
+ */
+export function mergeSettings(
+  stored: Settings | null,
+  incoming: Settings,
+  seal: Seal,
+  sealSent: Seal = seal,
+): Settings {
   const next: Settings = { ...incoming };
   next.llm_api_key =
     incoming.llm_api_key === null || incoming.llm_api_key === undefined
@@ -35,7 +47,9 @@ export function mergeSettings(stored: Settings | null, incoming: Settings, seal:
     (next as Record<string, unknown>)[key] = incoming[key] ?? stored?.[key] ?? null;
   }
   next.secrets_store = mergeSecrets(stored?.secrets_store, incoming.secrets_store, seal);
-  next.mcp_config = incoming.mcp_config ? mergeMcpKeys(stored?.mcp_config, incoming.mcp_config, seal) : null;
+  next.mcp_config = incoming.mcp_config
+    ? mergeMcpKeys(stored?.mcp_config, incoming.mcp_config, seal, sealSent)
+    : null;
   return next;
 }
 
@@ -91,20 +105,56 @@ function mergeEntries<E extends Record<string, string | null | undefined>>(
   return Object.fromEntries(out);
 }
 
-function mergeMcpKeys(stored: MCPConfig | null | undefined, incoming: MCPConfig, seal: Seal): MCPConfig {
-  const keyed = <S extends { url: string; api_key?: string | null }>(
+type RemoteServer = NonNullable<MCPConfig['shttp_servers']>[number];
+type McpOAuth = NonNullable<RemoteServer['oauth']>;
+
+function mergeMcpKeys(
+  stored: MCPConfig | null | undefined,
+  incoming: MCPConfig,
+  seal: Seal,
+  sealSent: Seal,
+): MCPConfig {
+  const keyed = <S extends RemoteServer>(
     servers: S[] | undefined,
     previous: S[] | undefined,
   ): S[] | undefined =>
-    servers?.map((server) => ({
-      ...server,
-      api_key: isBlank(server.api_key)
-        ? (previous?.find((p) => p.url === server.url)?.api_key ?? null)
-        : seal(server.api_key),
-    }));
+    servers?.map((server) => {
+      const before = previous?.find((p) => p.url === server.url);
+      return {
+        ...server,
+        api_key: isBlank(server.api_key) ? (before?.api_key ?? null) : seal(server.api_key),
+        ...(server.oauth ? { oauth: mergeOAuth(before?.oauth ?? null, server.oauth, sealSent) } : {}),
+      };
+    });
   return {
     ...incoming,
     sse_servers: keyed(incoming.sse_servers, stored?.sse_servers),
     shttp_servers: keyed(incoming.shttp_servers, stored?.shttp_servers),
   };
+}
+
+/**
+ * An incoming oauth credential, each secret sealed; where one is null, blank or redacted (GET shows
+ * them so) in an object that is there, the stored one. An object left out or null stays so: a state
+ * cleared is cleared.
+ */
+export function mergeOAuth(stored: McpOAuth | null, incoming: McpOAuth, sealSent: Seal): McpOAuth {
+  const out = structuredClone(incoming) as Record<string, unknown>;
+  for (const path of OAUTH_SECRETS) {
+    const parent = objectAt(out, path.slice(0, -1));
+    if (!parent) continue;
+    const member = path[path.length - 1]!;
+    const value = parent[member];
+    if (typeof value === 'string' && !isBlank(value) && value !== REDACTED) parent[member] = sealSent(value);
+    else parent[member] = objectAt(stored, path.slice(0, -1))?.[member] ?? null;
+  }
+  return out as McpOAuth;
+}
+
+/** The object at `path` (null when something on the way is not one). */
+function objectAt(root: unknown, path: readonly string[]): Record<string, unknown> | null {
+  let value = root;
+  for (const member of path)
+    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[member] : null;
+  return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
 }

@@ -3,6 +3,7 @@
 // default does; `parseSettings` drops them (at every depth) so they are neither stored nor echoed.
 // Strings are at most 64 KB and maps and lists at most 1,000 entries (a 422 beyond).
 import { type Static, type TSchema, Type } from 'typebox';
+import { McpOAuth } from '../tools/index.js';
 
 /** A nullable scalar as `type: [t, 'null']`: one clean validation error instead of an anyOf pair. */
 const NullableScalar = <T extends TSchema>(schema: T) =>
@@ -70,6 +71,8 @@ const remoteServer = {
   name: Type.Optional(Text({ minLength: 1 })),
   url: Text({ minLength: 1 }),
   api_key: Type.Optional(Secret()),
+  // The SDK's oauth2 credential (its authentication and state); its tokens and client secrets are secrets.
+  oauth: Type.Optional(NullableObject(McpOAuth)),
 };
 
 export const MCPConfig = Type.Object(
@@ -96,7 +99,7 @@ export const MCPConfig = Type.Object(
   {
     $id: 'MCPConfig',
     description:
-      'MCP servers. A server api_key is a secret: null in GET; a null or empty one keeps the stored key of the server with the same url.',
+      "MCP servers. A server api_key is a secret: null in GET; a null or empty one keeps the stored key of the server with the same url. A server's oauth (OpenHands' oauth2 credential: authentication and state) keeps its tokens and client secrets the same way.",
   },
 );
 export type MCPConfig = Static<typeof MCPConfig>;

@@ -1,5 +1,6 @@
 // Where the secrets sit in a Settings record. Sealing, opening and masking all walk this one list,
 // so a secret member added here is covered by all three.
+import { mapOAuthSecrets } from '../tools/index.js';
 import type { MCPConfig, Settings, UserSecrets } from './schemas.js';
 
 /** The top-level secret members. */
@@ -38,20 +39,19 @@ function mapUserSecrets(secrets: UserSecrets, fn: SecretMapper): UserSecrets {
 
 function mapMcpKeys(config: MCPConfig, fn: SecretMapper): MCPConfig {
   const out: MCPConfig = { ...config };
-  if (config.sse_servers) {
-    out.sse_servers = config.sse_servers.map((s, i) => ({
-      ...s,
-      api_key: mapValue(s.api_key, `mcp_config.sse_servers.${i}.api_key`, fn),
-    }));
-  }
-  if (config.shttp_servers) {
-    out.shttp_servers = config.shttp_servers.map((s, i) => ({
-      ...s,
-      api_key: mapValue(s.api_key, `mcp_config.shttp_servers.${i}.api_key`, fn),
-    }));
-  }
+  const remote = <S extends { api_key?: string | null; oauth?: McpOAuth | null }>(s: S, at: string): S => ({
+    ...s,
+    api_key: mapValue(s.api_key, `${at}.api_key`, fn),
+    ...(s.oauth ? { oauth: mapOAuthSecrets(s.oauth, (v, member) => fn(v, `${at}.oauth.${member}`)) } : {}),
+  });
+  if (config.sse_servers)
+    out.sse_servers = config.sse_servers.map((s, i) => remote(s, `mcp_config.sse_servers.${i}`));
+  if (config.shttp_servers)
+    out.shttp_servers = config.shttp_servers.map((s, i) => remote(s, `mcp_config.shttp_servers.${i}`));
   return out;
 }
+
+type McpOAuth = NonNullable<NonNullable<MCPConfig['shttp_servers']>[number]['oauth']>;
 
 const mapValue = (value: string | null | undefined, path: string, fn: SecretMapper) =>
   typeof value === 'string' ? fn(value, path) : (value ?? null);

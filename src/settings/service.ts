@@ -3,6 +3,7 @@
 // secretValue / view('plaintext') for the callers the routes let ask (secret exposure enabled). The
 // layers below: documents.ts (read, write, seal), connection-service.ts (shared keys),
 // llm-profile-service.ts (LLM profiles), agent-profile-service.ts (agent profiles).
+import { mapOAuthSecrets, type OAuthStateStore } from '../tools/index.js';
 import { AgentProfileSettings, withActiveAgentProfile } from './agent-profile-service.js';
 import { activeAgentProfileId } from './agent-profiles.js';
 import { defaults, type ExposeMode, sealContext } from './documents.js';
@@ -20,7 +21,7 @@ import {
   type SettingsDocument,
   settingsOnly,
 } from './profiles.js';
-import type { GETSettingsResponse, Settings } from './schemas.js';
+import type { GETSettingsResponse, MCPConfig, Settings } from './schemas.js';
 import {
   MAX_SECRETS,
   REDACTED,
@@ -124,6 +125,33 @@ export class SettingsService extends AgentProfileSettings {
     });
   }
 
+  /**
+   * Where a saved server's OAuth state is kept (OAuthStateStore): its entry in the user's mcp_config
+   * (the first OAuth server of that url, as OpenHands finds it), read and written in the user's turn;
+   * a server no longer there reads as null and is not written.
+   */
+  mcpOAuthStore(userId: string, url: string): OAuthStateStore {
+    const find = (config: MCPConfig | null | undefined) =>
+      [...(config?.sse_servers ?? []), ...(config?.shttp_servers ?? [])].find(
+        (s) => s.url === url && s.oauth,
+      );
+    return {
+      id: `settings:${url}`,
+      update: (change) =>
+        this.serialize(userId, async () => {
+          const doc = await this.read(userId);
+          const server = find(doc?.mcp_config);
+          const open = (value: string, path: string) => this.open(userId, value, path);
+          const stored = server?.oauth ? (mapOAuthSecrets(server.oauth, open).state ?? {}) : null;
+          const next = await change(stored);
+          if (!next || !doc || !server?.oauth) return;
+          const seal = this.sealer(userId);
+          server.oauth = { ...server.oauth, state: mapOAuthSecrets({ state: next }, seal).state ?? null };
+          await this.write(userId, doc);
+        }),
+    };
+  }
+
   /** The user's custom secrets, names and descriptions only. */
   async listSecrets(userId: string): Promise<SecretItem[]> {
     const stored = (await this.read(userId))?.secrets_store?.custom_secrets ?? {};
@@ -198,7 +226,7 @@ export class SettingsService extends AgentProfileSettings {
       const stored = await this.read(userId);
       const context = sealContext(userId);
       const seal = (plaintext: string) => this.box.encrypt(plaintext, context);
-      const next = mergeSettings(stored && settingsOnly(stored), parsed.value, seal);
+      const next = mergeSettings(stored && settingsOnly(stored), parsed.value, seal, this.sealer(userId));
       // The profiles are not POST's: they are carried over as they are.
       await this.write(userId, { ...next, ...profileMembers(stored) });
     });
