@@ -2,11 +2,18 @@
 // RemoteConversation sends as `agent.mcp_config`), connected beside the user's settings' servers.
 // The SDK has sent two shapes: `{"mcpServers": {name: server}}` (FastMCP's, older SDKs) and
 // `{name: server}` (newer ones, every member present, null when unset, with `auth` and `enabled`).
-// A start stores one: `{"mcpServers": …}`, auth turned into headers, disabled servers left out. Env
-// and header values may be credentials: sealed in the stored state like the LLM key, masked in what
+// A start stores one: `{"mcpServers": …}`, auth turned into headers (OAuth kept as `oauth`, its
+// authentication and state), disabled servers left out. Env and header values and OAuth's tokens
+// and client secrets are credentials: sealed in the stored state like the LLM key, masked in what
 // clients read, opened only to connect.
 import type { McpServerInput } from '../settings/index.js';
-import type { McpServers } from '../tools/index.js';
+import {
+  keptOAuth,
+  type McpServers,
+  mapOAuthSecrets,
+  OAUTH_SECRETS,
+  type OAuthStateStore,
+} from '../tools/index.js';
 import { InvalidConversationRequestError } from './errors.js';
 import type { McpServerSpec } from './schemas.js';
 
@@ -25,7 +32,7 @@ const present = (values: Record<string, string | null> | null | undefined) =>
     Object.entries(values ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'),
   );
 
-/** The headers a server's `auth` stands for (the SDK's to_http_headers); a 422 for OAuth. */
+/** The headers a server's `auth` stands for (the SDK's to_http_headers); none for OAuth (its grant's). */
 function authHeaders(auth: McpServerSpec['auth'], loc: (string | number)[]): Record<string, string> {
   if (!auth) return {};
   switch (auth.strategy) {
@@ -45,10 +52,12 @@ function authHeaders(auth: McpServerSpec['auth'], loc: (string | number)[]): Rec
       };
     case 'header':
       return present(auth.headers);
+    case 'oauth2':
+      return {};
     default:
       throw new InvalidConversationRequestError(
         [...loc, 'auth'],
-        `MCP auth strategy ${JSON.stringify(auth.strategy)} is not supported by agentd (none, bearer, api_key, basic, header)`,
+        `MCP auth strategy ${JSON.stringify(auth.strategy)} is not supported by agentd (none, bearer, api_key, basic, header, oauth2)`,
       );
   }
 }
@@ -94,10 +103,15 @@ export function normalizeMcpServer(s: McpServerSpec, loc: (string | number)[]): 
   if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) fail('The url must be http(s)');
   if (s.transport === 'stdio') fail('A url is reached over sse or streamable-http, not stdio');
   const headers = { ...present(s.headers), ...authHeaders(s.auth, loc) };
+  const oauth = s.auth?.strategy === 'oauth2' ? keptOAuth(s.auth) : null;
+  // As the SDK: a credential and an Authorization header of one's own would contradict each other.
+  if (oauth && Object.keys(headers).some((h) => h.toLowerCase() === 'authorization'))
+    fail("auth cannot be combined with an Authorization header; use auth.strategy 'header' instead");
   return {
     url,
     ...(s.transport ? { transport: s.transport === 'sse' ? 'sse' : 'http' } : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...(oauth ? { oauth } : {}),
   };
 }
 
@@ -107,9 +121,12 @@ export function storedAgentMcp(agent: { mcp_config?: unknown }): AgentMcpConfig 
   return config?.mcpServers ? config : null;
 }
 
+/** The last member of each OAuth secret's path: masked wherever it sits under `auth` or `oauth`. */
+const OAUTH_SECRET_NAMES = new Set<string>(OAUTH_SECRETS.map((path) => path[path.length - 1]!));
+
 /**
- * The config as clients see it: every env, header and auth value masked, whatever its shape (a
- * conversation stored before the start normalized it kept the SDK's).
+ * The config as clients see it: every env, header and auth value masked, OAuth's tokens and client
+ * secrets too, whatever its shape (a conversation stored before the start normalized it kept the SDK's).
  */
 export function maskedMcp(config: unknown, mask: string): unknown {
   const maskAll = (values: unknown) =>
@@ -123,21 +140,40 @@ export function maskedMcp(config: unknown, mask: string): unknown {
       Object.entries(value).map(([k, v]) => {
         if (k === 'env' || k === 'headers') return [k, maskAll(v)];
         if (k === 'auth' && v && typeof v === 'object') {
-          const auth = { ...(v as Record<string, unknown>) };
+          const auth = maskOAuth(v as Record<string, unknown>) as Record<string, unknown>;
           for (const secret of ['value', 'password'])
             if (typeof auth[secret] === 'string') auth[secret] = mask;
           if (auth.headers) auth.headers = maskAll(auth.headers);
           return [k, auth];
         }
+        if (k === 'oauth' && v && typeof v === 'object') return [k, maskOAuth(v)];
         return [k, walk(v)];
       }),
+    );
+  };
+  // Every token or client secret below: the SDK's shape keeps extra members OpenHands may add.
+  const maskOAuth = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(maskOAuth);
+    if (!value || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        OAUTH_SECRET_NAMES.has(k) && typeof v === 'string' ? mask : maskOAuth(v),
+      ]),
     );
   };
   return walk(config);
 }
 
-/** The config with every env and header value passed through `f` (seal, mask or open). */
-export function mapMcpValues(config: AgentMcpConfig, f: (value: string) => string): AgentMcpConfig {
+/**
+ * The config with every env and header value passed through `f` (seal, mask or open), and every
+ * OAuth token and client secret through `oauth` (by default `f`).
+ */
+export function mapMcpValues(
+  config: AgentMcpConfig,
+  f: (value: string) => string,
+  oauth: (value: string) => string = f,
+): AgentMcpConfig {
   if (!config.mcpServers) return config;
   const each = (values: Record<string, string> | undefined) =>
     values && Object.fromEntries(Object.entries(values).map(([k, v]) => [k, f(v)]));
@@ -145,6 +181,7 @@ export function mapMcpValues(config: AgentMcpConfig, f: (value: string) => strin
     const mapped: AgentMcpServer = { ...s };
     if (s.env) mapped.env = each(s.env);
     if (s.headers) mapped.headers = each(s.headers);
+    if (s.oauth) mapped.oauth = mapOAuthSecrets(s.oauth, oauth);
     return [name, mapped] as const;
   });
   return { ...config, mcpServers: Object.fromEntries(servers) };
@@ -153,9 +190,13 @@ export function mapMcpValues(config: AgentMcpConfig, f: (value: string) => strin
 /**
  * The agent's servers (values in clear) added to the settings' lists. A URL's transport is the one
  * given, else SSE for a path ending in /sse and streamable HTTP otherwise (FastMCP's rule, which the
- * SDK uses).
+ * SDK uses). An OAuth server's state is kept where `store` says (by the server's name).
  */
-export function withAgentMcp(settings: McpServers | null | undefined, agent: AgentMcpConfig): McpServers {
+export function withAgentMcp(
+  settings: McpServers | null | undefined,
+  agent: AgentMcpConfig,
+  store?: (name: string) => OAuthStateStore,
+): McpServers {
   const merged = {
     stdio_servers: [...(settings?.stdio_servers ?? [])],
     sse_servers: [...(settings?.sse_servers ?? [])],
@@ -173,11 +214,28 @@ export function withAgentMcp(settings: McpServers | null | undefined, agent: Age
       continue;
     }
     const url = s.url!;
-    const remote = { name, url, headers: s.headers ?? {} };
+    const oauth = s.oauth ? { oauth: { ...s.oauth, store: store?.(name) ?? null } } : {};
+    const remote = { name, url, headers: s.headers ?? {}, ...oauth };
     const sse = s.transport
       ? s.transport === 'sse'
       : new URL(url).pathname.replace(/\/$/, '').endsWith('/sse');
     (sse ? merged.sse_servers : merged.shttp_servers).push(remote);
   }
   return merged;
+}
+
+/** The settings' servers, each OAuth one with the store its refreshed state goes back to (by its url). */
+export function withSettingsOAuthStores(
+  settings: McpServers | null | undefined,
+  store: (url: string) => OAuthStateStore,
+): McpServers | null | undefined {
+  if (!settings) return settings;
+  type Remote = NonNullable<McpServers['sse_servers']>[number];
+  const stored = <S extends Remote>(s: S): S =>
+    s.oauth ? { ...s, oauth: { ...s.oauth, store: store(s.url) } } : s;
+  return {
+    ...settings,
+    sse_servers: settings.sse_servers?.map(stored) ?? null,
+    shttp_servers: settings.shttp_servers?.map(stored) ?? null,
+  };
 }

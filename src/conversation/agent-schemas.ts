@@ -2,6 +2,7 @@
 // MCP servers). Request models accept unknown members, as OpenHands' do; they are not stored.
 import { type Static, type TSchema, Type } from 'typebox';
 import { Nullable } from '../events/index.js';
+import { McpOAuth } from '../tools/index.js';
 
 const open = { additionalProperties: true } as const;
 
@@ -268,16 +269,21 @@ export const McpServerSpec = Type.Object(
     ),
     headers: OrNull(McpValues),
     enabled: OrNull(Type.Boolean()),
-    // The SDK's MCPAuthCredential: agentd turns it into headers (agent-mcp.ts).
+    // The SDK's MCPAuthCredential: agentd turns it into headers (agent-mcp.ts), or for oauth2 keeps
+    // its authentication and state and sends the grant's access token (tools/mcp/oauth/).
     auth: OrNull(
       Type.Object(
         {
-          strategy: Type.String({ maxLength: 32, description: 'none, bearer, api_key, basic or header' }),
+          strategy: Type.String({
+            maxLength: 32,
+            description: 'none, bearer, api_key, basic, header or oauth2',
+          }),
           value: OrNull(Type.String({ maxLength: 8192 })),
           header_name: OrNull(Type.String({ minLength: 1, maxLength: 256 })),
           username: OrNull(Type.String({ maxLength: 1024 })),
           password: OrNull(Type.String({ maxLength: 8192 })),
           headers: OrNull(McpValues),
+          ...McpOAuth.properties,
         },
         open,
       ),

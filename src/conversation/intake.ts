@@ -111,7 +111,15 @@ export abstract class ConversationIntake extends ConversationRuntimes {
     };
     const extensions = this.options.extensions ?? null;
     const initial = await withContextSkills(
-      { ...initialState({ secretBox }, effective, request, persistenceDir), ...profiled.state },
+      {
+        ...initialState(
+          { secretBox, openSent: this.incomingSecret(userId, { secrets_encrypted: true }) },
+          effective,
+          request,
+          persistenceDir,
+        ),
+        ...profiled.state,
+      },
       {
         user: () => userSkills(home),
         public: async (path) => (extensions === null ? [] : extensions.publicSkills(path)),
@@ -188,7 +196,10 @@ export abstract class ConversationIntake extends ConversationRuntimes {
    * is a value this server sealed for this user (GET /api/settings with X-Expose-Secrets: encrypted
    * gave it); one that does not open is a 422.
    */
-  private incomingSecret(userId: string, request: StartConversationRequest): (value: string) => string {
+  private incomingSecret(
+    userId: string,
+    request: Pick<StartConversationRequest, 'secrets_encrypted'>,
+  ): (value: string) => string {
     if (!request.secrets_encrypted) return (value) => value;
     return (value) => {
       try {

@@ -20,7 +20,8 @@ import { createLLM, type LLM, type Logger, mapLlmSecrets } from '../llm/index.js
 import { type EffectiveSettings, mcpConfigOnly, SecretBox } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { createTools, type SubAgentPort, TASK_TOOL_NAMES } from '../tools/index.js';
-import { mapMcpValues, storedAgentMcp, withAgentMcp } from './agent-mcp.js';
+import { mapMcpValues, storedAgentMcp, withAgentMcp, withSettingsOAuthStores } from './agent-mcp.js';
+import { ConversationOAuthState } from './mcp-oauth-state.js';
 import { ConversationRuntime } from './runtime.js';
 import type { ConversationServiceOptions } from './runtimes.js';
 import type { LLMSpec } from './schemas.js';
@@ -85,7 +86,14 @@ export async function buildRuntime(
   // An agent profile's start connects only the settings' servers it chose.
   const chosen = state.settings_mcp_servers;
   const settingsMcp = chosen ? mcpConfigOnly(effective?.mcp_config ?? null, chosen) : effective?.mcp_config;
-  const servers = agentMcp ? withAgentMcp(settingsMcp, mapMcpValues(agentMcp, open)) : settingsMcp;
+  // Refreshed OAuth tokens go back where the server is kept: the settings, or this conversation's record.
+  const oauthState = new ConversationOAuthState(record, created !== undefined, options.secretBox, logger);
+  const withStores = withSettingsOAuthStores(settingsMcp, (url) =>
+    options.settings.mcpOAuthStore(record.ownerId, url),
+  );
+  const servers = agentMcp
+    ? withAgentMcp(withStores, mapMcpValues(agentMcp, open), (name) => oauthState.store(name))
+    : withStores;
   const mcp = await options.mcp.acquire(record.ownerId, servers, new Set(builtIn.map((t) => t.name)));
   const tools = filterTools(state.agent, [...builtIn, ...mcp.tools]);
   const hooks = mergeHookConfigs(options.hooks, state.hook_config);
@@ -123,6 +131,7 @@ export async function buildRuntime(
     secrets,
     mcp.release,
   );
+  oauthState.attach(runtime);
   return runtime;
 }
 

@@ -27,8 +27,12 @@ import { toolFilterOf, toolNamesOf } from './tools.js';
 
 export const DEFAULT_MAX_ITERATIONS = 500;
 
-/** What seals the keys and secrets a start stores. */
-type SealingDeps = { secretBox: Pick<SecretBox, 'encrypt'> };
+/**
+ * What seals the keys and secrets a start stores; `openSent` opens an OAuth secret a client sends
+ * back as agentd sealed it for the caller (an oauth_state), which it takes whether or not the start
+ * says `secrets_encrypted`: a sealed value is never a token itself.
+ */
+type SealingDeps = { secretBox: Pick<SecretBox, 'encrypt'>; openSent?: (value: string) => string };
 
 /** The request's agent (its key sealed), or one built from the user's stored settings (in clear). */
 export function resolveAgent(
@@ -53,7 +57,8 @@ export function resolveAgent(
     const critic = requested.critic?.llm
       ? { critic: { ...requested.critic, llm: seal(requested.critic.llm) } }
       : {};
-    const mcp_config = mcpConfig && mapMcpValues(mcpConfig, (v) => deps.secretBox.encrypt(v));
+    const sealOAuth = (v: string) => deps.secretBox.encrypt(deps.openSent?.(v) ?? v);
+    const mcp_config = mcpConfig && mapMcpValues(mcpConfig, (v) => deps.secretBox.encrypt(v), sealOAuth);
     return { ...requested, llm: seal(requested.llm), ...critic, mcp_config };
   }
   const llm = settingsLlm(settings, model);

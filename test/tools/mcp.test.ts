@@ -288,9 +288,10 @@ describe('MCP tools', () => {
           workspace: { working_dir: '/tmp' },
         }),
       });
-    const oauth = await startWithAuth({ strategy: 'oauth2' });
-    expect(oauth.status).toBe(422);
-    expect(await oauth.json()).toEqual({
+    // oauth2 is taken (test/e2e/mcp-oauth.test.ts); a strategy the SDK does not have is not.
+    const unknown = await startWithAuth({ strategy: 'kerberos' });
+    expect(unknown.status).toBe(422);
+    expect(await unknown.json()).toEqual({
       detail: [expect.objectContaining({ loc: ['body', 'agent', 'mcp_config', 'remote', 'auth'] })],
     });
     // A credential's members are checked as the rest of the request is.
