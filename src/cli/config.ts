@@ -70,6 +70,11 @@ export interface ServerConfig {
   exposeSecrets: boolean;
   /** More browser origins allowed cross-origin calls (AGENTD_CORS_ORIGINS, comma-separated). */
   corsOrigins: string[];
+  /**
+   * The origin browsers reach this server at (AGENTD_PUBLIC_URL, e.g. behind a proxy): MCP OAuth's
+   * redirect URI is its /ui/oauth/callback. Unset: the host each start request was sent to.
+   */
+  publicUrl: string | undefined;
   /** The Redis bus for several replicas (--redis-url, AGENTD_REDIS_URL); unset: the in-memory bus. */
   redisUrl: string | undefined;
   /** How long a replica's conversation lease lasts without a heartbeat (AGENTD_LEASE_SECONDS, default 7). */
@@ -178,6 +183,7 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
     host,
     exposeSecrets,
     corsOrigins: parseCorsOrigins(env.AGENTD_CORS_ORIGINS),
+    publicUrl: publicUrlOf(env.AGENTD_PUBLIC_URL),
     redisUrl: redisUrlOf(options.redisUrl ?? env.AGENTD_REDIS_URL),
     leaseSeconds: parsePositive('AGENTD_LEASE_SECONDS', env.AGENTD_LEASE_SECONDS ?? '7', false),
     port,
@@ -218,6 +224,22 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   if (envKeys.length > 0) return { ...common, sessionApiKeys: envKeys, keySource: 'environment' };
   const { key, generated } = dataDirKey(dataDir);
   return { ...common, sessionApiKeys: [key], keySource: generated ? 'generated' : 'data-dir' };
+}
+
+/** An http(s) origin (a trailing `/` allowed; no path: the web UI lives at the origin's root). */
+function publicUrlOf(value: string | undefined): string | undefined {
+  if (!value?.trim()) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigError(`AGENTD_PUBLIC_URL: not a URL: ${value}`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username)
+    throw new ConfigError(
+      `AGENTD_PUBLIC_URL: an http(s) origin without a path, e.g. https://agentd.example: ${value}`,
+    );
+  return url.origin;
 }
 
 /** OpenHands' public extensions repository, which its clients' marketplaces read. */

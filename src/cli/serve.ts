@@ -76,6 +76,7 @@ export function startOptions(config: ServerConfig): AgentdOptions {
     maxUploadBytes: config.maxUploadBytes,
     extensions: config.extensions,
     corsOrigins: config.corsOrigins,
+    mcpOAuth: { publicUrl: config.publicUrl },
     redisUrl: config.redisUrl,
     cluster:
       config.databaseUrl && config.redisUrl

@@ -12,6 +12,7 @@ import type { ChatGateway } from '../gateway/openai.js';
 import type { SandboxProviderKind, SandboxService, SandboxSpecs } from '../sandbox/index.js';
 import { SavedWorkspaces, type SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
+import { McpOAuthJobs, type OAuthJobLimits } from '../tools/index.js';
 import { installAuth, type RouteEntry } from './auth.js';
 import { limitBodyStalls } from './body-stall.js';
 import { installCors } from './cors.js';
@@ -37,6 +38,7 @@ import { gitRoutes } from './routes/git.js';
 import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { llmRoutes } from './routes/llm.js';
+import { mcpOAuthRoutes } from './routes/mcp-oauth.js';
 import { openaiRoutes } from './routes/openai.js';
 import { optionRoutes } from './routes/options.js';
 import { pluginRoutes } from './routes/plugins.js';
@@ -100,6 +102,11 @@ export interface AppDeps {
   corsOrigins?: readonly string[];
   /** The V1 control plane (/api/v1); absent in an agent server inside a sandbox. */
   controlPlane?: ControlPlaneDeps;
+  /**
+   * MCP OAuth: its jobs' limits (default OpenHands' 15 minutes, 5 per user) and the origin the
+   * browser comes back to (AGENTD_PUBLIC_URL; default the host each start request was sent to).
+   */
+  mcpOAuth?: { limits?: OAuthJobLimits; publicUrl?: string };
 }
 
 export interface ControlPlaneDeps {
@@ -157,6 +164,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(conversationGoalRoutes, { conversations: deps.conversations });
   await app.register(workspaceRoutes, { conversations: deps.conversations, sessionKeys });
   await app.register(hookRoutes);
+  const oauthJobs = new McpOAuthJobs(deps.mcpOAuth?.limits);
+  app.addHook('onClose', async () => oauthJobs.close());
+  await app.register(mcpOAuthRoutes, {
+    settings: deps.settings,
+    jobs: oauthJobs,
+    publicUrl: deps.mcpOAuth?.publicUrl,
+  });
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });
   await app.register(settingsRoutes, { settings: deps.settings, exposeSecrets: deps.exposeSecrets ?? false });
   await app.register(llmRoutes);

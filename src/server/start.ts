@@ -84,6 +84,8 @@ export interface AgentdOptions {
    * Redis of `redisUrl` (both needed); unset: this process runs every conversation.
    */
   cluster?: { databaseUrl: string; leaseSeconds?: number };
+  /** MCP OAuth: job limits (tests shorten them) and the public origin (AGENTD_PUBLIC_URL). */
+  mcpOAuth?: AppDeps['mcpOAuth'];
 }
 
 export interface ControlPlaneOptions {
@@ -203,6 +205,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     controlPlane: controlPlane ?? undefined,
     docsUi: options.docsUi,
     exposeSecrets: options.exposeSecrets,
+    mcpOAuth: options.mcpOAuth,
     corsOrigins: options.corsOrigins,
     maxUploadBytes: options.maxUploadBytes,
     bodyStallMs: options.bodyStallMs,

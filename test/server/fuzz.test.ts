@@ -101,7 +101,7 @@ function harmlessBash(body: unknown): void {
 }
 
 /**
- * POST /api/mcp/test starts the server it is given: its command becomes the no-op `:` as for bash (no
+ * POST /api/mcp/test (and /api/mcp/oauth/start) starts the server it is given: its command becomes the no-op `:` as for bash (no
  * such executable, so a connection failure), its URL the scripted LLM's (loopback, no MCP there), and
  * a valid timeout at most 2 s, so a request never waits long.
  */
@@ -125,7 +125,7 @@ function harmlessMcpServer(server: unknown): void {
 /** Keeps generated bodies harmless: the scripted LLM, workspaces under a temp folder, no hooks, no MCP, no clones. */
 function sanitize(op: Operation, body: unknown): unknown {
   if (op.key.startsWith('POST /api/bash/')) harmlessBash(body);
-  if (op.key === 'POST /api/mcp/test') harmlessMcpTest(body);
+  if (op.key === 'POST /api/mcp/test' || op.key === 'POST /api/mcp/oauth/start') harmlessMcpTest(body);
   if (/^(POST|PATCH) \/api\/settings\/mcp\/\{/.test(op.key)) harmlessMcpServer(body);
   const stack: unknown[] = [body];
   while (stack.length > 0) {

@@ -5,13 +5,26 @@
 // call one tool of it to exercise credentials a listing does not. /api/settings/mcp/{settings_key}
 // (OpenHands') adds, changes and removes one saved server by its key in the SDK's map.
 import type { FastifyPluginAsync } from 'fastify';
-import { type Static, type TSchema, Type } from 'typebox';
-import { normalizeMcpServer, withAgentMcp } from '../../conversation/agent-mcp.js';
-import { McpServerSpec } from '../../conversation/agent-schemas.js';
+import { type TSchema, Type } from 'typebox';
+import { withSettingsOAuthStores } from '../../conversation/agent-mcp.js';
 import type { SettingsService } from '../../settings/index.js';
-import { McpTimeoutError, probeMcpServer, testMcpServer } from '../../tools/index.js';
+import {
+  hasOAuthValues,
+  McpTimeoutError,
+  mapOAuthSecrets,
+  probeMcpServer,
+  testMcpServer,
+} from '../../tools/index.js';
 import { HttpError } from '../errors.js';
 import { detailResponse, errorResponses } from '../schemas.js';
+import {
+  CandidateRequest,
+  CandidateResult,
+  candidateServers,
+  McpServer,
+  normalized,
+  toolCallOf,
+} from './mcp-schemas.js';
 
 const TestRequest = Type.Object(
   {
@@ -26,68 +39,6 @@ const TestResult = Type.Object({
   tools: Type.Optional(Type.Array(Type.String())),
   error: Type.Optional(Type.String()),
 });
-
-/** The SDK's MCPServer as the settings hold one (`type` names its transport too; `timeout` in seconds). */
-const McpServer = Type.Object(
-  {
-    ...McpServerSpec.properties,
-    type: Type.Optional(
-      Type.Union(['stdio', 'http', 'shttp', 'streamable-http', 'sse'].map((t) => Type.Literal(t))),
-    ),
-    timeout: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 3600 }), Type.Null()])),
-  },
-  { additionalProperties: true },
-);
-type McpServer = Static<typeof McpServer>;
-
-/** OpenHands' MCPTestRequest. */
-const CandidateRequest = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-    server: McpServer,
-    timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 120, default: 15 })),
-    tool_call: Type.Optional(
-      Type.Union([
-        Type.Object({
-          name: Type.String({ minLength: 1, maxLength: 256 }),
-          arguments: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-        }),
-        Type.Null(),
-      ]),
-    ),
-  },
-  { additionalProperties: true },
-);
-type CandidateRequest = Static<typeof CandidateRequest>;
-
-const CandidateResult = Type.Union([
-  Type.Object({
-    ok: Type.Literal(true),
-    tools: Type.Array(Type.String()),
-    tool_result: Type.Optional(Type.Object({ is_error: Type.Boolean(), text: Type.String() })),
-  }),
-  Type.Object({
-    ok: Type.Literal(false),
-    error: Type.String(),
-    error_kind: Type.Union([Type.Literal('timeout'), Type.Literal('connection'), Type.Literal('unknown')]),
-  }),
-]);
-
-/** A server as agentd runs one: `type` is its transport when `transport` is not given; a 422 at `loc`. */
-function normalized(server: McpServer, loc: string[]) {
-  const { type, timeout, ...spec } = server;
-  const transport = spec.transport ?? (type === 'sse' || type === 'stdio' ? type : type && 'http');
-  return {
-    ...normalizeMcpServer({ ...spec, transport, enabled: true }, loc),
-    ...(typeof timeout === 'number' ? { timeout } : {}),
-  };
-}
-
-/** A candidate server as the pool connects one. */
-function candidateServers(body: CandidateRequest) {
-  const spec = normalized(body.server, ['body', 'server']);
-  return withAgentMcp(null, { mcpServers: { [body.name?.trim() || 'test-server']: spec } });
-}
 
 const KeyParams = Type.Object({
   settings_key: Type.String({
@@ -116,8 +67,12 @@ export const settingsMcpRoutes: FastifyPluginAsync<{ settings: SettingsService }
     async (request) => {
       const { type, index } = request.body as { type: 'stdio' | 'sse' | 'shttp'; index: number };
       const effective = await settings.getEffective(request.userId);
+      // A refresh during the test is kept, as a conversation's would be.
+      const config = withSettingsOAuthStores(effective?.mcp_config, (url) =>
+        settings.mcpOAuthStore(request.userId, url),
+      );
       try {
-        const tools = await probeMcpServer(effective?.mcp_config, type, index);
+        const tools = await probeMcpServer(config, type, index);
         if (tools === null) throw new HttpError(404, `No saved ${type} MCP server at position ${index}`);
         return { ok: true, tools };
       } catch (error) {
@@ -150,9 +105,12 @@ export const settingsMcpRoutes: FastifyPluginAsync<{ settings: SettingsService }
     '/api/settings/mcp/:settings_key',
     byKey(
       'Create MCP Server',
-      "Saves one MCP server under this key, beside the others (a key already saved is a 409). Answers the settings, secrets redacted. The settings keep a command's args and env, or a URL with one bearer key (auth or an Authorization header): anything else (a cwd, other headers) is a 422 — a start's agent.mcp_config takes those. The key `test` is taken by POST /api/settings/mcp/test.",
+      "Saves one MCP server under this key, beside the others (a key already saved is a 409). Answers the settings, secrets redacted. The settings keep a command's args and env, or a URL with one bearer key (auth or an Authorization header) or an oauth2 auth (its authentication and state, e.g. the oauth_state of /api/mcp/oauth/status; tokens and client secrets sealed, a refreshed token written back here): anything else (a cwd, other headers) is a 422 — a start's agent.mcp_config takes those. The key `test` is taken by POST /api/settings/mcp/test.",
       McpServer,
-      { 201: view, 409: detailResponse('A server is saved under this key') },
+      {
+        201: view,
+        409: detailResponse('A server is saved under this key, or a sealed value sent does not open'),
+      },
     ),
     async (request, reply) => {
       const key = keyOf(request);
@@ -169,9 +127,13 @@ export const settingsMcpRoutes: FastifyPluginAsync<{ settings: SettingsService }
     '/api/settings/mcp/:settings_key',
     byKey(
       'Update MCP Server',
-      'Changes the members given of the server saved under this key (null clears one; turning a url into a command, or back, keeps nothing of the old server); the others stay, its bearer key too unless auth is given. Answers the settings, secrets redacted.',
+      'Changes the members given of the server saved under this key (null clears one; turning a url into a command, or back, keeps nothing of the old server); the others stay, its bearer key too unless auth is given (an oauth2 secret sent as `**********` keeps the stored one). Answers the settings, secrets redacted.',
       McpServer, // every member optional already: a patch names the ones it changes
-      { 200: view, 404: detailResponse('No server is saved under this key') },
+      {
+        200: view,
+        404: detailResponse('No server is saved under this key'),
+        409: detailResponse('A sealed value sent does not open with this server’s key'),
+      },
     ),
     async (request) => {
       const key = keyOf(request);
@@ -218,20 +180,34 @@ export const settingsMcpRoutes: FastifyPluginAsync<{ settings: SettingsService }
         tags: ['MCP'],
         summary: 'Test an MCP server configuration',
         description:
-          "OpenHands': connects to the server given (nothing is saved), lists its tools and, with tool_call, calls that tool (choose a read-only one; its answer comes back verbatim in tool_result). 200 with ok:false, the reason and its kind (timeout, connection) when it cannot connect. A command runs on this server, as the terminal does.",
+          "OpenHands': connects to the server given (nothing is saved), lists its tools and, with tool_call, calls that tool (choose a read-only one; its answer comes back verbatim in tool_result). 200 with ok:false, the reason and its kind (timeout, connection) when it cannot connect. A command runs on this server, as the terminal does. An oauth2 server is connected with its auth.state's token (refreshed when needed), and its state after the test comes back as oauth_state (secrets sealed for you); one without a usable token is ok:false: authorize it with /api/mcp/oauth/start.",
         body: CandidateRequest,
-        response: { 200: CandidateResult, ...errorResponses },
+        response: {
+          200: CandidateResult,
+          409: detailResponse('A sealed value sent back does not open with this server’s key'),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {
       const body = request.body as CandidateRequest;
-      const servers = candidateServers(body);
-      const call = body.tool_call
-        ? { name: body.tool_call.name, arguments: body.tool_call.arguments ?? {} }
-        : undefined;
+      const { config } = candidateServers(body, (v) => settings.openSealed(request.userId, v));
       try {
-        const { tools, toolResult } = await testMcpServer(servers, (body.timeout ?? 15) * 1000, call);
-        return { ok: true, tools, ...(toolResult ? { tool_result: toolResult } : {}) };
+        const { tools, toolResult, oauthState } = await testMcpServer(
+          config,
+          (body.timeout ?? 15) * 1000,
+          toolCallOf(body),
+        );
+        // An OAuth server's state after the test (refreshed, maybe), sealed for the caller to keep.
+        const sealed =
+          hasOAuthValues(oauthState) &&
+          mapOAuthSecrets({ state: oauthState }, (v) => settings.sealFor(request.userId, v)).state;
+        return {
+          ok: true,
+          tools,
+          ...(toolResult ? { tool_result: toolResult } : {}),
+          ...(sealed ? { oauth_state: sealed } : {}),
+        };
       } catch (error) {
         const kind = error instanceof McpTimeoutError ? 'timeout' : 'connection';
         return { ok: false, error: (error as Error).message || String(error), error_kind: kind };
