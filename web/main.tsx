@@ -1,5 +1,6 @@
 // The agentd web UI: signs in with the session key (from the banner's URL or typed), then routes to
-// the conversations, a conversation, a new one, the settings or the sandboxes.
+// the conversations, a conversation, a new one, the settings, the sandboxes, or the page an MCP
+// server's sign-in comes back to.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import {
@@ -13,6 +14,7 @@ import {
 import { ConversationPage } from './pages/conversation.js';
 import { ConversationsPage } from './pages/conversations.js';
 import { NewConversationPage } from './pages/new.js';
+import { OAuthCallbackPage, takeOAuthCallback } from './pages/oauth-callback.js';
 import { SandboxesPage } from './pages/sandboxes.js';
 import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/signin.js';
@@ -23,7 +25,7 @@ import './styles/conversation.css';
 
 type Auth = 'checking' | 'signed-in' | 'needs-key' | { error: string };
 
-function App() {
+function App(props: { oauthCallback: string | null }) {
   const route = useRoute();
   const [auth, setAuth] = useState<Auth>('checking');
   const [tried, setTried] = useState(false);
@@ -80,6 +82,7 @@ function App() {
         {route.name === 'settings' && <SettingsPage />}
         {route.name === 'sandboxes' && <SandboxesPage />}
         {route.name === 'conversation' && <ConversationPage key={route.id} id={route.id} />}
+        {route.name === 'oauth-callback' && <OAuthCallbackPage landed={props.oauthCallback} />}
         {route.name === 'missing' && (
           <p>
             No such page. <Link href="/ui">Conversations</Link>
@@ -91,4 +94,6 @@ function App() {
 }
 
 adoptKeyFromFragment();
-render(<App />, document.getElementById('app')!);
+// Before anything renders: the callback's code leaves the address bar at once.
+const oauthCallback = takeOAuthCallback();
+render(<App oauthCallback={oauthCallback} />, document.getElementById('app')!);

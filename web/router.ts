@@ -8,6 +8,7 @@ export type Route =
   | { name: 'settings' }
   | { name: 'sandboxes' }
   | { name: 'conversation'; id: string }
+  | { name: 'oauth-callback' }
   | { name: 'missing' };
 
 /** The view a location shows: its path, and for a new sub-conversation its `?parent=`. */
@@ -22,6 +23,8 @@ export function parseRoute(path: string, search = ''): Route {
   }
   if (path === '/ui/settings') return { name: 'settings' };
   if (path === '/ui/sandboxes') return { name: 'sandboxes' };
+  // Where an MCP server's authorization server sends the browser back (pages/oauth-callback.tsx).
+  if (path === '/ui/oauth/callback') return { name: 'oauth-callback' };
   const conversation = /^\/ui\/conversations\/([0-9a-fA-F-]{32,36})$/.exec(path);
   if (conversation?.[1]) return { name: 'conversation', id: conversation[1] };
   return { name: 'missing' };

@@ -63,10 +63,20 @@ export interface Settings {
   [member: string]: unknown;
 }
 
+/**
+ * A remote server. `name`: the key an OpenHands client saved it under (/api/settings/mcp/{key}), if
+ * any; `oauth`: signed in with OAuth (its tokens are never shown: null here).
+ */
+export interface RemoteMcpServer {
+  name?: string;
+  url: string;
+  api_key?: string | null;
+  oauth?: Record<string, unknown> | null;
+}
+
 export interface McpConfig {
-  /** `name`: the key an OpenHands client saved it under (/api/settings/mcp/{key}), if any. */
-  sse_servers?: { name?: string; url: string; api_key?: string | null }[];
-  shttp_servers?: { name?: string; url: string; api_key?: string | null }[];
+  sse_servers?: RemoteMcpServer[];
+  shttp_servers?: RemoteMcpServer[];
   stdio_servers?: { name: string; command: string; args?: string[]; env?: Record<string, string> }[];
 }
 
@@ -93,4 +103,16 @@ export interface AgentProfileList {
     mcp_server_refs: string[] | null;
   }[];
   active_agent_profile_id: string | null;
+}
+
+/** GET /api/mcp/oauth/status/{job_id} (OpenHands' MCPOAuthStatusResponse). */
+export interface McpOAuthStatus {
+  ok: boolean;
+  status: 'pending' | 'authorizing' | 'succeeded' | 'failed';
+  job_id: string;
+  authorization_url?: string;
+  tools?: string[];
+  /** What to keep under the server's auth.state (its secrets sealed: they open only on this server). */
+  oauth_state?: Record<string, unknown>;
+  error?: string;
 }

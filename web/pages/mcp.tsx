@@ -1,10 +1,12 @@
 // The MCP servers of the settings: listed by kind, added, removed (each change saved at once), and
 // tested: the server connects to a saved one (its stored keys) or to the one in the form before it is
-// added (POST /api/mcp/test), and lists its tools.
+// added (POST /api/mcp/test), and lists its tools. A remote server may sign in with OAuth instead of
+// a key (mcp-oauth.ts): its sign-in page opens in a new tab, and it is saved once that is done.
 import { useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
-import type { McpConfig } from '../types.js';
+import type { McpConfig, RemoteMcpServer } from '../types.js';
 import { ErrorNote } from '../ui.js';
+import { addWithOAuth, keyFor } from './mcp-oauth.js';
 
 type Kind = 'stdio' | 'sse' | 'shttp';
 const LISTS = { stdio: 'stdio_servers', sse: 'sse_servers', shttp: 'shttp_servers' } as const;
@@ -16,12 +18,19 @@ interface TestResult {
   error?: string;
 }
 
-export function McpServers(props: { config: McpConfig; onChange: (config: McpConfig) => Promise<void> }) {
+export function McpServers(props: {
+  config: McpConfig;
+  onChange: (config: McpConfig) => Promise<void>;
+  /** Reads the settings again (a server saved by key, as the OAuth sign-in saves one). */
+  onSaved: () => Promise<void>;
+}) {
   const [kind, setKind] = useState<Kind>('stdio');
   const [name, setName] = useState('');
   const [target, setTarget] = useState('');
   const [args, setArgs] = useState('');
   const [key, setKey] = useState('');
+  const [useOAuth, setUseOAuth] = useState(false);
+  const [signIn, setSignIn] = useState<{ note: string; link?: string } | null>(null);
   const [results, setResults] = useState<Record<string, TestResult | 'testing'>>({});
   const [candidate, setCandidate] = useState<TestResult | 'testing' | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -60,6 +69,7 @@ export function McpServers(props: { config: McpConfig; onChange: (config: McpCon
   };
   const add = (event: Event) => {
     event.preventDefault();
+    if (kind !== 'stdio' && useOAuth) return void addSigningIn();
     const list = [...(props.config[LISTS[kind]] ?? [])] as unknown[];
     if (kind === 'stdio')
       list.push({
@@ -74,6 +84,29 @@ export function McpServers(props: { config: McpConfig; onChange: (config: McpCon
     setArgs('');
     setKey('');
     void change({ ...props.config, [LISTS[kind]]: list });
+  };
+  // Signs in with OAuth, then saves the server by key. The tab opens now, while the click is handled:
+  // browsers block one opened after an await. It does not get this page as its opener.
+  const addSigningIn = async () => {
+    const tab = window.open('about:blank', '_blank');
+    if (tab) tab.opener = null;
+    setError(null);
+    setSignIn({ note: 'Starting the sign-in…' });
+    try {
+      const server = { type: kind === 'sse' ? ('sse' as const) : ('http' as const), url: target.trim() };
+      const tools = await addWithOAuth(keyFor(name, server.url), server, tab, {
+        note: (note) => setSignIn((s) => ({ ...s, note })),
+        link: (link) => setSignIn((s) => ({ note: s?.note ?? '', link })),
+      });
+      setSignIn({ note: `Signed in and added: ${tools.join(', ') || 'no tools'}` });
+      setName('');
+      setTarget('');
+      setUseOAuth(false);
+      await props.onSaved();
+    } catch (e) {
+      setSignIn(null);
+      setError(errorText(e));
+    }
   };
   // The form's server, as POST /api/mcp/test takes one (nothing is saved).
   const testCandidate = async () => {
@@ -143,10 +176,10 @@ export function McpServers(props: { config: McpConfig; onChange: (config: McpCon
             <option value="sse">SSE</option>
           </select>
         </label>
-        {kind === 'stdio' && (
+        {(kind === 'stdio' || useOAuth) && (
           <label>
-            Name
-            <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            Name{kind === 'stdio' ? '' : ' (optional: its host otherwise)'}
+            <input required={kind === 'stdio'} value={name} onInput={(e) => setName(e.currentTarget.value)} />
           </label>
         )}
         <label>
@@ -159,22 +192,46 @@ export function McpServers(props: { config: McpConfig; onChange: (config: McpCon
             <input value={args} onInput={(e) => setArgs(e.currentTarget.value)} />
           </label>
         ) : (
-          <label>
-            API key (optional)
-            <input
-              type="password"
-              autocomplete="off"
-              value={key}
-              onInput={(e) => setKey(e.currentTarget.value)}
-            />
-          </label>
+          <>
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={useOAuth}
+                onChange={(e) => setUseOAuth(e.currentTarget.checked)}
+              />
+              Sign in with OAuth
+            </label>
+            {!useOAuth && (
+              <label>
+                API key (optional)
+                <input
+                  type="password"
+                  autocomplete="off"
+                  value={key}
+                  onInput={(e) => setKey(e.currentTarget.value)}
+                />
+              </label>
+            )}
+          </>
         )}
         <ErrorNote error={error} />
+        {signIn && (
+          <p class="muted" role="status">
+            {signIn.note}{' '}
+            {signIn.link && (
+              <a href={signIn.link} target="_blank" rel="noopener noreferrer">
+                Open the sign-in page
+              </a>
+            )}
+          </p>
+        )}
         <span class="row">
-          <button type="submit">Add server</button>
-          <button type="button" disabled={!target.trim()} onClick={() => void testCandidate()}>
-            Test before adding
-          </button>
+          <button type="submit">{kind !== 'stdio' && useOAuth ? 'Sign in and add' : 'Add server'}</button>
+          {!(kind !== 'stdio' && useOAuth) && (
+            <button type="button" disabled={!target.trim()} onClick={() => void testCandidate()}>
+              Test before adding
+            </button>
+          )}
           <Outcome result={candidate ?? undefined} />
         </span>
       </form>
@@ -195,5 +252,6 @@ function Outcome(props: { result: TestResult | 'testing' | undefined }) {
   );
 }
 
-/** A remote server's row: its name when an OpenHands client saved it under one, then its URL. */
-const remote = (s: { name?: string; url: string }) => (s.name ? `${s.name}: ${s.url}` : s.url);
+/** A remote server's row: its name when saved under one, then its URL, and whether it signed in with OAuth. */
+const remote = (s: RemoteMcpServer) =>
+  `${s.name ? `${s.name}: ${s.url}` : s.url}${s.oauth ? ' (OAuth)' : ''}`;

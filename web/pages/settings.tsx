@@ -188,6 +188,9 @@ export function SettingsPage() {
       <McpServers
         config={stored.mcp_config ?? {}}
         onChange={(mcp_config: McpConfig) => save({ ...stored, mcp_config })}
+        onSaved={async () => {
+          await load();
+        }}
       />
     </section>
   );
