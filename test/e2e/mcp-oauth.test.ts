@@ -91,6 +91,28 @@ describe('MCP OAuth', () => {
     expect(env.oauth.grants.filter((g) => g === 'refresh_token')).toHaveLength(2);
     expect((await env.call('/api/settings/mcp/linear', { method: 'DELETE' })).status).toBe(200);
   });
+  it('needs no browser for a state that still works; /api/mcp/test takes the state too', async () => {
+    const { status } = await env.authorizedJob();
+    const withState = { ...env.spec(), auth: { strategy: 'oauth2', state: status.oauth_state } };
+    const again = await env.post('/api/mcp/oauth/start', { server: withState });
+    expect(again.body).toEqual({ ok: true, job_id: expect.any(String) });
+    const done = await env.call(`/api/mcp/oauth/status/${again.body.job_id}`);
+    expect(done.body).toMatchObject({ ok: true, status: 'succeeded', tools: ['add', 'explode', 'die'] });
+    expect(done.body.oauth_state.tokens.access_token).toMatch(/^v1:/);
+
+    const tested = await env.post('/api/mcp/test', {
+      server: withState,
+      tool_call: { name: 'add', arguments: { a: 20, b: 22 } },
+    });
+    expect(tested.body).toMatchObject({ ok: true, tool_result: { is_error: false, text: '42' } });
+    expect(tested.body.oauth_state.tokens.refresh_token).toMatch(/^v1:/);
+    const without = await env.post('/api/mcp/test', { server: env.spec() });
+    expect(without.body).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('needs OAuth authorization'),
+    });
+  });
+
   it("keeps a conversation's own OAuth server (agent.mcp_config) and writes its refreshed state into the conversation", async () => {
     const { status } = await env.authorizedJob();
     const mcp_config = {
