@@ -143,34 +143,38 @@ describe('the redirect URI', () => {
   /** The redirect_uri an authorization URL carries. */
   const redirectOf = (authorizationUrl: string) => new URL(authorizationUrl).searchParams.get('redirect_uri');
 
-  it('is the callback page on the host the start request was sent to', async () => {
-    const port = new URL(env.server.url).port;
-    const answer = await new Promise<string>((resolve, reject) => {
+  /** A start sent with this Host header: its status and body. */
+  const startWithHost = (host: string) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = request(
         {
           host: '127.0.0.1',
-          port,
+          port: new URL(env.server.url).port,
           method: 'POST',
           path: '/api/mcp/oauth/start',
-          headers: {
-            host: `localhost:${port}`,
-            'content-type': 'application/json',
-            'x-session-api-key': KEYS[1],
-          },
+          headers: { host, 'content-type': 'application/json', 'x-session-api-key': KEYS[1] },
         },
         (res) => {
           let text = '';
           res.on('data', (chunk) => (text += chunk));
-          res.on('end', () => resolve(text));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
         },
       );
       req.on('error', reject);
       req.end(JSON.stringify({ server: env.spec() }));
     });
-    env.answers.push(answer);
-    expect(redirectOf(JSON.parse(answer).authorization_url)).toBe(
+
+  it('is the callback page on the host the start request was sent to', async () => {
+    const port = new URL(env.server.url).port;
+    const answer = await startWithHost(`localhost:${port}`);
+    env.answers.push(answer.text);
+    expect(redirectOf(JSON.parse(answer.text).authorization_url)).toBe(
       `http://localhost:${port}/ui/oauth/callback`,
     );
+    // A Host that would carry the URL on (userinfo, a path) makes none.
+    const odd = await startWithHost('agentd.example@elsewhere.example');
+    expect(odd.status).toBe(400);
+    expect(odd.text).toContain('AGENTD_PUBLIC_URL');
   });
 
   it("is AGENTD_PUBLIC_URL's callback page when that is set, whatever the host", async () => {

@@ -88,12 +88,15 @@ export function redirectUri(request: FastifyRequest, publicUrl: string | undefin
   if (publicUrl) return new URL(OAUTH_CALLBACK_PATH, publicUrl).href;
   const host = request.host;
   let origin: URL | null = null;
-  try {
-    origin = new URL(`${request.protocol}://${host}`);
-  } catch {
-    // Not a host: refused below.
+  // A host and maybe a port, nothing that would make the URL go on (a path, a query, userinfo).
+  if (/^[^\s/?#@\\]+$/.test(host)) {
+    try {
+      origin = new URL(`${request.protocol}://${host}`);
+    } catch {
+      // Not a host: refused below.
+    }
   }
-  if (!origin || origin.host !== host.toLowerCase() || origin.pathname !== '/')
+  if (!origin)
     throw new HttpError(
       400,
       'The request names no usable host for the OAuth redirect URI; set AGENTD_PUBLIC_URL',
