@@ -70,6 +70,10 @@ describe('MCP OAuth', () => {
       state: { tokens: { access_token: '**********', refresh_token: '**********' } },
     });
 
+    // The settings page's test of a saved server connects it with its stored tokens.
+    const test = await env.post('/api/settings/mcp/test', { type: 'shttp', index: 0 });
+    expect(test.body).toEqual({ ok: true, tools: ['add', 'explode', 'die'] });
+
     const observation = await addInConversation();
     expect(observation.observation).toMatchObject({ is_error: false });
     expect(JSON.stringify(observation.observation)).toContain('42');
