@@ -7,18 +7,13 @@ export { globTool, grepTool, listDirectoryTool } from './files/search.js';
 export { McpTimeoutError, type McpToolCallResult } from './mcp/connect.js';
 export {
   McpOAuthJobs,
-  OAUTH_JOB_LIMITS,
   OAuthCallbackError,
   type OAuthJobLimits,
   type OAuthJobView,
   TooManyOAuthJobsError,
 } from './mcp/oauth/jobs.js';
 export { McpAuthorizationRequiredError, McpOAuthError } from './mcp/oauth/outbound.js';
-export {
-  McpOAuth,
-  McpOAuthAuthentication,
-  McpOAuthState,
-} from './mcp/oauth/schemas.js';
+export { McpOAuth, McpOAuthState } from './mcp/oauth/schemas.js';
 export {
   hasValues as hasOAuthValues,
   keptOAuth,

@@ -14,7 +14,7 @@ import {
   sameIssuer,
 } from './outbound.js';
 import type { McpOAuthState } from './schemas.js';
-import { expiresSoon, type McpOAuthServer, sdkClient, sdkTokens, withClient, withTokens } from './state.js';
+import { expiresSoon, type McpOAuthServer, sdkClient, withClient, withTokens } from './state.js';
 
 /** What the server's last 401 said (RFC 9728 / RFC 6750): where its metadata is, which scope it wants. */
 export interface Challenge {
@@ -157,11 +157,6 @@ export class OAuthGrant {
         throw new McpAuthorizationRequiredError(this.serverUrl, `the refresh was refused: ${error.message}`);
       throw error;
     }
-  }
-
-  /** The tokens as the MCP SDK reads them. */
-  tokens() {
-    return sdkTokens(this.state);
   }
 }
 

@@ -111,13 +111,6 @@ export function expiresSoon(state: McpOAuthState | null | undefined, nowMs: numb
   return typeof at === 'number' && at - EXPIRY_MARGIN_S <= nowMs / 1000;
 }
 
-/** The state's tokens as the MCP SDK reads them (undefined: no access token). */
-export function sdkTokens(state: McpOAuthState | null | undefined): OAuthTokens | undefined {
-  const tokens = state?.tokens;
-  if (!tokens?.access_token) return undefined;
-  return withoutNulls({ ...tokens, token_type: tokens.token_type ?? 'Bearer' }) as OAuthTokens;
-}
-
 /** The state with tokens the authorization server just gave, and when the access token expires. */
 export function withTokens(state: McpOAuthState, tokens: OAuthTokens, nowMs: number): McpOAuthState {
   const kept = keptOAuth({ state: { tokens } }).state?.tokens ?? null;
