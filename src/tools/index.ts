@@ -23,10 +23,14 @@ export {
   type OAuthStateStore,
 } from './mcp/oauth/state.js';
 export { type McpLease, McpPool, type McpServers, probeMcpServer, testMcpServer } from './mcp/pool.js';
-export { applyPatchTool } from './patch/tool.js';
 export { PathError, resolveInWorkspace } from './paths.js';
 export { createTools, registeredToolNames, UnknownToolError } from './registry.js';
-export { type SubAgentPort, type SubAgentType, TASK_TOOL_NAMES, type TaskOutcome, taskTool } from './task.js';
+export {
+  isTaskTool,
+  type SubAgentPort,
+  TASK_TOOL_NAMES,
+  type TaskOutcome,
+} from './task.js';
 export { taskTrackerTool } from './task-tracker.js';
 export { loadPty, sanitizedEnv } from './terminal/session.js';
 export { terminalTool, truncate } from './terminal/tool.js';

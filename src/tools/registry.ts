@@ -9,7 +9,7 @@ import { planningFileEditorTool } from './files/planning.js';
 import { editTool, readFileTool, writeFileTool } from './files/read-write.js';
 import { globTool, grepTool, listDirectoryTool } from './files/search.js';
 import { applyPatchTool } from './patch/tool.js';
-import { type SubAgentPort, TASK_TOOL_NAMES, taskTool } from './task.js';
+import { isTaskTool, type SubAgentPort, TASK_TOOL_NAMES, taskTool } from './task.js';
 import { taskTrackerTool } from './task-tracker.js';
 import { terminalTool } from './terminal/tool.js';
 import type { Tool, ToolOptions } from './types.js';
@@ -31,10 +31,9 @@ const FACTORIES: Record<string, (options: ToolOptions) => Tool> = {
 };
 
 const BROWSER_NAMES = ['browser_tool_set', ...BROWSER_TOOL_NAMES];
-const TASK_NAMES: readonly string[] = TASK_TOOL_NAMES;
 
 export function registeredToolNames(): string[] {
-  return [...Object.keys(FACTORIES), ...BROWSER_NAMES, ...TASK_NAMES];
+  return [...Object.keys(FACTORIES), ...BROWSER_NAMES, ...TASK_TOOL_NAMES];
 }
 
 export class UnknownToolError extends Error {
@@ -54,11 +53,11 @@ export function createTools(
 ): Tool[] {
   const unique = [...new Set(names)];
   const browserNames = unique.filter((n) => BROWSER_NAMES.includes(n));
-  const taskName = unique.find((n) => TASK_NAMES.includes(n));
+  const taskName = unique.find(isTaskTool);
   let session: BrowserSession | null = null;
   const tools: Tool[] = [];
   for (const name of unique) {
-    if (TASK_NAMES.includes(name)) {
+    if (isTaskTool(name)) {
       if (name !== taskName) continue;
       if (!subAgents)
         throw new UnknownToolError(

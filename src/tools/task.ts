@@ -38,6 +38,9 @@ export interface SubAgentPort {
 /** The registry names that make this tool: OpenHands' tool set and its one tool. */
 export const TASK_TOOL_NAMES = ['task_tool_set', 'task'] as const;
 
+/** Whether a registry name makes the task tool. */
+export const isTaskTool = (name: string): boolean => (TASK_TOOL_NAMES as readonly string[]).includes(name);
+
 const DESCRIPTION = `Launch a sub-agent to work on a task with several steps on its own, in this workspace, and report back to you.
 
 A sub-agent starts with nothing but the prompt you give it: it does not see this conversation. It has its own tools, works until the task is done, and answers with a report, which is all you get back. Each delegation costs time and tokens, so use one when the task really gains from a separate agent (exploring unfamiliar code, running a test suite and summarizing it, a self-contained change), not for a single command or a file you can read yourself.
@@ -47,11 +50,14 @@ Available agent types and the tools they have:
 
 Write the prompt as a complete brief: what to do, the files, names and error messages that matter, and what the report must contain (paths, line numbers, pass/fail counts). To continue a task that already ran, give its task id as \`resume\`: the sub-agent keeps what it did before.`;
 
-/** What the LLM may send: OpenHands leaves the deprecated `max_turns` out of its schema. */
+/** What the LLM may send: OpenHands leaves the deprecated `max_turns` out of its schema. Made once. */
+let parametersMade: Record<string, unknown> | null = null;
 function parameters(): Record<string, unknown> {
+  if (parametersMade) return parametersMade;
   const full = llmParameters(TaskAction, false) as { properties: Record<string, unknown> };
   const { max_turns: _ignored, ...properties } = full.properties;
-  return { ...full, properties };
+  parametersMade = { ...full, properties };
+  return parametersMade;
 }
 
 export function taskTool(port: SubAgentPort): Tool<Action, Observation> {
