@@ -2,12 +2,17 @@
 // MCP servers). Request models accept unknown members, as OpenHands' do; they are not stored.
 import { type Static, type TSchema, Type } from 'typebox';
 import { Nullable } from '../events/index.js';
-import { McpOAuth } from '../tools/index.js';
+import { McpOAuth, TASK_TOOL_NAMES } from '../tools/index.js';
 
 const open = { additionalProperties: true } as const;
 
 /** The tools of an agent no one named any for: OpenHands' default exec set. */
 export const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
+
+/** OpenHands' default tool specs: the exec set, with the task tool set when sub-agents are enabled. */
+export function defaultToolNames(enableSubAgents: boolean | null | undefined): string[] {
+  return enableSubAgents ? [...DEFAULT_TOOLS, TASK_TOOL_NAMES[0]] : DEFAULT_TOOLS;
+}
 
 /** The LLM block of an agent (OpenHands `LLM`); only the members agentd uses are typed. */
 export const LLMSpec = Type.Object(

@@ -5,7 +5,7 @@
 // on, 240 events, the first 2 kept) and the critic its verification settings enable. A start on an
 // agent profile (`agent_profile_id`) comes here too, as the settings the profile resolves to
 // (agent-profile.ts).
-import { type AgentSettings, DEFAULT_TOOLS } from './agent-schemas.js';
+import { type AgentSettings, defaultToolNames } from './agent-schemas.js';
 import { InvalidConversationRequestError } from './errors.js';
 import type { AgentSpec, StartConversationRequest } from './schemas.js';
 
@@ -37,13 +37,12 @@ function agentFromSettings(settings: AgentSettings): AgentSpec {
           keep_first: c.keep_first ?? SETTINGS_CONDENSER.keep_first,
           max_tokens: c.max_tokens ?? null,
         };
-  // OpenHands' create_agent(): no tools named (null) is the default set, with the task tool when
-  // sub-agents are enabled; a list, [] included, is used as given.
-  const defaults = settings.enable_sub_agents ? [...DEFAULT_TOOLS, 'task_tool_set'] : DEFAULT_TOOLS;
+  // OpenHands' create_agent(): no tools named (null) is the default set (with the task tool when
+  // sub-agents are enabled); a list, [] included, is used as given.
   const agent: AgentSpec = {
     kind: 'Agent',
     llm: settings.llm,
-    tools: settings.tools ?? defaults.map((name) => ({ name })),
+    tools: settings.tools ?? defaultToolNames(settings.enable_sub_agents).map((name) => ({ name })),
     condenser,
   };
   if (settings.mcp_config) agent.mcp_config = settings.mcp_config;

@@ -19,7 +19,7 @@ import { HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.
 import { createLLM, type LLM, type Logger, mapLlmSecrets } from '../llm/index.js';
 import { type EffectiveSettings, mcpConfigOnly, SecretBox } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
-import { createTools, type SubAgentPort, TASK_TOOL_NAMES } from '../tools/index.js';
+import { createTools, isTaskTool, type SubAgentPort } from '../tools/index.js';
 import { mapMcpValues, storedAgentMcp, withAgentMcp, withSettingsOAuthStores } from './agent-mcp.js';
 import { ConversationOAuthState } from './mcp-oauth-state.js';
 import { ConversationRuntime } from './runtime.js';
@@ -72,7 +72,7 @@ export async function buildRuntime(
   const llm = llmFor(state.agent.llm);
   const names = toolNamesOf(state.agent);
   // The sub-agent types are read (the workspace's and the user's files) only for an agent that delegates.
-  const delegates = names.some((name) => (TASK_TOOL_NAMES as readonly string[]).includes(name));
+  const delegates = names.some(isTaskTool);
   const home = options.skillsHome ?? homedir();
   const port = delegates
     ? subAgents(

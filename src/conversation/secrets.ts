@@ -93,6 +93,24 @@ export function sealSecrets(
   return sealed;
 }
 
+/** The inverse of sealSecrets: stored secrets as a start takes them, values and lookup headers opened. */
+export function openedSecrets(
+  stored: Record<string, StoredSecret>,
+  open: (sealed: string) => string,
+): Record<string, unknown> {
+  const secrets: Record<string, unknown> = {};
+  for (const [name, secret] of Object.entries(stored)) {
+    const description = secret.description ? { description: secret.description } : {};
+    if (secret.lookup) {
+      const headers = secret.lookup.headers ? JSON.parse(open(secret.lookup.headers)) : {};
+      secrets[name] = { kind: 'LookupSecret', url: secret.lookup.url, headers, ...description };
+    } else if (secret.value !== undefined) {
+      secrets[name] = { kind: 'StaticSecret', value: open(secret.value), ...description };
+    }
+  }
+  return secrets;
+}
+
 /** Where a lookup goes, for messages and logs: no query (it may hold a token), no credentials. */
 function where(url: string): string {
   const u = new URL(url);

@@ -9,7 +9,7 @@ import { mapLlmSecrets } from '../llm/index.js';
 import { type EffectiveSettings, type SecretBox, settingsLlm } from '../settings/index.js';
 import { registeredToolNames } from '../tools/index.js';
 import { mapMcpValues, normalizeAgentMcp } from './agent-mcp.js';
-import { DEFAULT_TOOLS } from './agent-schemas.js';
+import { defaultToolNames } from './agent-schemas.js';
 import { requestedAgent } from './agent-settings.js';
 import { resolveCondenser } from './condenser.js';
 import { InvalidConversationRequestError } from './errors.js';
@@ -72,12 +72,10 @@ export function resolveAgent(
     llm_model: llm.model,
     llm_base_url: (llm.base_url as string | null | undefined) ?? null,
   });
-  // OpenHands' settings: the default set, with the task tool when sub-agents are enabled.
-  const tools = settings?.enable_sub_agents ? [...DEFAULT_TOOLS, 'task_tool_set'] : DEFAULT_TOOLS;
   return {
     kind: 'Agent',
     llm: mapLlmSecrets({ ...llm, usage_id: 'agent' }, (v) => deps.secretBox.encrypt(v)),
-    tools: tools.map((name) => ({ name, params: {} })),
+    tools: defaultToolNames(settings?.enable_sub_agents).map((name) => ({ name, params: {} })),
   };
 }
 

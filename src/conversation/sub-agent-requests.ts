@@ -7,10 +7,9 @@ import {
   userSkills,
   workspaceSkills,
 } from '../agent/index.js';
-import { TASK_TOOL_NAMES } from '../tools/index.js';
+import { isTaskTool } from '../tools/index.js';
 import { skillSpec } from './context-skills.js';
 import type { AgentSpec, ConfirmationPolicy, LLMSpec, StartConversationRequest } from './schemas.js';
-import type { StoredSecret } from './secrets.js';
 import type { ConversationState } from './state.js';
 
 /**
@@ -73,17 +72,23 @@ function namedSkills(definition: AgentDefinition, workingDir: string, home: stri
   });
 }
 
-/** The definition's condenser: none when it says so, its own sizes, else the start's default. */
+/**
+ * The definition's condenser as a start's `agent.condenser`, which the start resolves like any
+ * (resolveCondenser: its defaults, its refusal of a kind agentd has not): none when it says so, else
+ * its kind and sizes, on the sub-agent's own LLM. Absent: the start's default.
+ */
 function condenserOf(definition: AgentDefinition): Pick<AgentSpec, 'condenser'> {
   const c = definition.condenser as { kind?: unknown; max_size?: unknown; keep_first?: unknown } | null;
   if (!c) return {};
   if (c.kind === 'NoOpCondenser') return { condenser: null };
-  const size = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : undefined);
+  const size = (value: unknown) => (Number.isInteger(value) ? (value as number) : undefined);
+  const max_size = size(c.max_size);
+  const keep_first = size(c.keep_first);
   return {
     condenser: {
-      kind: 'LLMSummarizingCondenser',
-      max_size: size(c.max_size) ?? 120,
-      keep_first: size(c.keep_first) ?? 4,
+      kind: typeof c.kind === 'string' ? c.kind : 'LLMSummarizingCondenser',
+      ...(max_size === undefined ? {} : { max_size }),
+      ...(keep_first === undefined ? {} : { keep_first }),
     },
   };
 }
@@ -91,7 +96,7 @@ function condenserOf(definition: AgentDefinition): Pick<AgentSpec, 'condenser'> 
 /** The start of a task's conversation: a child of the parent, in its workspace (taskTags name it). */
 export function taskStartRequest(start: TaskStart): StartConversationRequest {
   const { definition, parent } = start;
-  const nested = definition.tools.filter((name) => (TASK_TOOL_NAMES as readonly string[]).includes(name));
+  const nested = definition.tools.filter(isTaskTool);
   if (nested.length > 0)
     throw new SubAgentDefinitionError(
       `Agent '${definition.name}' asks for ${nested.join(', ')}: a sub-agent cannot launch sub-agents of its own.`,
@@ -135,24 +140,6 @@ export function taskStartRequest(start: TaskStart): StartConversationRequest {
 
 /** The tags of a task's conversation: which task of its parent it is, and of which type. */
 export const taskTags = (taskId: string, type: string) => ({ [TASK_TAG]: taskId, [SUBAGENT_TAG]: type });
-
-/** Stored secrets as a start takes them again: values and lookup headers opened. */
-export function openedSecrets(
-  stored: Record<string, StoredSecret>,
-  open: (sealed: string) => string,
-): Record<string, unknown> {
-  const secrets: Record<string, unknown> = {};
-  for (const [name, secret] of Object.entries(stored)) {
-    const description = secret.description ? { description: secret.description } : {};
-    if (secret.lookup) {
-      const headers = secret.lookup.headers ? JSON.parse(open(secret.lookup.headers)) : {};
-      secrets[name] = { kind: 'LookupSecret', url: secret.lookup.url, headers, ...description };
-    } else if (secret.value !== undefined) {
-      secrets[name] = { kind: 'StaticSecret', value: open(secret.value), ...description };
-    }
-  }
-  return secrets;
-}
 
 /**
  * A task conversation's `usage_to_metrics` as one entry (OpenHands' combined metrics), what its

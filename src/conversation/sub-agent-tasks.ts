@@ -10,7 +10,7 @@ import { mapLlmSecrets } from '../llm/index.js';
 import { ProfileNotFoundError, type SecretBox, type SettingsService } from '../settings/index.js';
 import type { ConversationRecord, Store } from '../store/index.js';
 import type { SubAgentPort, TaskOutcome } from '../tools/index.js';
-import { InvalidConversationRequestError } from './errors.js';
+import { InvalidConversationRequestError, nullIfNotFound } from './errors.js';
 import type { ConversationRuntime } from './runtime.js';
 import type {
   ConversationInfo,
@@ -18,10 +18,10 @@ import type {
   SendMessageRequest,
   StartConversationRequest,
 } from './schemas.js';
+import { openedSecrets } from './secrets.js';
 import { type ConversationState, stateOf } from './state.js';
 import {
   combinedUsage,
-  openedSecrets,
   SubAgentDefinitionError,
   TASK_TAG,
   taskStartRequest,
@@ -37,6 +37,8 @@ export interface TaskConversations {
   respondToConfirmation(userId: string, id: string, accept: boolean, reason: string): Promise<void>;
   finalResponse(userId: string, id: string): Promise<string>;
   update(userId: string, id: string, patch: { title?: string }): Promise<boolean>;
+  /** The record (a live runtime's, the newest), ConversationNotFoundError when not the user's. */
+  get(userId: string, id: string): Promise<ConversationRecord>;
 }
 
 export interface TaskSources {
@@ -45,7 +47,7 @@ export interface TaskSources {
   settings: SettingsService;
   secretBox: SecretBox;
   home: string;
-  /** The live runtime of a conversation (the parent's: the tool runs inside it), and its newest record. */
+  /** The live runtime of the parent (the tool runs inside it). */
   runtime: (id: string) => ConversationRuntime | undefined;
   /** Whether the service is closing (it interrupts every runtime itself then). */
   closing: () => boolean;
@@ -118,7 +120,7 @@ export class SubAgentTasks {
       }
       return { taskId: child.taskId, status: 'error', text: await this.stopped(ownerId, child.id, status) };
     } finally {
-      await this.countSpend(parentId, child);
+      await this.countSpend(ownerId, parentId, child);
     }
   }
 
@@ -209,8 +211,10 @@ export class SubAgentTasks {
     return records.filter((r): r is ConversationRecord => r !== null && typeof r.tags[TASK_TAG] === 'string');
   }
 
-  /** OpenHands' task ids: task_00000001, … in the order a parent's tasks start. */
-  /** The next task id of the parent; the caller counts its start as under way until it ends. */
+  /**
+   * The parent's next task id (OpenHands' task_00000001, … in the order its tasks start); the caller
+   * counts its start as under way until it ends.
+   */
   private async nextTaskId(parentId: string): Promise<string> {
     let entry = this.numbering.get(parentId);
     if (!entry) {
@@ -239,21 +243,28 @@ export class SubAgentTasks {
     signal: AbortSignal,
   ): Promise<ExecutionStatus | 'interrupted'> {
     const { conversations } = this.sources;
+    // The parent's signal lives as long as its run: the listener goes once this task has ended.
+    let onAbort = () => {};
     const aborted = new Promise<'aborted'>((resolve) => {
-      if (signal.aborted) resolve('aborted');
-      signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+      onAbort = () => resolve('aborted');
     });
-    for (;;) {
-      const status = await Promise.race([conversations.settled(ownerId, id, WAIT_MS), aborted]);
-      if (status === 'aborted') {
-        // When the service closes it interrupts every runtime itself (the task's too), and none may
-        // be built again; otherwise the task is interrupted wherever it runs.
-        if (!this.sources.closing()) await conversations.interrupt(ownerId, id);
-        return 'interrupted';
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      for (;;) {
+        const status = await Promise.race([conversations.settled(ownerId, id, WAIT_MS), aborted]);
+        if (status === 'aborted') {
+          // When the service closes it interrupts every runtime itself (the task's too), and none may
+          // be built again; otherwise the task is interrupted wherever it runs.
+          if (!this.sources.closing()) await conversations.interrupt(ownerId, id);
+          return 'interrupted';
+        }
+        if (status === 'running') continue;
+        if (status !== 'waiting_for_confirmation') return status;
+        await conversations.respondToConfirmation(ownerId, id, true, '');
       }
-      if (status === 'running') continue;
-      if (status !== 'waiting_for_confirmation') return status;
-      await conversations.respondToConfirmation(ownerId, id, true, '');
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -272,10 +283,13 @@ export class SubAgentTasks {
   }
 
   /** The task's spend, into the parent's stats (and budget) as `task:<id>`. */
-  private async countSpend(parentId: string, child: { id: string; taskId: string }): Promise<void> {
+  private async countSpend(
+    ownerId: string,
+    parentId: string,
+    child: { id: string; taskId: string },
+  ): Promise<void> {
     const parent = this.sources.runtime(parentId);
-    const record =
-      this.sources.runtime(child.id)?.record ?? (await this.sources.store.conversations.get(child.id));
+    const record = await this.sources.conversations.get(ownerId, child.id).catch(nullIfNotFound);
     if (!parent || !record) return;
     const state = stateOf(record);
     parent.agent.recordUsage(`task:${child.taskId}`, combinedUsage(state.stats, state.agent.llm.model));

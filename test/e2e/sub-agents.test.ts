@@ -23,7 +23,7 @@ const env = serverAndLlm({ skillsHome: home });
 
 /**
  * A workspace with a project sub-agent `echoer` (terminal only) whose instructions mark its requests,
- * and `hooker`, which would run a hook of the workspace's own.
+ * `hooker`, which would run a hook of the workspace's own, and `odd`, with a condenser agentd has not.
  */
 function workspace(): string {
   const dir = tempDir('agentd-subagent-ws-');
@@ -35,6 +35,10 @@ function workspace(): string {
   writeFileSync(
     join(dir, '.agents', 'agents', 'hooker.md'),
     '---\nname: hooker\ntools: [terminal]\nhooks:\n  PreToolUse:\n    - matcher: "*"\n      hooks:\n        - type: command\n          command: touch hooked\n---\nHOOKER\n',
+  );
+  writeFileSync(
+    join(dir, '.agents', 'agents', 'odd.md'),
+    '---\nname: odd\ncondenser:\n  kind: PipelineCondenser\n---\nODD\n',
   );
   return dir;
 }
@@ -161,6 +165,7 @@ describe('sub-agent tasks', () => {
         task({ prompt: 'x', subagent_type: 'no-such-agent' }),
         task({ prompt: 'x', subagent_type: 'echoer', resume: 'task_000000ff' }),
         task({ prompt: 'x', subagent_type: 'hooker' }),
+        task({ prompt: 'x', subagent_type: 'odd' }),
         task({ prompt: 'Run: echo partial', subagent_type: 'echoer' }),
         finish('done'),
       ],
@@ -175,7 +180,7 @@ describe('sub-agent tasks', () => {
     );
     const { id } = await startParent(script);
     expect(await waitForStatus(env.server, id, ['finished', 'error'])).toBe('finished');
-    const [unknownType, unknownTask, workspaceHooks, failed] = observationsOf(
+    const [unknownType, unknownTask, workspaceHooks, oddCondenser, failed] = observationsOf(
       await allEvents(env.server, id),
       'task',
     );
@@ -184,6 +189,10 @@ describe('sub-agent tasks', () => {
     expect(textOf(unknownTask!)).toContain("Task 'task_000000ff' not found");
     // A workspace's definition may not run commands of its own around the sub-agent.
     expect(textOf(workspaceHooks!)).toMatch(/Agent 'hooker' is the workspace's .* names hooks/);
+    // Its condenser goes through the start's own check: a kind agentd has not is refused there.
+    expect(textOf(oddCondenser!)).toMatch(
+      /Unsupported condenser 'PipelineCondenser'.*agent\.condenser\.kind/,
+    );
     expect((await info(env.server, id)).sub_conversation_ids).toHaveLength(1);
     expect(failed).toMatchObject({ task_id: 'task_00000001', status: 'error', is_error: true });
     expect(textOf(failed!)).toContain('bad request for the echoer');
