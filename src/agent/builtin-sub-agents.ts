@@ -2,7 +2,8 @@
 // words, in OpenHands' order (its files sorted). They run with what agentd ships: the web researcher
 // has the browser and no MCP servers (OpenHands' also starts a fetch and a Tavily server, which agentd
 // cannot count on). Their prompts are added to the parent's system prompt.
-import type { AgentDefinition } from './sub-agent-schemas.js';
+import { Value } from 'typebox/value';
+import { AgentDefinition } from './sub-agent-schemas.js';
 
 /** The sub-agents that need the browser tools. */
 const NEEDS_BROWSER = new Set(['web-researcher']);
@@ -103,24 +104,15 @@ of your browsing.`,
 
 /** agentd's built-in sub-agents (level `builtin`); `browser: false` leaves out those that need the browser. */
 export function builtinAgentDefinitions(options: { browser?: boolean } = {}): AgentDefinition[] {
-  return BUILTINS.filter((b) => options.browser !== false || !NEEDS_BROWSER.has(b.name)).map((b) => ({
-    name: b.name,
-    description: b.description,
-    model: 'inherit',
-    color: null,
-    tools: [...b.tools],
-    skills: [],
-    system_prompt: b.prompt,
-    source: null,
-    level: 'builtin',
-    when_to_use_examples: [],
-    hooks: null,
-    permission_mode: null,
-    max_iteration_per_run: null,
-    max_budget_per_run: null,
-    mcp_config: null,
-    profile_store_dir: null,
-    condenser: null,
-    metadata: {},
-  }));
+  // Every other member is the schema's default (inherit the model, no hooks, no limits of their own).
+  return BUILTINS.filter((b) => options.browser !== false || !NEEDS_BROWSER.has(b.name)).map(
+    (b) =>
+      Value.Default(AgentDefinition, {
+        name: b.name,
+        description: b.description,
+        tools: [...b.tools],
+        system_prompt: b.prompt,
+        level: 'builtin',
+      }) as AgentDefinition,
+  );
 }

@@ -53,6 +53,14 @@ export const SecurityAnalyzer = Type.Object(
 );
 export type SecurityAnalyzer = { kind: 'LLMSecurityAnalyzer' } & Record<string, unknown>;
 
+/** A request's `project_dir`: an absolute path (what the server reads is judged by the server's rights). */
+export const ProjectDir = (what: string) =>
+  Type.Optional(
+    Type.Union([Type.String({ pattern: '^/', maxLength: 4096 }), Type.Null()], {
+      description: `Absolute path of the workspace whose ${what} to read`,
+    }),
+  );
+
 /** OpenHands' SkillsRequest (POST /api/skills); members agentd has no source for (public, org, marketplaces) are accepted and ignored. */
 export const SkillsRequest = Type.Object(
   {
@@ -62,11 +70,7 @@ export const SkillsRequest = Type.Object(
     load_org: Type.Optional(Type.Boolean({ default: true })),
     marketplace_path: Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Null()])),
     registered_marketplaces: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 100 })),
-    project_dir: Type.Optional(
-      Type.Union([Type.String({ pattern: '^/', maxLength: 4096 }), Type.Null()], {
-        description: 'Absolute path of the workspace whose skills to load',
-      }),
-    ),
+    project_dir: ProjectDir('skills'),
     org_configs: Type.Optional(Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Null()])),
     org_config: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
     sandbox_config: Type.Optional(

@@ -4,6 +4,7 @@
 // partial definition validates and then reads whole, and the TypeScript type has no optional members.
 import { type Static, type TSchema, Type } from 'typebox';
 import { Nullable } from '../events/index.js';
+import { ProjectDir } from './schemas.js';
 
 const open = { additionalProperties: true } as const;
 const Mapping = Type.Object({}, open);
@@ -79,11 +80,7 @@ export const SubAgentsRequest = Type.Object(
       Type.Boolean({ default: true, description: "Read project_dir's .agents/agents and .openhands/agents" }),
     ),
     load_builtin: Type.Optional(Type.Boolean({ default: true, description: "agentd's built-in sub-agents" })),
-    project_dir: Type.Optional(
-      Type.Union([Type.String({ pattern: '^/', maxLength: 4096 }), Type.Null()], {
-        description: 'Absolute path of the workspace whose sub-agents to read',
-      }),
-    ),
+    project_dir: ProjectDir('sub-agents'),
   },
   { ...open, $id: 'SubAgentsRequest' },
 );
