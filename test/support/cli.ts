@@ -62,10 +62,15 @@ export function runCli(
   );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`agentd did not start:\n${out}`)), 60_000);
+    let listening = false;
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
+      // Once listening, the output is only kept: matching the whole of it again per chunk flattened
+      // the growing string each time, which cost a benchmark's client more CPU than its requests.
+      if (listening) return;
       const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
       if (url) {
+        listening = true;
         clearTimeout(timer);
         const key = /session key: (\S+)/.exec(out)?.[1] ?? null;
         resolve({
