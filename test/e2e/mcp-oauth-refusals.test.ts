@@ -3,8 +3,9 @@
 // authorization server that says no, metadata that points away from the authorization server, what
 // is not an oauth2 server, too many jobs; and where the redirect URI comes from.
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, resolveConfig } from '../../src/cli/config.js';
+import { McpOAuthJobs } from '../../src/tools/mcp/oauth/jobs.js';
 import { McpOAuthEnv } from '../support/mcp-oauth.js';
 import { startOAuthServers } from '../support/oauth-servers.js';
 import { api, startServer, tempDir } from '../support/server.js';
@@ -116,6 +117,43 @@ describe('MCP OAuth refusals', () => {
     }
   });
 
+  it('ends a job that expired while it was still finding the authorization server', async () => {
+    const slow = await startOAuthServers({ metadataDelayMs: 500 });
+    const short = await startServer({
+      keys: KEYS,
+      mcpOAuth: { limits: { ttlMs: 100, perUser: 3, total: 50 } },
+    });
+    // The job's run, watched from inside: the API shows nothing of a job once it is forgotten.
+    type Jobs = { run: (...args: unknown[]) => Promise<void> };
+    const runOf = (McpOAuthJobs.prototype as unknown as Jobs).run;
+    const runs: Promise<void>[] = [];
+    const spy = vi.spyOn(McpOAuthJobs.prototype as unknown as Jobs, 'run').mockImplementation(function (
+      this: unknown,
+      ...args: unknown[]
+    ) {
+      const running = runOf.apply(this, args);
+      runs.push(running);
+      return running;
+    });
+    try {
+      const res = await api(short, '/api/mcp/oauth/start', {
+        method: 'POST',
+        body: JSON.stringify({ server: { type: 'http', url: slow.mcpUrl, auth: { strategy: 'oauth2' } } }),
+      });
+      expect(await res.json()).toMatchObject({ ok: false, error: 'The job expired' });
+      expect(runs).toHaveLength(1);
+      const ended = await Promise.race([
+        runs[0]!.then(() => 'ended'),
+        new Promise((r) => setTimeout(() => r('still waiting'), 3_000)),
+      ]);
+      expect(ended).toBe('ended');
+    } finally {
+      spy.mockRestore();
+      await short.close({ remove: true });
+      await slow.close();
+    }
+  });
+
   it('sends no OAuth request where the metadata points away from the authorization server', async () => {
     const elsewhere = await startOAuthServers({
       metadata: (m) => ({ ...m, token_endpoint: 'http://127.0.0.2:9/token' }),
@@ -133,6 +171,28 @@ describe('MCP OAuth refusals', () => {
         error_kind: 'connection',
       });
       expect(elsewhere.clients.size).toBe(0); // not even registered
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('opens no authorization URL off the authorization server, when its metadata came only to the second ask', async () => {
+    // discover() finds no metadata and the MCP SDK's auth() reads it again itself, unchecked there.
+    const elsewhere = await startOAuthServers({
+      metadataOnSecondAsk: true,
+      metadata: (m) => ({ ...m, authorization_endpoint: 'http://127.0.0.2:9/authorize' }),
+    });
+    try {
+      const started = await env.post(
+        '/api/mcp/oauth/start',
+        { server: { type: 'http', url: elsewhere.mcpUrl, auth: { strategy: 'oauth2' } } },
+        KEYS[1],
+      );
+      expect(started.body).toMatchObject({
+        ok: false,
+        error: expect.stringContaining('sends the browser to http://127.0.0.2:9'),
+      });
+      expect(started.body.authorization_url ?? null).toBeNull();
     } finally {
       await elsewhere.close();
     }

@@ -23,6 +23,10 @@ export interface OAuthServersOptions {
   accessTokenSeconds?: number;
   /** Changes the authorization server's metadata (to point an endpoint elsewhere, say). */
   metadata?: (metadata: Record<string, unknown>) => Record<string, unknown>;
+  /** The metadata is not found (404) the first time it is asked for, then served. */
+  metadataOnSecondAsk?: boolean;
+  /** The metadata is answered this late (to make a job outlive its time before the browser is asked). */
+  metadataDelayMs?: number;
 }
 
 export class OAuthServers {
@@ -37,6 +41,7 @@ export class OAuthServers {
   /** The authorize endpoint sends the browser back with access_denied. */
   refuseAuthorization = false;
   readonly clients = new Map<string, Client>();
+  private metadataAsks = 0;
   private readonly codes = new Map<
     string,
     { clientId: string; redirectUri: string; challenge: string; resource: string | null }
@@ -90,8 +95,12 @@ export class OAuthServers {
 
   private async authorization(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.issuer);
-    if (req.method === 'GET' && url.pathname === '/.well-known/oauth-authorization-server')
+    if (req.method === 'GET' && url.pathname === '/.well-known/oauth-authorization-server') {
+      this.metadataAsks += 1;
+      if (this.options.metadataOnSecondAsk && this.metadataAsks === 1) return json(res, 404, {});
+      await new Promise((resolve) => setTimeout(resolve, this.options.metadataDelayMs ?? 0));
       return json(res, 200, this.metadata());
+    }
     if (req.method === 'POST' && url.pathname === '/register') return this.register(req, res);
     if (req.method === 'GET' && url.pathname === '/authorize') return this.authorize(url, res);
     if (req.method === 'POST' && url.pathname === '/token') return this.token(req, res);

@@ -10,7 +10,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthGrant } from './grant.js';
-import { oauthFetch } from './outbound.js';
+import { McpOAuthError, oauthFetch } from './outbound.js';
 
 export class BrowserAuthorization implements OAuthClientProvider {
   private verifier: string | null = null;
@@ -70,7 +70,16 @@ export class BrowserAuthorization implements OAuthClientProvider {
     this.grant.setTokens(tokens);
   }
 
+  /**
+   * The URL the user opens: on the authorization server's own origin, like its other endpoints
+   * (discover() checks the metadata it found; when it found none, auth() reads it again unchecked).
+   */
   redirectToAuthorization(url: URL): void {
+    const server = this.discovered?.authorizationServerUrl;
+    if (!server || url.origin !== new URL(server).origin)
+      throw new McpOAuthError(
+        `The authorization server ${server ? new URL(server).origin : '(none)'} sends the browser to ${url.origin}: agentd opens only its own origin`,
+      );
     this.url = url;
   }
 

@@ -180,6 +180,8 @@ export class McpOAuthJobs {
         const authorization = new BrowserAuthorization(grant, probe.redirectUrl, job.stateParam);
         const url = await within(authorization.begin(), probe.timeoutMs);
         const outcome = await new Promise<{ code: string } | { error: string }>((resolve) => {
+          // Expired while it made the URL (or the server is stopping): nothing would ever deliver.
+          if (this.jobs.get(job.view.id) !== job) return resolve({ error: 'the job expired' });
           job.deliver = resolve;
           Object.assign(job.view, { status: 'authorizing', authorizationUrl: url.href, callbackReady: true });
         });

@@ -1,9 +1,11 @@
 // Where agentd's OAuth requests for an MCP server may go, and how much of an answer it reads. The
 // user's configuration names one place, the MCP server; its protected-resource metadata (read only
 // from the server's own origin) names the authorization server; that server's metadata must keep
-// its endpoints (authorize, token, registration) on its own origin. Nothing else is ever asked: a
+// its endpoints (authorize, token, registration) on its own origin; one on this machine or a private
+// network is asked only for an MCP server there too. Nothing else is ever asked: a
 // document pointing elsewhere fails the flow with a message naming where it pointed. Every OAuth
 // request has a timeout and a cap on the answer it reads.
+import { BlockList, isIP } from 'node:net';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 
@@ -30,8 +32,41 @@ export class McpAuthorizationRequiredError extends Error {
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 const isLoopback = (url: URL) => LOOPBACK.has(url.hostname) || url.hostname.endsWith('.localhost');
 
-/** An authorization server must be https (OAuth 2.1), or http on this machine's loopback. */
-function checkedAuthorizationServer(text: string): URL {
+/** Addresses of this machine and its private networks: loopback, private, link-local (cloud metadata), CGNAT. */
+const INTERNAL = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+] as const)
+  INTERNAL.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  INTERNAL.addSubnet(net, prefix, 'ipv6');
+
+/** Whether the URL names this machine or a private network by name or address literal. */
+function isInternal(url: URL): boolean {
+  if (isLoopback(url)) return true;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const family = isIP(host);
+  if (family === 0) return false;
+  // BlockList matches an IPv4-mapped IPv6 address (::ffff:7f00:1) against the IPv4 subnets.
+  return INTERNAL.check(host, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * An authorization server must be https (OAuth 2.1), or http on this machine's loopback; and one on
+ * this machine or a private network only for an MCP server there too: a remote server's metadata
+ * must not turn agentd's discovery, registration and token requests against its own neighbours.
+ */
+export function checkedAuthorizationServer(text: string, serverUrl: URL): URL {
   let url: URL;
   try {
     url = new URL(text);
@@ -43,6 +78,10 @@ function checkedAuthorizationServer(text: string): URL {
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url)))
     throw new McpOAuthError(
       `The MCP server names the authorization server ${url.origin}: agentd asks only https ones (http only on loopback)`,
+    );
+  if (isInternal(url) && !isInternal(serverUrl))
+    throw new McpOAuthError(
+      `The MCP server ${serverUrl.origin} names the authorization server ${url.origin}, on this machine or a private network: agentd asks such a one only for an MCP server there too`,
     );
   return url;
 }
@@ -124,7 +163,7 @@ export async function discover(serverUrl: URL, resourceMetadataUrl?: URL): Promi
     // No protected-resource metadata: the server's origin is its authorization server (MCP 2025-03-26).
   }
   const named = resourceMetadata?.authorization_servers?.[0] ?? new URL('/', serverUrl).href;
-  const server = checkedAuthorizationServer(named);
+  const server = checkedAuthorizationServer(named, serverUrl);
   const metadata = await discoverAuthorizationServerMetadata(server, {
     fetchFn: oauthFetch(new Set([server.origin])),
   });
