@@ -28,6 +28,9 @@ import { buildRuntime, type CreatedConversation } from './runtime-builder.js';
 import type { ConversationInfo } from './schemas.js';
 import { conversationInfo, fullState } from './state.js';
 
+/** The calls other replicas send that are no conversation's: the one to run for a request, if any. */
+export type OtherReplicaCalls = (request: ForwardRequest) => (() => Promise<unknown>) | undefined;
+
 export interface ConversationServiceOptions {
   store: Store;
   log: EventLog;
@@ -250,9 +253,14 @@ export abstract class ConversationRuntimes {
     }
   }
 
-  /** Runs a call another replica forwarded here (this replica holds the conversation, or no one does). */
-  execute(request: ForwardRequest): Promise<ForwardReply> {
+  /**
+   * Runs a call another replica forwarded here: one of a conversation's (this replica holds it, or no
+   * one does), or one `others` serves (a route's call about what lives in this replica's memory).
+   */
+  execute(request: ForwardRequest, others: OtherReplicaCalls = () => undefined): Promise<ForwardReply> {
     return replyOf(async () => {
+      const other = others(request);
+      if (other) return other();
       if (!(OWNED_OPS as readonly string[]).includes(request.op))
         throw new Error(`unknown call ${request.op}`);
       const method = (this as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[
@@ -288,10 +296,10 @@ export abstract class ConversationRuntimes {
     );
   }
 
-  /** Starts serving calls other replicas forward, and taking over those whose replica died. */
-  serveReplicas(): void {
+  /** Starts serving calls other replicas forward (`others`: see execute), and taking over those whose replica died. */
+  serveReplicas(others?: OtherReplicaCalls): void {
     this.ownership.start({
-      execute: (request) => this.execute(request),
+      execute: (request) => this.execute(request, others),
       orphaned: async (id) => {
         await this.recoverConversation(id);
       },

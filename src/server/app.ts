@@ -1,11 +1,13 @@
 // Builds the Fastify application: validation and error mapping, auth, OpenAPI, and one plugin
 // per route family. The domain is reached only through the services passed in.
+import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ExtensionsRepository } from '../agent/index.js';
 import type { AppConversationService } from '../app/index.js';
 import { BashService } from '../bash/index.js';
 import type { EventBus } from '../bus/index.js';
+import type { Ownership } from '../cluster/index.js';
 import type { EventQueries, OwnerEventQueries } from '../conversation/event-queries.js';
 import type { ConversationService } from '../conversation/service.js';
 import type { ChatGateway } from '../gateway/openai.js';
@@ -26,6 +28,7 @@ import {
 import { answerHeadWithGet } from './head.js';
 import { loggerOptions, RequestLogController } from './logging.js';
 import { installOpenApi } from './openapi.js';
+import { ReplicaCalls } from './replica-calls.js';
 import { agentProfileRoutes } from './routes/agent-profiles.js';
 import { bashRoutes } from './routes/bash.js';
 import { conversationBranchRoutes } from './routes/conversation-branches.js';
@@ -66,6 +69,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every registered route with who may call it (deny by default; see auth.ts). */
     routeTable: readonly RouteEntry[];
+    /** The calls other replicas may send this one's routes (replica-calls.ts). */
+    replicaCalls: ReplicaCalls;
   }
 }
 
@@ -107,6 +112,8 @@ export interface AppDeps {
    * browser comes back to (AGENTD_PUBLIC_URL; default the host each start request was sent to).
    */
   mcpOAuth?: { limits?: OAuthJobLimits; publicUrl?: string };
+  /** This replica among others (cluster/): its id and the forwarding to the others; default alone. */
+  replicas?: { id: string; ownership: Pick<Ownership, 'forward'> };
 }
 
 export interface ControlPlaneDeps {
@@ -164,11 +171,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(conversationGoalRoutes, { conversations: deps.conversations });
   await app.register(workspaceRoutes, { conversations: deps.conversations, sessionKeys });
   await app.register(hookRoutes);
-  const oauthJobs = new McpOAuthJobs(deps.mcpOAuth?.limits);
+  const replicaCalls = new ReplicaCalls(deps.replicas?.id ?? randomUUID(), deps.replicas?.ownership);
+  app.decorate('replicaCalls', replicaCalls);
+  const oauthJobs = new McpOAuthJobs(deps.mcpOAuth?.limits, replicaCalls.tag);
   app.addHook('onClose', async () => oauthJobs.close());
   await app.register(mcpOAuthRoutes, {
     settings: deps.settings,
     jobs: oauthJobs,
+    replicas: replicaCalls,
     publicUrl: deps.mcpOAuth?.publicUrl,
   });
   await app.register(eventRoutes, { events: deps.events, conversations: deps.conversations });

@@ -206,6 +206,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     docsUi: options.docsUi,
     exposeSecrets: options.exposeSecrets,
     mcpOAuth: options.mcpOAuth,
+    replicas: { id: ownership.replicaId, ownership },
     corsOrigins: options.corsOrigins,
     maxUploadBytes: options.maxUploadBytes,
     bodyStallMs: options.bodyStallMs,
@@ -214,7 +215,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
   });
   markPhase('agentd:app built');
   await conversations.recover();
-  conversations.serveReplicas();
+  conversations.serveReplicas((request) => app?.replicaCalls.handlerOf(request));
   let closed = false;
   return {
     app,

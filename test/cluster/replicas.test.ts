@@ -1,9 +1,11 @@
 // Two real agentd processes (dist/cli.js serve) on one PostgreSQL database and one Redis, with the
 // scripted LLM: events fan out to every replica, calls reach the replica that runs the conversation,
-// and when that replica is killed another one takes the conversation over.
+// an MCP OAuth job is followed through either, and when that replica is killed another one takes the
+// conversation over.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningCli, runCli } from '../support/cli.js';
 import { createTestDatabase, testDatabaseUrl, testRedisUrl } from '../support/engines.js';
+import { startOAuthServers } from '../support/oauth-servers.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
 import { tempDir } from '../support/server.js';
 import { connect, type WsClient } from '../support/ws.js';
@@ -256,6 +258,46 @@ describe.skipIf(!redisUrl || !databaseUrl)('two replicas on one PostgreSQL and o
     expect(await (await call(a, `/api/v1/sandboxes?id=${started.id}`)).json()).toEqual([null]);
     // The process A started is gone: its agent server no longer answers.
     await expect(fetch(`${agentUrl}/alive`)).rejects.toThrow();
+  });
+
+  it('an MCP OAuth job started on A is followed and completed through B: A, which holds it, answers', async () => {
+    const oauth = await startOAuthServers();
+    const post = (server: RunningCli, path: string, body: unknown) =>
+      call(server, path, { method: 'POST', body: JSON.stringify(body) });
+    const server = { type: 'http', url: oauth.mcpUrl, auth: { strategy: 'oauth2' } };
+    try {
+      const started = (await (await post(a, '/api/mcp/oauth/start', { server })).json()) as Record<
+        string,
+        string
+      >;
+      expect(started).toMatchObject({ ok: true, authorization_url: expect.any(String) });
+      const jobId = started.job_id!;
+      const seenOnB = await call(b, `/api/mcp/oauth/status/${jobId}`);
+      expect(seenOnB.status).toBe(200);
+      expect(await seenOnB.json()).toMatchObject({ status: 'authorizing', callback_ready: true });
+      // The browser's trip to the authorization server, which sends it back with a code.
+      const back = (await fetch(started.authorization_url!, { redirect: 'manual' })).headers.get('location')!;
+      const forged = new URL(back);
+      forged.searchParams.set('state', `${jobId}.not-the-secret`);
+      const refused = await post(b, `/api/mcp/oauth/callback/${jobId}`, { callback_url: forged.href });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ detail: expect.stringContaining('state') });
+      const done = await post(b, `/api/mcp/oauth/callback/${jobId}`, { callback_url: back });
+      expect(done.status).toBe(200);
+      const status = (await done.json()) as { oauth_state: unknown };
+      expect(status).toMatchObject({ ok: true, status: 'succeeded', tools: expect.any(Array) });
+      for (const secret of oauth.secrets) expect(JSON.stringify(status)).not.toContain(secret);
+      // The state A sealed opens on B (one key for every replica): its tokens need no browser there.
+      const tested = await post(b, '/api/mcp/test', {
+        server: { ...server, auth: { ...server.auth, state: status.oauth_state } },
+      });
+      expect(await tested.json()).toMatchObject({ ok: true, tools: expect.any(Array) });
+      // A job of no replica, and no job id at all, are B's 404.
+      expect((await call(b, `/api/mcp/oauth/status/${'0'.repeat(64)}`)).status).toBe(404);
+      expect((await call(b, '/api/mcp/oauth/status/nosuchjob')).status).toBe(404);
+    } finally {
+      await oauth.close();
+    }
   });
 
   it('kill -9 of the replica running a conversation: the other takes it over, every event exactly once', async () => {

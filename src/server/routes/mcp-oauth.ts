@@ -3,7 +3,9 @@
 // the authorization server sends the browser back to agentd's own page /ui/oauth/callback, which
 // POSTs that URL to /api/mcp/oauth/callback/{job_id}; GET /api/mcp/oauth/status/{job_id} says how far
 // the job is and, once it succeeded, its tools and the oauth_state to keep under the server's
-// auth.state (secrets sealed for the caller). The jobs are tools/mcp/oauth/jobs.ts.
+// auth.state (secrets sealed for the caller). The jobs are tools/mcp/oauth/jobs.ts. A job lives in the
+// replica that started it; status and callback requests that land on another replica are answered by
+// that one (replica-calls.ts), so the flow works behind a load balancer without sticky sessions.
 //
 // The redirect URI is AGENTD_PUBLIC_URL's /ui/oauth/callback when configured, else the origin the
 // start request was addressed to (its Host, on the connection's scheme): nothing a query or body says.
@@ -14,7 +16,7 @@ import { type Static, Type } from 'typebox';
 import type { SettingsService } from '../../settings/index.js';
 import {
   hasOAuthValues,
-  type McpOAuthJobs,
+  McpOAuthJobs,
   McpOAuthState,
   mapOAuthSecrets,
   OAuthCallbackError,
@@ -22,6 +24,7 @@ import {
   TooManyOAuthJobsError,
 } from '../../tools/index.js';
 import { HttpError } from '../errors.js';
+import { type ReplicaCalls, ReplicaGoneError } from '../replica-calls.js';
 import { detailResponse, errorResponses } from '../schemas.js';
 import { CandidateRequest, candidateServers, toolCallOf } from './mcp-schemas.js';
 
@@ -83,6 +86,10 @@ const CallbackRequest = Type.Object(
 
 const notFound = () => new HttpError(404, 'MCP OAuth job not found');
 
+/** A job route's answer as it travels between replicas (replica-calls.ts): the body, or the HTTP error. */
+type JobAnswer = { body: StatusResponse } | { status: 400 | 404 | 409; detail: string };
+const NOT_FOUND: JobAnswer = { status: 404, detail: 'MCP OAuth job not found' };
+
 /** Where the authorization server sends the browser back (see the header). */
 export function redirectUri(request: FastifyRequest, publicUrl: string | undefined): string {
   if (publicUrl) return new URL(OAUTH_CALLBACK_PATH, publicUrl).href;
@@ -107,8 +114,10 @@ export function redirectUri(request: FastifyRequest, publicUrl: string | undefin
 export const mcpOAuthRoutes: FastifyPluginAsync<{
   settings: SettingsService;
   jobs: McpOAuthJobs;
+  /** Where a job started on another replica is asked (its id says which). */
+  replicas: ReplicaCalls;
   publicUrl?: string;
-}> = async (app, { settings, jobs, publicUrl }) => {
+}> = async (app, { settings, jobs, replicas, publicUrl }) => {
   /** A job as its owner reads it, the state's secrets sealed for them. */
   const statusOf = (userId: string, view: OAuthJobView): StatusResponse => {
     const failed = view.status === 'failed';
@@ -126,6 +135,35 @@ export const mcpOAuthRoutes: FastifyPluginAsync<{
       ...(sealed ? { oauth_state: sealed } : {}),
       ...(failed ? { error: view.error ?? 'failed', error_kind: view.errorKind ?? 'unknown' } : {}),
     };
+  };
+
+  // The job calls, run on the replica that runs the job.
+  replicas.serve('mcpOAuth.status', async (userId, [jobId]) => {
+    const view = jobs.view(userId, jobId as string);
+    return view ? { body: statusOf(userId, view) } : NOT_FOUND;
+  });
+  replicas.serve('mcpOAuth.callback', async (userId, [jobId, callbackUrl]): Promise<JobAnswer> => {
+    try {
+      const view = await jobs.callback(userId, jobId as string, callbackUrl as string, CALLBACK_WAIT_MS);
+      return view ? { body: statusOf(userId, view) } : NOT_FOUND;
+    } catch (error) {
+      if (error instanceof OAuthCallbackError) return { status: error.status, detail: error.message };
+      throw error;
+    }
+  });
+  /** A job call's answer from the replica its id names; a replica that is gone took its jobs with it. */
+  const onJobReplica = async (op: string, userId: string, jobId: string, ...args: unknown[]) => {
+    const tag = McpOAuthJobs.replicaOf(jobId);
+    if (!tag) throw notFound();
+    let answer: JobAnswer;
+    try {
+      answer = (await replicas.call(tag, op, userId, [jobId, ...args])) as JobAnswer;
+    } catch (error) {
+      if (error instanceof ReplicaGoneError) throw notFound();
+      throw error;
+    }
+    if ('body' in answer) return answer.body;
+    throw new HttpError(answer.status, answer.detail);
   };
 
   app.post(
@@ -193,12 +231,8 @@ export const mcpOAuthRoutes: FastifyPluginAsync<{
         response: { 200: StatusResponse, 404: detailResponse('No such job of yours'), ...errorResponses },
       },
     },
-    async (request) => {
-      const { job_id } = request.params as { job_id: string };
-      const view = jobs.view(request.userId, job_id);
-      if (!view) throw notFound();
-      return statusOf(request.userId, view);
-    },
+    async (request) =>
+      onJobReplica('mcpOAuth.status', request.userId, (request.params as { job_id: string }).job_id),
   );
 
   app.post(
@@ -222,14 +256,7 @@ export const mcpOAuthRoutes: FastifyPluginAsync<{
     async (request) => {
       const { job_id } = request.params as { job_id: string };
       const { callback_url } = request.body as { callback_url: string };
-      try {
-        const view = await jobs.callback(request.userId, job_id, callback_url, CALLBACK_WAIT_MS);
-        if (!view) throw notFound();
-        return statusOf(request.userId, view);
-      } catch (error) {
-        if (error instanceof OAuthCallbackError) throw new HttpError(error.status, error.message);
-        throw error;
-      }
+      return onJobReplica('mcpOAuth.callback', request.userId, job_id, callback_url);
     },
   );
 };

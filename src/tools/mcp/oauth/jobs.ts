@@ -76,15 +76,31 @@ interface Job {
   timer: NodeJS.Timeout;
 }
 
+/** A job id: the replica that runs the job (32 hex digits), then 32 random ones. */
+const JOB_ID = /^([0-9a-f]{32})[0-9a-f]{32}$/;
+
 export class McpOAuthJobs {
   private readonly jobs = new Map<string, Job>();
 
-  constructor(private readonly limits: OAuthJobLimits = OAUTH_JOB_LIMITS) {}
+  /**
+   * `replica`: this replica's tag (32 hex digits), the start of every job id here: a job lives in
+   * the memory of the replica that started it, and another replica reads in its id where to send
+   * the job's status and callback calls.
+   */
+  constructor(
+    private readonly limits: OAuthJobLimits = OAUTH_JOB_LIMITS,
+    readonly replica: string = randomBytes(16).toString('hex'),
+  ) {}
+
+  /** The tag of the replica that runs the job `id`; null for what is no job id. */
+  static replicaOf(id: string): string | null {
+    return JOB_ID.exec(id)?.[1] ?? null;
+  }
 
   /** Starts a job for `owner`; TooManyOAuthJobsError past the limits. */
   start(owner: string, probe: OAuthProbe): string {
     this.makeRoom(owner);
-    const id = randomBytes(16).toString('hex');
+    const id = `${this.replica}${randomBytes(16).toString('hex')}`;
     let finish = () => {};
     const job: Job = {
       view: { id, status: 'pending', authorizationUrl: null, callbackReady: false },
