@@ -1,0 +1,305 @@
+// The web UI's settings in a real Chromium against the real binary (dist/cli.js) and the scripted LLM
+// (set up by ui-harness.ts): change settings through /api/settings (with an MCP server tested); save,
+// use and switch to LLM profiles, one on a shared key, and an agent profile; install skills (from a
+// folder and from the server's marketplace) and a plugin; save a working folder for the New page.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunningCli } from '../support/cli.js';
+import { finishStep } from '../support/conversation.js';
+import { tempDir } from '../support/server.js';
+import { finishing, marketplace, webUiInChromium } from './ui-harness.js';
+
+const ui = webUiInChromium({ extensionsRepo: marketplace() });
+const { llm, api, scriptNext, signedInPage, startFromPage, shot } = ui;
+let cli: RunningCli;
+// The settings' test finds an LLM key set: where these tests ran after the conversations' tests,
+// those had stored one (scriptNext); here it is stored before them.
+beforeAll(async () => {
+  ({ cli } = ui);
+  await scriptNext([]);
+});
+
+describe('the web UI in Chromium', () => {
+  it('changes settings through /api/settings, the key shown only as set, and tests an MCP server', async () => {
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Max iterations').waitFor();
+    expect(await page.getByTestId('key-state').textContent()).toBe('set');
+    expect(await page.getByLabel(/^API key/).inputValue()).toBe('');
+    // The model field suggests the models that work with a key alone.
+    const suggested = page.locator('datalist#known-models option');
+    await suggested.first().waitFor({ state: 'attached' });
+    expect(await suggested.evaluateAll((o) => o.map((e) => e.getAttribute('value')))).toContain(
+      'anthropic/claude-sonnet-4-6',
+    );
+    await page.getByLabel('Max iterations').fill('42');
+    await page.getByLabel(/Confirmation mode/).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const stored = (await (await api('/api/settings')).json()) as Record<string, unknown>;
+    expect(stored).toMatchObject({ max_iterations: 42, confirmation_mode: true, llm_api_key_set: true });
+
+    const mcp = page.getByRole('form', { name: 'Add an MCP server' });
+    await mcp.getByLabel('Name').fill('test-tools');
+    await mcp.getByRole('textbox', { name: 'Command' }).fill(process.execPath);
+    await mcp.getByLabel(/Arguments/).fill(`${join(process.cwd(), 'test/support/mcp-server.mjs')} stdio`);
+    // Tried before it is added (POST /api/mcp/test): nothing is saved by that.
+    await mcp.getByRole('button', { name: 'Test before adding' }).click();
+    await mcp.getByText('works: add, explode, die').waitFor();
+    const before = (await (await api('/api/settings')).json()) as {
+      mcp_config: { stdio_servers?: unknown[] } | null;
+    };
+    expect(before.mcp_config?.stdio_servers ?? []).toHaveLength(0);
+    await mcp.getByRole('button', { name: 'Add server' }).click();
+    await page.getByText('test-tools:').waitFor();
+    await page.getByRole('button', { name: 'Test', exact: true }).click();
+    await page.getByText(/works: .*add/).waitFor();
+    await shot(page, 'settings');
+    const after = (await (await api('/api/settings')).json()) as { mcp_config: { stdio_servers: unknown[] } };
+    expect(after.mcp_config.stdio_servers).toHaveLength(1);
+    // A server an OpenHands client saved under a key (/api/settings/mcp/{key}) shows its name.
+    const saved = await api('/api/settings/mcp/docs', {
+      method: 'POST',
+      body: { url: 'https://docs.example/mcp' },
+    });
+    expect(saved.status).toBe(201);
+    await page.reload();
+    await page.getByText('docs: https://docs.example/mcp').waitFor();
+    expect((await api('/api/settings/mcp/docs', { method: 'DELETE' })).status).toBe(200);
+    await page.close();
+  });
+
+  it('saves the LLM as a profile, uses another, and switches a conversation to one from its page', async () => {
+    const keyA = await scriptNext([finishStep]);
+    const keyB = `sk-${randomUUID()}`;
+    llm.script(keyB, [finishing('answered by model B'), finishing('started on model B')]);
+    const b = { model: 'openai/model-b', api_key: keyB, base_url: llm.openaiBaseUrl };
+    expect((await api('/api/profiles/model-b', { method: 'POST', body: { llm: b } })).status).toBe(201);
+
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Save the LLM as a profile' });
+    await form.getByLabel('Profile name').fill('model-a');
+    await form.getByRole('button', { name: 'Add profile' }).click();
+    const rowA = page.locator('.profiles li', { hasText: 'model-a' });
+    await rowA.getByText('key set').waitFor();
+    // The page says how OpenAI's clients reach the profiles; what it names answers.
+    const hint = (await page.getByLabel('OpenAI-compatible API').textContent()) ?? '';
+    const baseUrl = /(http\S+\/v1)/.exec(hint)?.[1] ?? '';
+    expect(baseUrl).toBe(`${cli.url}/v1`);
+    const models = (await (
+      await fetch(`${baseUrl}/models`, { headers: { authorization: `Bearer ${cli.key}` } })
+    ).json()) as { data: { id: string }[] };
+    expect(models.data.map((m) => m.id)).toEqual(
+      expect.arrayContaining(['openhands_model-a', 'openhands_model-b']),
+    );
+    // Saved with the stored key, sealed: the page never held it in clear.
+    const saved = (await (await api('/api/profiles/model-a')).json()) as { config: Record<string, unknown> };
+    expect(saved.config).toMatchObject({ model: 'openai/scripted-model', api_key: null });
+
+    const rowB = page.locator('.profiles li', { hasText: 'model-b' });
+    await rowB.getByRole('button', { name: 'Use' }).click();
+    await rowB.getByText('in use').waitFor();
+    // The settings form reloads after the profile list does: wait for it, not for the badge alone.
+    await expect.poll(() => page.getByLabel('Model').first().inputValue()).toBe('openai/model-b');
+    await shot(page, 'settings-profiles');
+    await rowA.getByRole('button', { name: 'Use' }).click();
+    await rowA.getByText('in use').waitFor();
+
+    await startFromPage(page, 'Answer on model A first');
+    await page.locator('.badge.status-finished').first().waitFor();
+    expect(llm.requestsFor(keyA)).toHaveLength(1);
+    await page.getByLabel('Switch the model').selectOption('model-b');
+    await page.locator('.meta', { hasText: 'openai/model-b' }).waitFor();
+    await page.locator('.marker', { hasText: 'Model: openai/model-b' }).waitFor();
+    await page.getByLabel('Message to the agent').fill('Now on B');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('.message.final', { hasText: 'answered by model B' }).waitFor();
+    expect(llm.requestsFor(keyB)).toHaveLength(1);
+    expect(llm.requestsFor(keyA)).toHaveLength(1);
+    await shot(page, 'conversation-switched');
+
+    // A new conversation on a profile from the start (the settings' LLM is model A's).
+    await page.getByRole('link', { name: 'New', exact: true }).click();
+    await page.getByLabel('Task').fill('Start on B');
+    await page.getByLabel('Working folder').fill(tempDir('agentd-web-work-'));
+    await page.getByLabel('LLM profile').selectOption('model-b');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('.message.final', { hasText: 'started on model B' }).waitFor();
+    expect(llm.requestsFor(keyB)).toHaveLength(2);
+    expect(llm.requestsFor(keyA)).toHaveLength(1);
+    await page.close();
+  });
+
+  it('keeps a key once for several profiles: a profile on the shared key runs on it', async () => {
+    await scriptNext([finishStep]);
+    const shared = `sk-${randomUUID()}`;
+    llm.script(shared, [finishing('ran on the shared key')]);
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const add = page.getByRole('form', { name: 'Add a shared key' });
+    await add.getByLabel('Name').fill('Team');
+    await add.getByLabel(/Base URL/).fill(llm.openaiBaseUrl);
+    await add.getByLabel('Key').fill(shared);
+    await add.getByRole('button', { name: 'Add shared key' }).click();
+    const keys = page.getByRole('list', { name: 'Shared keys' });
+    await keys.getByText('Team').waitFor();
+    expect(await keys.textContent()).not.toContain(shared);
+
+    const form = page.getByRole('form', { name: 'Save the LLM as a profile' });
+    await form.getByLabel('Profile name').fill('team-profile');
+    await form.getByLabel('Key').selectOption({ label: 'Shared: Team' });
+    await form.getByRole('button', { name: 'Add profile' }).click();
+    await page.locator('.profiles li', { hasText: 'team-profile' }).getByText('shared key: Team').waitFor();
+    await shot(page, 'settings-shared-keys');
+
+    await page.getByRole('link', { name: 'New', exact: true }).click();
+    await page.getByLabel('Task').fill('Run on the team key');
+    await page.getByLabel('Working folder').fill(tempDir('agentd-web-work-'));
+    await page.getByLabel('LLM profile').selectOption('team-profile');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('.message.final', { hasText: 'ran on the shared key' }).waitFor();
+    expect(llm.requestsFor(shared)).toHaveLength(1);
+
+    // Not deleted while a profile uses it: the page says why.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await keys.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(/referenced by LLM profile\(s\): team-profile/).waitFor();
+    await page.close();
+  });
+
+  it('saves an agent profile and starts a conversation on it from the New page', async () => {
+    await scriptNext([finishStep]);
+    const key = `sk-${randomUUID()}`;
+    llm.script(key, [finishing('ran as the reviewer')]);
+    const runsOn = { model: 'openai/reviewer-model', api_key: key, base_url: llm.openaiBaseUrl };
+    expect((await api('/api/profiles/reviewer-llm', { method: 'POST', body: { llm: runsOn } })).status).toBe(
+      201,
+    );
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Save an agent profile' });
+    await form.getByLabel('Agent profile name').fill('reviewer');
+    await form.getByLabel('Runs on').selectOption('reviewer-llm');
+    await form.getByLabel('Added instructions').fill('REVIEWER-MARK: only review, never edit.');
+    await form.getByLabel('MCP servers').selectOption('none');
+    await form.getByRole('button', { name: 'Save agent profile' }).click();
+    const row = page.getByRole('list', { name: 'Agent profiles' }).locator('li', { hasText: 'reviewer' });
+    await row.getByText('on reviewer-llm').waitFor();
+    await row.getByText('no MCP servers').waitFor();
+    expect(await row.getByText('no such LLM profile').count()).toBe(0);
+    await shot(page, 'settings-agent-profiles');
+
+    await page.getByRole('link', { name: 'New', exact: true }).click();
+    await page.getByLabel('Task').fill('Review the change');
+    await page.getByLabel('Working folder').fill(tempDir('agentd-web-work-'));
+    await page.getByLabel('Agent profile').selectOption({ label: 'reviewer (on reviewer-llm)' });
+    // An agent profile says what the agent runs on: no LLM profile or model to choose beside it.
+    expect(await page.getByLabel('LLM profile').count()).toBe(0);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('.message.final', { hasText: 'ran as the reviewer' }).waitFor();
+    expect(JSON.stringify(llm.requestsFor(key)[0]!.body.messages)).toContain('REVIEWER-MARK');
+    const id = page.url().split('/').pop()!;
+    const info = (await (await api(`/api/conversations/${id}`)).json()) as {
+      launched_agent_profile: { agent_profile_id: string } | null;
+    };
+    const listed = (await (await api('/api/agent-profiles')).json()) as {
+      profiles: { id: string; name: string }[];
+    };
+    expect(info.launched_agent_profile?.agent_profile_id).toBe(
+      listed.profiles.find((p) => p.name === 'reviewer')?.id,
+    );
+    await page.close();
+  });
+
+  it('installs a skill from a folder, disables it and removes it; installs one from the marketplace, and a plugin', async () => {
+    const folder = tempDir('agentd-web-skill-');
+    writeFileSync(
+      join(folder, 'SKILL.md'),
+      '---\nname: web-skill\ndescription: From the page\nversion: 2.0.0\n---\nBe kind.\n',
+    );
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Install a skill' });
+    await form.getByLabel('Source').fill(folder);
+    await form.getByRole('button', { name: 'Install skill' }).click();
+    const list = page.getByRole('list', { name: 'Installed skills' });
+    await list.getByText('From the page').waitFor();
+    await shot(page, 'settings-installed-skills');
+    const skillNames = async () =>
+      (
+        (await (await api('/api/skills', { method: 'POST', body: { load_project: false } })).json()) as {
+          skills: { name: string }[];
+        }
+      ).skills.map((s) => s.name);
+    expect(await skillNames()).toContain('web-skill');
+    await list.getByLabel('web-skill enabled').uncheck();
+    await expect.poll(skillNames).not.toContain('web-skill');
+    expect(await list.getByLabel('web-skill enabled').isChecked()).toBe(false);
+    // A source that holds no skill: the page says why.
+    await form.getByLabel('Source').fill(tempDir('agentd-web-noskill-'));
+    await form.getByRole('button', { name: 'Install skill' }).click();
+    await page.getByText(/holds no SKILL.md/).waitFor();
+    await list.getByRole('button', { name: 'Remove' }).click();
+    await list.getByText('From the page').waitFor({ state: 'detached' });
+
+    // From the marketplace (the server's extensions repository): installed with one click.
+    await page.locator('.installed-skills summary', { hasText: 'Marketplace' }).click();
+    const offered = page.getByRole('list', { name: 'Offered skills' });
+    await offered.getByText('Offered here').waitFor();
+    await offered.getByRole('button', { name: 'Install' }).click();
+    await list.getByText('From the marketplace').waitFor();
+    await offered.getByText('installed').waitFor();
+    expect(await skillNames()).toContain('market-skill');
+    await list.getByRole('button', { name: 'Remove' }).click();
+    await list.getByText('From the marketplace').waitFor({ state: 'detached' });
+
+    // A plugin the same way: installed, it joins every conversation.
+    const plugin = tempDir('agentd-web-plugin-');
+    mkdirSync(join(plugin, '.plugin'));
+    writeFileSync(
+      join(plugin, '.plugin', 'plugin.json'),
+      JSON.stringify({ name: 'web-plugin', description: 'A page plugin' }),
+    );
+    const plugins = page.getByRole('form', { name: 'Install a plugin' });
+    await plugins.getByLabel('Source').fill(plugin);
+    await plugins.getByRole('button', { name: 'Install plugin' }).click();
+    await page.getByRole('list', { name: 'Installed plugins' }).getByText('A page plugin').waitFor();
+    const installed = (await (await api('/api/plugins/installed')).json()) as { plugins: { name: string }[] };
+    expect(installed.plugins.map((p) => p.name)).toEqual(['web-plugin']);
+    expect((await api('/api/plugins/installed/web-plugin', { method: 'DELETE' })).status).toBe(200);
+    await page.close();
+  });
+
+  it('saves a working folder on the server and offers it on the New page of any browser', async () => {
+    await scriptNext([finishing('ran in a kept folder')]);
+    const folder = tempDir('agentd-web-saved-');
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'New', exact: true }).click();
+    await page.getByLabel('Task').fill('Run in a folder to keep');
+    await page.getByLabel('Working folder').fill(folder);
+    await page.getByLabel('Save this folder for next time').check();
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('.message.final', { hasText: 'ran in a kept folder' }).waitFor();
+    const lists = (await (await api('/api/workspaces')).json()) as { workspaces: unknown[] };
+    expect(lists.workspaces).toEqual([{ id: folder, name: basename(folder), path: folder }]);
+    await page.close();
+
+    // Another browser (its own storage, no last folder): the saved one is offered and fills the field.
+    const other = await signedInPage();
+    await other.getByRole('link', { name: 'New', exact: true }).click();
+    const saved = other.getByRole('navigation', { name: 'Saved folders' });
+    await saved.getByRole('button', { name: basename(folder), exact: true }).click();
+    await expect.poll(() => other.getByLabel('Working folder').inputValue()).toBe(folder);
+    expect(await other.getByLabel('Save this folder for next time').count()).toBe(0);
+    await shot(other, 'new-saved-folders');
+    await saved.getByRole('button', { name: `Forget ${basename(folder)}` }).click();
+    await saved.waitFor({ state: 'detached' });
+    expect(((await (await api('/api/workspaces')).json()) as { workspaces: unknown[] }).workspaces).toEqual(
+      [],
+    );
+    await other.close();
+  });
+});
