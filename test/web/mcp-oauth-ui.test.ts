@@ -1,30 +1,30 @@
 // Adding a remote MCP server that signs in with OAuth, in a real Chromium against the real binary
-// (dist/cli.js) and a real OAuth authorization server and MCP server on loopback
-// (test/support/oauth-servers.ts): the settings page starts the sign-in and opens the authorization
-// page in a new tab; the authorization server sends that tab back to agentd's /ui/oauth/callback,
-// which completes the job with the key this browser keeps; the settings page sees the job succeed
-// and saves the server with its state. No token or client secret reaches the server's log.
+// (dist/cli.js, set up by ui-harness.ts) and a real OAuth authorization server and MCP server on
+// loopback (test/support/oauth-servers.ts): the settings page starts the sign-in and opens the
+// authorization page in a new tab; the authorization server sends that tab back to agentd's
+// /ui/oauth/callback, which completes the job with the key this browser keeps; the settings page sees
+// the job succeed and saves the server with its state. No token or client secret reaches the server's log.
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH } from '../../src/tools/browser/session.js';
-import { type RunningCli, runCli } from '../support/cli.js';
+import type { RunningCli } from '../support/cli.js';
 import { type OAuthServers, startOAuthServers } from '../support/oauth-servers.js';
-import { tempDir } from '../support/server.js';
+import { webUiInChromium } from './ui-harness.js';
 
 let oauth: OAuthServers;
-let cli: RunningCli;
-let browser: Browser;
-
+// Registered before the harness's hooks: started before the server, closed after it.
 beforeAll(async () => {
   oauth = await startOAuthServers();
-  cli = await runCli(['serve', '--port', '0', '--data-dir', tempDir('agentd-web-oauth-')]);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
 });
 afterAll(async () => {
-  await browser?.close();
-  await cli?.stop();
   await oauth?.close();
+});
+
+const ui = webUiInChromium();
+let cli: RunningCli;
+let browser: Browser;
+beforeAll(() => {
+  ({ cli, browser } = ui);
 });
 
 describe('an MCP server that signs in with OAuth, in the web UI', () => {

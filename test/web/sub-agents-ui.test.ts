@@ -1,21 +1,18 @@
 // A sub-agent task in the web UI, in a real Chromium against the real binary (dist/cli.js) and the
-// scripted LLM: the parent's page shows the task (its type, description and report) and lists the
-// task's conversation among its sub-conversations; that conversation's page shows the sub-agent's
-// own work and links back to its parent. AGENTD_SCREENSHOT_DIR, when set, gets a picture of the task.
+// scripted LLM (set up by ui-harness.ts): the parent's page shows the task (its type, description and
+// report) and lists the task's conversation among its sub-conversations; that conversation's page
+// shows the sub-agent's own work and links back to its parent. AGENTD_SCREENSHOT_DIR, when set, gets
+// a picture of the task.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../src/llm/index.js';
-import { CHROMIUM_PATH } from '../../src/tools/browser/session.js';
-import { type RunningCli, runCli } from '../support/cli.js';
-import { ScriptedLLM, type ScriptStep } from '../support/scripted-llm.js';
+import type { RunningCli } from '../support/cli.js';
+import type { ScriptStep } from '../support/scripted-llm.js';
 import { tempDir } from '../support/server.js';
-
-const llm = new ScriptedLLM();
-let cli: RunningCli;
-let browser: Browser;
+import { webUiInChromium } from './ui-harness.js';
 
 const home = tempDir('agentd-web-subagents-home-');
 mkdirSync(join(home, '.agents', 'agents'), { recursive: true });
@@ -24,25 +21,15 @@ writeFileSync(
   '---\nname: reviewer\ndescription: Reviews a diff\ntools: [terminal]\n---\nReview it.\n',
 );
 
-beforeAll(async () => {
-  await llm.start();
-  cli = await runCli(['serve', '--port', '0', '--data-dir', tempDir('agentd-web-subagents-')], {
-    env: { HOME: home },
-  });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
-});
-afterAll(async () => {
-  await browser?.close();
-  await cli?.stop();
-  await llm.stop();
+const ui = webUiInChromium({ home });
+const { llm, api } = ui;
+let cli: RunningCli;
+let browser: Browser;
+beforeAll(() => {
+  ({ cli, browser } = ui);
 });
 
-const post = (path: string, body: unknown) =>
-  fetch(`${cli.url}${path}`, {
-    method: 'POST',
-    headers: { 'X-Session-API-Key': cli.key!, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+const post = (path: string, body: unknown) => api(path, { method: 'POST', body });
 
 describe('a sub-agent task in the web UI', () => {
   it("shows the task with its report, and the sub-agent's conversation under its parent", async () => {
