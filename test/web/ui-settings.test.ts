@@ -1,27 +1,106 @@
-// The web UI's settings in a real Chromium against the real binary (dist/cli.js) and the scripted LLM
-// (set up by ui-harness.ts): change settings through /api/settings (with an MCP server tested); save,
-// use and switch to LLM profiles, one on a shared key, and an agent profile; install skills (from a
-// folder and from the server's marketplace) and a plugin; save a working folder for the New page.
+// The web UI in a real Chromium against the real binary (dist/cli.js) and the scripted LLM (set up by
+// ui-harness.ts): sign in through the URL the banner prints, or in the form, the key kept out of the
+// address, the cookies and the server's log; a server started with --no-auth asks for no key; the V1
+// sandboxes page pauses, resumes and deletes a sandbox; change settings (with an MCP server tested);
+// save, use and switch to LLM profiles, one on a shared key, and an agent profile; install skills (from
+// a folder and from the server's marketplace) and a plugin; save a working folder for the New page.
+// In this order on one server: the sign-in's settings page lists the agent profiles first, before any
+// LLM key is stored (so the default agent profile they start with gets no LLM profile), and the
+// settings' test finds the key a test before it stored and no LLM profile yet.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { Browser } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunningCli } from '../support/cli.js';
+import { type RunningCli, runCli } from '../support/cli.js';
 import { finishStep } from '../support/conversation.js';
 import { tempDir } from '../support/server.js';
+import { postJson, waitForTask } from '../support/v1.js';
 import { finishing, marketplace, webUiInChromium } from './ui-harness.js';
 
 const ui = webUiInChromium({ extensionsRepo: marketplace() });
 const { llm, api, scriptNext, signedInPage, startFromPage, shot } = ui;
 let cli: RunningCli;
-// The settings' test finds an LLM key set: where these tests ran after the conversations' tests,
-// those had stored one (scriptNext); here it is stored before them.
-beforeAll(async () => {
-  ({ cli } = ui);
-  await scriptNext([]);
+let signInUrl = '';
+let browser: Browser;
+beforeAll(() => {
+  ({ cli, signInUrl, browser } = ui);
 });
 
 describe('the web UI in Chromium', () => {
+  it('signs in through the printed URL, keeps the key out of the address, and asks for it otherwise', async () => {
+    expect(signInUrl).toBe(`${cli.url}/#key=${cli.key}`);
+    const page = await signedInPage();
+    expect(page.url()).toBe(`${cli.url}/`);
+    expect(await page.evaluate<string | null>("localStorage.getItem('agentd.sessionKey')")).toBe(cli.key);
+    expect(await page.evaluate<string>('document.cookie')).toBe('');
+    await page.getByRole('heading', { name: 'Conversations' }).waitFor();
+    await shot(page, 'conversations-empty');
+
+    const fresh = await browser.newPage();
+    await fresh.goto(`${cli.url}/ui/settings`);
+    await fresh.getByLabel('Session key').fill('not-the-key');
+    await fresh.getByRole('button', { name: 'Sign in' }).click();
+    await fresh.getByText('The server did not accept that key.').waitFor();
+    await shot(fresh, 'sign-in');
+    await fresh.getByLabel('Session key').fill(cli.key!);
+    await fresh.getByRole('button', { name: 'Sign in' }).click();
+    await fresh.getByRole('heading', { name: 'Settings' }).waitFor();
+    await fresh.close();
+    await page.close();
+    // The key went to the server only in headers and the socket's first frame: never in a logged line.
+    expect(cli.output().split(cli.key!).length - 1).toBe(2); // the banner's two lines
+  });
+
+  it('needs no key on a server started with --no-auth', async () => {
+    const open = await runCli([
+      'serve',
+      '--no-auth',
+      '--port',
+      '0',
+      '--data-dir',
+      tempDir('agentd-web-noauth-'),
+    ]);
+    try {
+      const page = await browser.newPage();
+      await page.goto(/web UI: (http:\/\/\S+)/.exec(open.output())?.[1] ?? '');
+      await page.getByRole('heading', { name: 'Conversations' }).waitFor();
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByLabel('Max iterations').waitFor();
+      expect(await page.evaluate<string | null>("localStorage.getItem('agentd.sessionKey')")).toBeNull();
+      await page.close();
+    } finally {
+      await open.stop();
+    }
+  });
+
+  it('lists the V1 sandboxes with their conversations; pauses, resumes and deletes one', async () => {
+    await scriptNext([{ toolCalls: [{ name: 'finish', arguments: { message: 'sandboxed and done' } }] }]);
+    const who = { url: cli.url, key: cli.key! };
+    const task = await postJson(who, '/api/v1/app-conversations', {
+      initial_message: { role: 'user', content: [{ type: 'text', text: 'Finish in a sandbox' }] },
+    });
+    const ready = await waitForTask(who, task.id as string);
+    const sandboxId = ready.sandbox_id as string;
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Sandboxes' }).click();
+    const row = page.locator(`li[data-sandbox-id="${sandboxId}"]`);
+    await row.locator('.badge', { hasText: 'running' }).waitFor();
+    await shot(page, 'sandboxes');
+    await row.getByRole('button', { name: 'Pause' }).click();
+    await row.locator('.badge', { hasText: 'paused' }).waitFor();
+    await row.getByRole('button', { name: 'Resume' }).click();
+    await row.locator('.badge', { hasText: 'running' }).waitFor();
+    await row.getByRole('link').first().click();
+    await page.waitForURL(/\/ui\/conversations\//);
+    await page.locator('.message.final', { hasText: 'sandboxed and done' }).waitFor();
+    await shot(page, 'sandbox-conversation');
+    await page.getByRole('link', { name: 'Sandboxes' }).click();
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    await page.close();
+  });
+
   it('changes settings through /api/settings, the key shown only as set, and tests an MCP server', async () => {
     const page = await signedInPage();
     await page.getByRole('link', { name: 'Settings' }).click();
