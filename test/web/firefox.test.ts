@@ -48,10 +48,15 @@ describe('the web UI in Firefox', () => {
     await page.waitForSelector('nav[aria-label="Main"]');
     expect(page.url()).toBe(`${cli.url}/`);
 
-    await page.locator('nav a[href="/ui/new"]').click();
-    await page.locator('textarea[name="task"]').fill('Say hello from Firefox');
-    await page.locator('input[name="working-dir"]').fill(tempDir('agentd-web-ff-work-'));
-    await page.locator('button[type="submit"]').click();
+    // Firefox applies the page's Content-Security-Policy (script-src 'self', no eval: agentd's stays
+    // strict) to the function puppeteer's locators poll to see an element is enabled; so this test
+    // says "enabled" in the selector instead.
+    const enabled = (selector: string) =>
+      page.locator(`${selector}:not([disabled])`).setWaitForEnabled(false);
+    await enabled('nav a[href="/ui/new"]').click();
+    await enabled('textarea[name="task"]').fill('Say hello from Firefox');
+    await enabled('input[name="working-dir"]').fill(tempDir('agentd-web-ff-work-'));
+    await enabled('button[type="submit"]').click();
     const terminal = await page.waitForSelector('pre.terminal ::-p-text(hello-from-firefox)');
     expect(await terminal?.evaluate((e) => e.textContent)).toBe('hello-from-firefox');
     await page.waitForSelector('.badge.status-finished');
