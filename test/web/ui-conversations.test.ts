@@ -1,8 +1,9 @@
 // The web UI's conversations in a real Chromium against the real binary (dist/cli.js) and the scripted
 // LLM (set up by ui-harness.ts): start one from the page and watch its terminal output, see file edits
-// and patches as diffs, approve and reject in confirmation mode, interrupt and resume, live through a
-// server restart without a gap or a duplicate (the tests after it run on the restarted server, on the
-// same port), start a sub-conversation, work toward a goal, and open the working folder's page.
+// and patches as diffs, keep what was chosen on the New page before the settings came, approve and
+// reject in confirmation mode, interrupt and resume, live through a server restart without a gap or a
+// duplicate (the tests after it run on the restarted server, on the same port), start a
+// sub-conversation, work toward a goal, and open the working folder's page.
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -151,6 +152,31 @@ describe('the web UI in Chromium', () => {
     await refused.locator('pre.diff.patch .add', { hasText: '+patched by the agent' }).waitFor();
     await page.locator('.badge.status-finished').first().waitFor();
     await shot(page, 'conversation-apply-patch');
+    await page.close();
+  });
+
+  it('keeps the model and confirmation mode chosen on the New page before the settings came', async () => {
+    await scriptNext([finishStep]); // the settings name the scripted model, confirmation mode off
+    const page = await signedInPage();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/settings', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('link', { name: 'New', exact: true }).click();
+    await page.getByLabel(/confirmation mode/).check();
+    await page.locator('input[name="model"]').fill('openai/chosen-model');
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/settings');
+    release();
+    await answered;
+    // Two frames: the page has rendered what the settings changed.
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+    expect(await page.getByLabel(/confirmation mode/).isChecked()).toBe(true);
+    expect(await page.locator('input[name="model"]').inputValue()).toBe('openai/chosen-model');
+    await page.unroute('**/api/settings');
     await page.close();
   });
 

@@ -19,12 +19,15 @@ export function NewConversationPage(props: { parentId: string | null }) {
   const [settings, setSettings] = useState<Settings | null>(null);
   const [task, setTask] = useState('');
   const [dir, setDir] = useState(localStorage.getItem(LAST_DIR) ?? '');
-  const [model, setModel] = useState('');
+  // What the user chose, else (null) the settings' default: settings that load late never undo a choice.
+  const [chosenModel, setModel] = useState<string | null>(null);
+  const model = chosenModel ?? settings?.llm_model ?? '';
   const [profile, setProfile] = useState('');
   const [profiles] = useProfiles();
   const [agentProfile, setAgentProfile] = useState('');
   const [agentProfiles] = useAgentProfiles();
-  const [confirm, setConfirm] = useState(false);
+  const [chosenConfirm, setConfirm] = useState<boolean | null>(null);
+  const confirm = chosenConfirm ?? settings?.confirmation_mode === true;
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [parent, setParent] = useState<ConversationInfo | null>(null);
@@ -44,11 +47,7 @@ export function NewConversationPage(props: { parentId: string | null }) {
 
   useEffect(() => {
     api<Settings>('/api/settings')
-      .then((s) => {
-        setSettings(s);
-        setModel(s.llm_model ?? '');
-        setConfirm(s.confirmation_mode === true);
-      })
+      .then(setSettings)
       .catch((e: unknown) => setError(errorText(e)));
   }, []);
 
