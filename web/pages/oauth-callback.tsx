@@ -26,7 +26,7 @@ export function OAuthCallbackPage(props: { landed: string | null }) {
   useEffect(() => {
     const landed = props.landed;
     const job = landed ? (new URL(landed).searchParams.get('state') ?? '').split('.')[0] : '';
-    if (!landed || !/^[0-9a-f]{32}$/.test(job ?? '')) {
+    if (!landed || !/^[0-9a-f]{64}$/.test(job ?? '')) {
       setOutcome({
         kind: 'failed',
         text: 'This page finishes signing in to an MCP server; it was opened without one.',
