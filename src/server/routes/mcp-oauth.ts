@@ -84,11 +84,12 @@ const CallbackRequest = Type.Object(
   { additionalProperties: true, $id: 'MCPOAuthCallbackRequest' },
 );
 
-const notFound = () => new HttpError(404, 'MCP OAuth job not found');
+const NOT_FOUND_DETAIL = 'MCP OAuth job not found';
+const notFound = () => new HttpError(404, NOT_FOUND_DETAIL);
 
 /** A job route's answer as it travels between replicas (replica-calls.ts): the body, or the HTTP error. */
 type JobAnswer = { body: StatusResponse } | { status: 400 | 404 | 409; detail: string };
-const NOT_FOUND: JobAnswer = { status: 404, detail: 'MCP OAuth job not found' };
+const NOT_FOUND: JobAnswer = { status: 404, detail: NOT_FOUND_DETAIL };
 
 /** Where the authorization server sends the browser back (see the header). */
 export function redirectUri(request: FastifyRequest, publicUrl: string | undefined): string {
