@@ -138,7 +138,7 @@ describe('MCP OAuth refusals', () => {
     try {
       const res = await api(short, '/api/mcp/oauth/start', {
         method: 'POST',
-        body: JSON.stringify({ server: { type: 'http', url: slow.mcpUrl, auth: { strategy: 'oauth2' } } }),
+        body: JSON.stringify({ server: env.spec(slow.mcpUrl) }),
       });
       expect(await res.json()).toMatchObject({ ok: false, error: 'The job expired' });
       expect(runs).toHaveLength(1);
@@ -160,11 +160,7 @@ describe('MCP OAuth refusals', () => {
     });
     try {
       // The other user: the first one used up their jobs above.
-      const started = await env.post(
-        '/api/mcp/oauth/start',
-        { server: { type: 'http', url: elsewhere.mcpUrl, auth: { strategy: 'oauth2' } } },
-        KEYS[1],
-      );
+      const started = await env.post('/api/mcp/oauth/start', { server: env.spec(elsewhere.mcpUrl) }, KEYS[1]);
       expect(started.body).toMatchObject({
         ok: false,
         error: expect.stringContaining('token_endpoint on http://127.0.0.2:9'),
@@ -183,11 +179,7 @@ describe('MCP OAuth refusals', () => {
       metadata: (m) => ({ ...m, authorization_endpoint: 'http://127.0.0.2:9/authorize' }),
     });
     try {
-      const started = await env.post(
-        '/api/mcp/oauth/start',
-        { server: { type: 'http', url: elsewhere.mcpUrl, auth: { strategy: 'oauth2' } } },
-        KEYS[1],
-      );
+      const started = await env.post('/api/mcp/oauth/start', { server: env.spec(elsewhere.mcpUrl) }, KEYS[1]);
       expect(started.body).toMatchObject({
         ok: false,
         error: expect.stringContaining('sends the browser to http://127.0.0.2:9'),
