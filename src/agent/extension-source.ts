@@ -133,6 +133,22 @@ async function clone(url: string, ref: string | null, into: string): Promise<str
   return head.stdout.toString('utf8').trim();
 }
 
+/** The first symbolic link under `dir` (relative to it) whose target is not inside it; null when none. */
+function linkOutside(dir: string): string | null {
+  const walk = (at: string): string | null => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isSymbolicLink() && insideOf(dir, path) === null) return relative(dir, path);
+      if (entry.isDirectory()) {
+        const found = walk(path);
+        if (found !== null) return found;
+      }
+    }
+    return null;
+  };
+  return walk(dir);
+}
+
 /**
  * Copies an extension's folder (not its .git) in place of `target`, whole or not at all; an
  * InvalidExtensionError past MAX_EXTENSION_FILES or MAX_EXTENSION_BYTES. With `replace` false, a
@@ -159,12 +175,18 @@ export function copyExtension(root: string, target: string, replace = true): voi
   walk(root);
   const staged = `${target}.${randomUUID()}.partial`;
   mkdirSync(join(target, '..'), { recursive: true });
-  // Symbolic links are copied as links, never followed out of the folder.
+  // Symbolic links are copied as links, never followed; one that resolves outside the copy (or to
+  // nothing: `../../../.agentd/secret.key` may resolve only where the copy lands) refuses it all.
   cpSync(root, staged, {
     recursive: true,
     verbatimSymlinks: true,
     filter: (src) => !relative(root, src).split(sep).includes('.git'),
   });
+  const outside = linkOutside(staged);
+  if (outside !== null) {
+    rmSync(staged, { recursive: true, force: true });
+    throw new InvalidExtensionError(`An extension's links stay inside it: ${outside} points elsewhere`);
+  }
   if (replace) rmSync(target, { recursive: true, force: true });
   try {
     renameSync(staged, target);

@@ -116,7 +116,10 @@ export class Installations {
   list(): Installation[] {
     const metadata = this.readMetadata();
     const present = new Set(this.folders());
-    const tracked = Object.values(metadata).filter((info) => present.has(info.name));
+    // Where each one is, from its name: never the metadata's word (OpenHands' tools write that file too).
+    const tracked = Object.values(metadata)
+      .filter((info) => present.has(info.name))
+      .map((info) => ({ ...info, install_path: join(this.dir, info.name) }));
     const found = [...present]
       .filter((name) => !Object.hasOwn(metadata, name))
       .flatMap((name): Installation[] => {

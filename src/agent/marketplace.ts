@@ -226,10 +226,10 @@ export function publicSkills(
         : entries((listed as { plugins?: unknown }).plugins).map((e) => e.name);
   }
   return names.slice(0, MAX_PUBLIC_SKILLS).flatMap((name): Skill[] => {
-    const folder = readBounded(join(dir, name, 'SKILL.md'));
+    const folder = readBounded(join(dir, name, 'SKILL.md'), root);
     if (folder !== null)
       return [{ ...parseSkillFile(folder, name), agentSkills: true, source: join(dir, name, 'SKILL.md') }];
-    const file = readBounded(join(dir, `${name}.md`));
+    const file = readBounded(join(dir, `${name}.md`), root);
     return file === null ? [] : [{ ...parseSkillFile(file, name), source: join(dir, `${name}.md`) }];
   });
 }

@@ -12,7 +12,7 @@
 // conversation runs on it. Besides a start's own, every conversation gets OpenHands' ambient plugins
 // (ambientPlugins): the user's and the enabled installed ones (installedPlugins) — not a workspace's.
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
 import { type HookConfig, HookConfigError, normalizeHookConfig } from '../hooks/index.js';
@@ -97,7 +97,8 @@ export function pluginContents(plugin: LoadedPlugin) {
     for (const entry of entriesOf(dir, 2_000)) {
       if (entry === '.git' || files.length >= 2_000) continue;
       const path = join(dir, entry);
-      const stat = statSync(path, { throwIfNoEntry: false });
+      // lstat: a link is listed as neither (a link to `.` or to `/` would loop or list the server).
+      const stat = lstatSync(path, { throwIfNoEntry: false });
       if (stat?.isDirectory()) walk(path);
       else if (stat?.isFile()) files.push(relative(plugin.path, path).split(sep).join('/'));
     }
@@ -140,8 +141,8 @@ export async function loadPlugin(spec: SourceSpec, cacheDir: string): Promise<Lo
 function readPlugin(path: string, folderName: string, resolvedRef: string | null): LoadedPlugin {
   const manifest = readManifest(path, folderName);
   const skills = [
-    ...folderSkills(join(path, 'skills')),
-    ...commandSkills(join(path, 'commands'), manifest.name),
+    ...folderSkills(join(path, 'skills'), path),
+    ...commandSkills(join(path, 'commands'), manifest.name, path),
   ];
   if (skills.length > MAX_PLUGIN_SKILLS)
     invalid(
@@ -151,6 +152,7 @@ function readPlugin(path: string, folderName: string, resolvedRef: string | null
   const agents = agentDefinitionsIn(
     join(path, 'agents'),
     'plugin',
+    path,
     (line) => warnings.push(line),
     READ_ENTRIES,
   );
@@ -215,12 +217,12 @@ function readJson(file: string, plugin: string): unknown {
 }
 
 /** skills/<name>/SKILL.md (AgentSkills) and skills/*.md. */
-function folderSkills(dir: string): Skill[] {
+function folderSkills(dir: string, plugin: string): Skill[] {
   return entriesOf(dir, READ_ENTRIES).flatMap((entry): Skill[] => {
-    const folder = readBounded(join(dir, entry, 'SKILL.md'));
+    const folder = readBounded(join(dir, entry, 'SKILL.md'), plugin);
     if (folder !== null)
       return [{ ...parseSkillFile(folder, entry), agentSkills: true, source: join(dir, entry) }];
-    const file = entry.endsWith('.md') ? readBounded(join(dir, entry)) : null;
+    const file = entry.endsWith('.md') ? readBounded(join(dir, entry), plugin) : null;
     return file === null
       ? []
       : [{ ...parseSkillFile(file, basename(entry, '.md')), source: join(dir, entry) }];
@@ -228,11 +230,11 @@ function folderSkills(dir: string): Skill[] {
 }
 
 /** commands/*.md as OpenHands turns them into skills: `/<plugin>:<command>` triggers its text. */
-function commandSkills(dir: string, plugin: string): Skill[] {
+function commandSkills(dir: string, plugin: string, root: string): Skill[] {
   return entriesOf(dir, READ_ENTRIES)
     .filter((entry) => entry.endsWith('.md') && entry.toLowerCase() !== 'readme.md')
     .flatMap((entry): Skill[] => {
-      const text = readBounded(join(dir, entry));
+      const text = readBounded(join(dir, entry), root);
       if (text === null) return [];
       const command = basename(entry, '.md');
       const { body, field } = frontMatter(text);

@@ -1,11 +1,11 @@
 // Installed skills (OpenHands' /api/skills/install and /installed): AgentSkills folders (a SKILL.md and
 // what it refers to) installed into `~/.openhands/skills/installed/<name>` (installations.ts). The
 // enabled ones are user skills, after the user's own skill files (userSkills).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidExtensionError } from './extension-source.js';
 import { Installations } from './installations.js';
-import { frontMatter, parseSkillFile, type Skill, userSkillFiles } from './skills.js';
+import { frontMatter, parseSkillFile, readBounded, type Skill, userSkillFiles } from './skills.js';
 
 /** The user's installed skills. */
 export const installedSkills = (home: string) =>
@@ -37,7 +37,8 @@ export function userSkills(home: string): Skill[] {
 function readSkill(root: string, fallbackName: string) {
   const file = ['SKILL.md', 'skill.md'].map((f) => join(root, f)).find((f) => existsSync(f));
   if (!file) throw new InvalidExtensionError('Invalid skill: the source holds no SKILL.md');
-  const text = readFileSync(file, 'utf8');
+  const text = readBounded(file, root);
+  if (text === null) throw new InvalidExtensionError('Invalid skill: its SKILL.md is not a file inside it');
   const skill: Skill = { ...parseSkillFile(text, fallbackName), agentSkills: true };
   return { skill, version: frontMatter(text).field('version') ?? '', description: skill.description ?? '' };
 }

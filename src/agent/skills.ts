@@ -4,8 +4,9 @@
 // - knowledge skills with keyword triggers: when a user message mentions a keyword, the skill's text
 //   is added to that message as `extended_content` and its name listed in `activated_skills`
 //   (once per conversation: the text stays in the history after that).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { readTextFile } from './text-files.js';
 
 export interface Skill {
   name: string;
@@ -38,19 +39,14 @@ const INSTRUCTION_FILES = ['AGENTS.md', 'agents.md', 'CLAUDE.md', '.openhands/mi
 /** Bound on one skill (or sub-agent) file: instructions are for reading, not whole manuals. */
 export const MAX_SKILL_CHARS = 20_000;
 
-/** A skill file's text, cut at MAX_SKILL_CHARS; null when it is not a readable file. */
-export function readBounded(path: string): string | null {
-  try {
-    // Most workspaces have none of the files probed: a miss answers undefined instead of throwing
-    // (an exception with a stack is several times the cost of the stat itself, on every start).
-    if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return null;
-    const text = readFileSync(path, 'utf8');
-    return text.length > MAX_SKILL_CHARS
-      ? `${text.slice(0, MAX_SKILL_CHARS)}\n[… cut at ${MAX_SKILL_CHARS} characters]`
-      : text;
-  } catch {
-    return null;
-  }
+/**
+ * A skill file's text, cut at MAX_SKILL_CHARS; null when it is not a readable file, or not inside
+ * `within` once links are resolved (text-files.ts; null `within`: the user's own folders).
+ */
+export function readBounded(path: string, within: string | null): string | null {
+  const file = readTextFile(path, within, MAX_SKILL_CHARS);
+  if (file === null) return null;
+  return file.cut ? `${file.text}\n[… cut at ${MAX_SKILL_CHARS} characters]` : file.text;
 }
 
 const unquote = (s: string) => s.trim().replace(/^["']|["']$/g, '');
@@ -124,7 +120,7 @@ export function workspaceSkills(workingDir: string): Skill[] {
   for (const file of INSTRUCTION_FILES) {
     if (!mayHold(file.split('/')[0]!)) continue;
     const path = join(workingDir, file);
-    const text = readBounded(path);
+    const text = readBounded(path, workingDir);
     // agents.md and AGENTS.md are one file on case-insensitive file systems.
     if (text === null || seen.has(text)) continue;
     seen.add(text);
@@ -171,7 +167,8 @@ function skillFolders(
     for (const entry of entriesOf(dir)) {
       const file = fileOf(entry);
       if (!file) continue;
-      const text = readBounded(join(dir, file));
+      // A workspace's links stay inside it; the user's own folders may link where they like.
+      const text = readBounded(join(dir, file), workspace ? root : null);
       if (text === null) continue;
       const skill = { ...parseSkillFile(text, basename(entry, '.md')), source: join(dir, file) };
       skills.push(file.endsWith('SKILL.md') ? { ...skill, agentSkills: true } : skill);

@@ -2,9 +2,10 @@
 // to. A definition is a markdown file — YAML front matter (name, description, tools, model, …) and a
 // body that is the sub-agent's system prompt — or one of agentd's built-ins (builtin-sub-agents.ts).
 // Files are found, first of a name winning, in the project's `.agents/agents` then `.openhands/agents`,
-// then the user's `~/.agents/agents` then `~/.openhands/agents` (OpenHands' order); a plugin brings
-// its own `agents/` (plugins.ts). A file that does not parse is left out and reported, never fatal.
-import { readFileSync, statSync } from 'node:fs';
+// then the user's `~/.agents/agents` then `~/.openhands/agents` (OpenHands' order; but a project's
+// never replaces the user's own of its name); a plugin brings its own `agents/` (plugins.ts). A file
+// that does not parse, or links out of its folder (text-files.ts), is left out and reported, never fatal.
+import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Value } from 'typebox/value';
 import YAML from 'yaml';
@@ -12,6 +13,7 @@ import { HookConfigError, normalizeHookConfig } from '../hooks/index.js';
 import { builtinAgentDefinitions } from './builtin-sub-agents.js';
 import { entriesOf, frontMatter, MAX_SKILL_CHARS } from './skills.js';
 import { AgentDefinition, PERMISSION_MODES, type SubAgentInfo } from './sub-agent-schemas.js';
+import { readTextFile } from './text-files.js';
 
 /** A definition file that cannot be read as one: which file, which field (null: the file itself). */
 export class AgentDefinitionError extends Error {
@@ -45,12 +47,19 @@ const scalar = (value: unknown): string | null =>
       ? String(value)
       : null;
 
-/** One markdown file as a definition found at `level`; an AgentDefinitionError (or the file system's) when it is not one. */
-export function readAgentDefinition(path: string, level: AgentDefinition['level']): AgentDefinition {
+/**
+ * One markdown file as a definition found at `level`, read only inside `within` (text-files.ts; null:
+ * the user's own folders); an AgentDefinitionError when it is not one.
+ */
+export function readAgentDefinition(
+  path: string,
+  level: AgentDefinition['level'],
+  within: string | null,
+): AgentDefinition {
   const fail = (field: string | null, reason: string): never => {
     throw new AgentDefinitionError(path, field, reason);
   };
-  const { front, body } = frontMatter(readAgentFile(path, fail));
+  const { front, body } = frontMatter(readAgentFile(path, within, fail));
   let fm: unknown;
   try {
     // Duplicate keys: the last one counts, as PyYAML (OpenHands' parser) reads them.
@@ -115,14 +124,12 @@ export function readAgentDefinition(path: string, level: AgentDefinition['level'
 type Fail = (field: string | null, reason: string) => never;
 
 /** The file's text; refused whole over MAX_SKILL_CHARS (cut, its front matter or prompt would be wrong). */
-function readAgentFile(path: string, fail: Fail): string {
-  const stat = statSync(path);
-  if (!stat.isFile()) fail(null, 'is not a file');
-  // Read only what can be within the bound: a UTF-16 unit is at most 3 bytes of UTF-8.
-  if (stat.size > MAX_SKILL_CHARS * 3) fail(null, `is over ${MAX_SKILL_CHARS} characters`);
-  const text = readFileSync(path, 'utf8');
-  if (text.length > MAX_SKILL_CHARS) fail(null, `is over ${MAX_SKILL_CHARS} characters`);
-  return text;
+function readAgentFile(path: string, within: string | null, fail: Fail): string {
+  const file = readTextFile(path, within, MAX_SKILL_CHARS);
+  if (file === null)
+    return fail(null, within === null ? 'is not a readable file' : `is not a readable file inside ${within}`);
+  if (file.cut) fail(null, `is over ${MAX_SKILL_CHARS} characters`);
+  return file.text;
 }
 
 function permissionMode(value: unknown, fail: Fail): AgentDefinition['permission_mode'] {
@@ -210,6 +217,7 @@ const isFile = (path: string) => {
 export function agentDefinitionsIn(
   dir: string,
   level: AgentDefinition['level'],
+  within: string | null,
   warn: (line: string) => void,
   limit?: number,
 ): AgentDefinition[] {
@@ -217,7 +225,7 @@ export function agentDefinitionsIn(
     const path = join(dir, entry);
     if (!/\.md$/i.test(entry) || entry.toLowerCase() === 'readme.md' || !isFile(path)) return [];
     try {
-      return [readAgentDefinition(path, level)];
+      return [readAgentDefinition(path, level, within)];
     } catch (error) {
       warn(`Sub-agent definition left out: ${(error as Error).message}`);
       return [];
@@ -244,16 +252,26 @@ export interface FileAgentOptions {
   warn?: (line: string) => void;
 }
 
-/** The project's file agents, then the user's, `.agents` before `.openhands` in each, the first of a name winning. */
+/**
+ * The project's file agents, then the user's, `.agents` before `.openhands` in each, the first of a
+ * name winning; but a project's type never replaces the user's own of its name (unlike OpenHands):
+ * a cloned repository must not swap the user's `reviewer`, with its guard hooks, for one without.
+ */
 export function fileAgentDefinitions(options: FileAgentOptions): AgentDefinition[] {
   const { home, projectDir = null, loadUser = true, loadProject = true, warn = () => {} } = options;
   const folders = (root: string) => [join(root, '.agents', 'agents'), join(root, '.openhands', 'agents')];
-  return mergeAgentDefinitions(
-    ...(loadProject && projectDir !== null ? folders(projectDir) : []).map((dir) =>
-      agentDefinitionsIn(dir, 'project', warn),
-    ),
-    ...(loadUser ? folders(home) : []).map((dir) => agentDefinitionsIn(dir, 'user', warn)),
+  const user = mergeAgentDefinitions(
+    ...(loadUser ? folders(home) : []).map((dir) => agentDefinitionsIn(dir, 'user', null, warn)),
   );
+  const own = new Set(user.map((d) => d.name));
+  const project = (loadProject && projectDir !== null ? folders(projectDir) : []).map((dir) =>
+    agentDefinitionsIn(dir, 'project', projectDir, warn).filter((d) => {
+      if (!own.has(d.name)) return true;
+      warn(`Sub-agent definition left out: ${d.source} would replace your own '${d.name}'`);
+      return false;
+    }),
+  );
+  return mergeAgentDefinitions(...project, user);
 }
 
 /** OpenHands' SubAgentInfo of a definition, members in its order. */

@@ -71,7 +71,7 @@ describe('readAgentDefinition', () => {
       ].join('\n'),
       'reviewer.md',
     );
-    expect(readAgentDefinition(path, 'project')).toEqual({
+    expect(readAgentDefinition(path, 'project', null)).toEqual({
       ...DEFAULTS,
       name: 'code-reviewer',
       description:
@@ -89,7 +89,7 @@ describe('readAgentDefinition', () => {
 
   it('takes the name from the file and every default without front matter', () => {
     const path = file('\n  Just a prompt.\n', 'plain-helper.md');
-    expect(readAgentDefinition(path, 'user')).toEqual({
+    expect(readAgentDefinition(path, 'user', null)).toEqual({
       ...DEFAULTS,
       name: 'plain-helper',
       system_prompt: 'Just a prompt.',
@@ -104,18 +104,23 @@ describe('readAgentDefinition', () => {
         '---\ndescription: >-\n  Runs the\n  tests.\ntools: [terminal, file_editor]\nskills: pdf, git ,, docker\n---\nP\n',
       ),
       null,
+      null,
     );
     expect(folded).toMatchObject({
       description: 'Runs the tests.',
       tools: ['terminal', 'file_editor'],
       skills: ['pdf', 'git', 'docker'],
     });
-    const single = readAgentDefinition(file('---\ntools: terminal\nskills:\n  - pdf\n  - 7\n---\n'), null);
+    const single = readAgentDefinition(
+      file('---\ntools: terminal\nskills:\n  - pdf\n  - 7\n---\n'),
+      null,
+      null,
+    );
     expect(single).toMatchObject({ tools: ['terminal'], skills: ['pdf', '7'] });
   });
 
   it('reads limits as numbers or their text, and keeps a level given in the front matter as metadata', () => {
-    const read = (front: string) => readAgentDefinition(file(`---\n${front}\n---\nP\n`), 'user');
+    const read = (front: string) => readAgentDefinition(file(`---\n${front}\n---\nP\n`), 'user', null);
     expect(read('max_iteration_per_run: 12\nmax_budget_per_run: 0.5')).toMatchObject({
       max_iteration_per_run: 12,
       max_budget_per_run: 0.5,
@@ -136,7 +141,7 @@ describe('readAgentDefinition', () => {
   });
 
   it('reads MCP servers (mcp_config over mcp_servers, the .mcp.json wrapper), hooks and condensers', () => {
-    const read = (front: string) => readAgentDefinition(file(`---\n${front}\n---\n`), null);
+    const read = (front: string) => readAgentDefinition(file(`---\n${front}\n---\n`), null, null);
     const fetch = { command: 'uvx', args: ['mcp-server-fetch'] };
     expect(read('mcp_servers:\n  fetch: {command: uvx, args: [mcp-server-fetch]}').mcp_config).toEqual({
       fetch,
@@ -170,7 +175,7 @@ describe('readAgentDefinition', () => {
   });
 
   it('keeps a __proto__ key as metadata without touching any prototype', () => {
-    const definition = readAgentDefinition(file('---\n__proto__: {polluted: yes}\n---\n'), null);
+    const definition = readAgentDefinition(file('---\n__proto__: {polluted: yes}\n---\n'), null, null);
     expect(Object.hasOwn(definition.metadata, '__proto__')).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -204,7 +209,7 @@ describe('readAgentDefinition', () => {
     const path = file(`---\n${front}\n---\nP\n`);
     let error: unknown;
     try {
-      readAgentDefinition(path, 'user');
+      readAgentDefinition(path, 'user', null);
     } catch (thrown) {
       error = thrown;
     }
@@ -216,14 +221,14 @@ describe('readAgentDefinition', () => {
 
   it('refuses a file over 20,000 characters rather than cutting its prompt', () => {
     const path = file(`---\nname: long\n---\n${'x'.repeat(20_000)}`);
-    expect(() => readAgentDefinition(path, 'user')).toThrow(`${path}: is over 20000 characters`);
+    expect(() => readAgentDefinition(path, 'user', null)).toThrow(`${path}: is over 20000 characters`);
   });
 });
 
 describe('fileAgentDefinitions', () => {
   const agent = (name: string, prompt: string) => `---\nname: ${name}\n---\n${prompt}\n`;
 
-  it('takes the project before the user and .agents before .openhands, the first of a name winning', () => {
+  it("takes the project before the user and .agents before .openhands, the first of a name winning, but never the project's in place of the user's own", () => {
     const home = tempDir('agentd-sub-agent-home-');
     const project = tempDir('agentd-sub-agent-project-');
     write(join(project, '.agents', 'agents', 'shared.md'), agent('shared', 'project .agents'));
@@ -236,17 +241,21 @@ describe('fileAgentDefinitions', () => {
     write(join(home, '.openhands', 'agents', 'mine.md'), agent('mine', 'user .openhands'));
     write(join(home, '.openhands', 'agents', 'old.md'), agent('old', 'user .openhands'));
 
-    const found = fileAgentDefinitions({ home, projectDir: project });
+    const warned: string[] = [];
+    const found = fileAgentDefinitions({ home, projectDir: project, warn: (line) => warned.push(line) });
     expect(found.map((d) => [d.name, d.level, d.system_prompt])).toEqual([
       ['b-project', 'project', 'B'],
-      ['shared', 'project', 'project .agents'],
-      ['legacy', 'project', 'project legacy'],
+      ['legacy', 'user', 'user legacy'],
       ['mine', 'user', 'user .agents'],
+      ['shared', 'user', 'user .agents'],
       ['old', 'user', 'user .openhands'],
     ]);
-    expect(found.find((d) => d.name === 'legacy')!.source).toBe(
-      join(project, '.openhands', 'agents', 'legacy.md'),
-    );
+    // The project's `shared` (twice) and `legacy` are left out, each said.
+    expect(warned).toEqual([
+      `Sub-agent definition left out: ${join(project, '.agents', 'agents', 'shared.md')} would replace your own 'shared'`,
+      `Sub-agent definition left out: ${join(project, '.openhands', 'agents', 'legacy.md')} would replace your own 'legacy'`,
+      `Sub-agent definition left out: ${join(project, '.openhands', 'agents', 'shared.md')} would replace your own 'shared'`,
+    ]);
 
     expect(fileAgentDefinitions({ home, projectDir: project, loadUser: false }).map((d) => d.name)).toEqual([
       'b-project',

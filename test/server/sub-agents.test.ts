@@ -1,6 +1,6 @@
 // POST /api/sub-agents end to end, over real HTTP against definition files in temp folders: the key,
-// OpenHands' SubAgentInfo shape, the merge (project > user > built-in), the load_* flags and
-// project_dir; and a user plugin's agents in POST /api/plugins.
+// OpenHands' SubAgentInfo shape, the merge (project > user > built-in, but never the project's in place
+// of the user's own), the load_* flags and project_dir; and a user plugin's agents in POST /api/plugins.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,7 +53,7 @@ describe('POST /api/sub-agents', () => {
     expect(levels(agents)).toEqual([
       ['reviewer', 'project'],
       ['general-purpose', 'project'],
-      ['shared', 'project'],
+      ['shared', 'user'],
       ['code-explorer', 'user'],
       ['bash-runner', 'builtin'],
       ['web-researcher', 'builtin'],
@@ -105,7 +105,7 @@ describe('POST /api/sub-agents', () => {
       source: join(project, '.agents', 'agents', 'reviewer.md'),
       is_builtin: false,
     });
-    expect(agents.find((a) => a.name === 'shared')!.system_prompt).toBe('project');
+    expect(agents.find((a) => a.name === 'shared')!.system_prompt).toBe('user');
     expect(agents.find((a) => a.name === 'bash-runner')).toMatchObject({
       tools: ['terminal'],
       source: null,
