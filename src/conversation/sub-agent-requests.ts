@@ -7,6 +7,13 @@ import {
   userSkills,
   workspaceSkills,
 } from '../agent/index.js';
+import {
+  type HookConfig,
+  HookConfigError,
+  isEmptyHookConfig,
+  mergeHookConfigs,
+  normalizeHookConfig,
+} from '../hooks/index.js';
 import { isTaskTool } from '../tools/index.js';
 import { skillSpec } from './context-skills.js';
 import type { AgentSpec, ConfirmationPolicy, LLMSpec, StartConversationRequest } from './schemas.js';
@@ -123,6 +130,17 @@ export function taskStartRequest(start: TaskStart): StartConversationRequest {
   };
   if (definition.mcp_config && Object.keys(definition.mcp_config).length > 0)
     agent.mcp_config = definition.mcp_config as AgentSpec['mcp_config'];
+  // The parent's hooks (its client's, its plugins') govern what its sub-agents do too: a hook that
+  // denies a command must not be stepped around by delegating the command. The type's come after.
+  let hooks: HookConfig;
+  try {
+    hooks = mergeHookConfigs(parent.hook_config, definition.hooks && normalizeHookConfig(definition.hooks));
+  } catch (error) {
+    if (!(error instanceof HookConfigError)) throw error;
+    throw new SubAgentDefinitionError(
+      `Agent '${definition.name}' has hooks agentd cannot use: ${error.message}`,
+    );
+  }
   return {
     agent,
     workspace: { working_dir: workingDir },
@@ -132,7 +150,7 @@ export function taskStartRequest(start: TaskStart): StartConversationRequest {
     max_iterations: definition.max_iteration_per_run ?? parent.max_iterations,
     max_budget_per_task: start.budget,
     stuck_detection: parent.stuck_detection,
-    ...(definition.hooks ? { hook_config: definition.hooks } : {}),
+    ...(isEmptyHookConfig(hooks) ? {} : { hook_config: hooks }),
     secrets: start.secrets,
     autotitle: false,
   } as StartConversationRequest;

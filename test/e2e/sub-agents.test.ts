@@ -135,6 +135,35 @@ describe('sub-agent tasks', () => {
     expect(usage['task:task_00000001']).toMatchObject({ accumulated_token_usage: expect.any(Object) });
   });
 
+  it("holds a task to its parent's hooks: a command the parent may not run, its sub-agent may not either", async () => {
+    const guard = join(tempDir('agentd-subagent-hooks-'), 'guard.sh');
+    writeFileSync(guard, 'case "$(cat)" in *forbidden*) echo "not here" >&2; exit 2 ;; esac\nexit 0\n', {
+      mode: 0o755,
+    });
+    const script = routed(
+      [
+        task({ description: 'Try it', prompt: 'Run: echo forbidden-word', subagent_type: 'echoer' }),
+        finish('parent done'),
+      ],
+      [terminal('echo forbidden-word'), finish('REPORT: tried')],
+    );
+    const { id: parent } = await startParent(script, {
+      extra: { hook_config: { pre_tool_use: [{ matcher: 'terminal', hooks: [{ command: guard }] }] } },
+    });
+    expect(await waitForStatus(env.server, parent, ['finished', 'error'])).toBe('finished');
+    const [child] = (await info(env.server, parent)).sub_conversation_ids as string[];
+    expect((await info(env.server, child!)).hook_config).toMatchObject({
+      pre_tool_use: [{ matcher: 'terminal' }],
+    });
+    const childEvents = await allEvents(env.server, child!);
+    expect(childEvents.find((e) => e.kind === 'UserRejectObservation')).toMatchObject({
+      tool_name: 'terminal',
+      rejection_source: 'hook',
+      rejection_reason: 'not here',
+    });
+    expect(observationsOf(childEvents, 'terminal')).toEqual([]);
+  });
+
   it('resumes a task by its id in the same child conversation', async () => {
     const script = routed(
       [
