@@ -26,6 +26,7 @@ import {
   MAX_PARAM_LENGTH,
 } from './framework-errors.js';
 import { answerHeadWithGet } from './head.js';
+import { installLocalOnly } from './local-only.js';
 import { loggerOptions, RequestLogController } from './logging.js';
 import { installOpenApi } from './openapi.js';
 import { ReplicaCalls } from './replica-calls.js';
@@ -144,6 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandler(app);
   drainUnreadBodies(app);
   limitBodyStalls(app, deps.bodyStallMs);
+  if (deps.sessionApiKeys.length === 0) installLocalOnly(app, deps.corsOrigins ?? []);
   const sandboxes = deps.controlPlane?.sandboxes;
   const { sessionKeys, routes } = await installAuth(
     app,

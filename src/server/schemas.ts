@@ -68,7 +68,11 @@ export const detailResponse = (description: string) => ({
 });
 
 export const errorResponses = {
-  401: { description: 'Missing or wrong X-Session-API-Key', ...ErrorDetail },
+  401: {
+    description:
+      'Missing or wrong X-Session-API-Key; on a server without keys (--no-auth): a request not addressed to loopback, or sent by a page on another origin',
+    ...ErrorDetail,
+  },
   422: {
     description: `Validation Error (a JSON body may nest at most ${MAX_JSON_DEPTH} levels deep: type json_too_deep)`,
     ...HTTPValidationErrorBody,
