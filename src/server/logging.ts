@@ -36,12 +36,23 @@ const SAID_IN_MESSAGE = 'pid,hostname,reqId,req,res,responseTime';
 /** The credential segment of a workspace link (workspace-session.ts). */
 const WORKSPACE_LINK = /\/workspace\/~[^/?]*/;
 
-/** A URL as logged: no query string (it may hold `session_api_key`), no workspace link's credential. */
+/**
+ * A URL as logged: no query string (it may hold `session_api_key`), no workspace link's credential,
+ * looked for in the path as the router reads it (`%7E` is `~` to it, so to this).
+ */
 function urlWithoutQuery(url: string | undefined): string | undefined {
   if (!url) return url;
   const q = url.indexOf('?');
   const path = q === -1 ? url : `${url.slice(0, q)}?…`;
-  return path.replace(WORKSPACE_LINK, '/workspace/~…');
+  let decoded = path;
+  try {
+    decoded = decodeURI(path);
+  } catch {
+    // Not valid percent-encoding: the router would not have decoded it either.
+  }
+  if (!WORKSPACE_LINK.test(decoded)) return path;
+  // Decoded to find the link, so its control characters are cut (a line stays one line).
+  return decoded.replace(WORKSPACE_LINK, '/workspace/~…').replace(/\p{Cc}/gu, '?');
 }
 
 export interface LogOutput {
