@@ -29,13 +29,22 @@ export function setSessionKey(key: string | null): void {
 /**
  * Takes a key from the address's fragment (`#key=…`, as the start-up banner prints it) into storage
  * and removes it from the address bar and history, so it is not bookmarked or shared by accident.
+ * Another key than the one stored replaces it only when the user says so: a link from someone else
+ * would otherwise sign this browser in as them, and what the user then saves would be theirs.
  */
 export function adoptKeyFromFragment(): void {
   const match = /^#key=([^&]+)/.exec(location.hash);
   if (!match?.[1]) return;
-  setSessionKey(decodeURIComponent(match[1]));
   history.replaceState(history.state, '', location.pathname + location.search);
+  const offered = decodeURIComponent(match[1]);
+  const stored = sessionKey();
+  if (stored && stored !== offered && !confirm(SWITCH_KEY)) return;
+  setSessionKey(offered);
 }
+
+const SWITCH_KEY =
+  'This link signs this browser in with another session key than the one it holds, perhaps another ' +
+  "user's: the conversations, settings and keys you save would then be that key's. Switch to it?";
 
 /** A readable message from an error answer: {detail: "..."} or the validation list. */
 function detailOf(body: unknown, status: number): string {
