@@ -2,6 +2,8 @@
 // of output; the oldest go first. They live in memory rather than the store because they are a
 // command's transient output for the caller polling it (OpenHands never shows them to the agent),
 // the commands themselves die with the server, and a cap in memory bounds them without a cleanup job.
+// Each event is its owner's, the user whose key started the command: the reads and the clear of one
+// user see only theirs. The bounds are the server's, over every user.
 import type { BashEvent, BashEventPage, BashSearch } from './schemas.js';
 
 interface Entry {
@@ -9,6 +11,7 @@ interface Entry {
   seq: number;
   event: BashEvent;
   chars: number;
+  owner: string;
 }
 
 export class InvalidPageIdError extends Error {
@@ -42,8 +45,8 @@ export class BashEventLog {
     return this.entries.length - this.head;
   }
 
-  append(event: BashEvent): void {
-    const entry = { seq: this.nextSeq++, event, chars: charsOf(event) };
+  append(event: BashEvent, owner: string): void {
+    const entry = { seq: this.nextSeq++, event, chars: charsOf(event), owner };
     this.entries.push(entry);
     this.byId.set(event.id, entry);
     this.chars += entry.chars;
@@ -58,22 +61,32 @@ export class BashEventLog {
     }
   }
 
-  /** The event with this id (32 hex digits or dashed), or null. */
-  get(id: string): BashEvent | null {
-    return this.byId.get(id.replaceAll('-', '').toLowerCase())?.event ?? null;
+  /** The owner's event with this id (32 hex digits or dashed), or null. */
+  get(id: string, owner: string): BashEvent | null {
+    const entry = this.byId.get(id.replaceAll('-', '').toLowerCase());
+    return entry?.owner === owner ? entry.event : null;
   }
 
-  clear(): number {
-    const count = this.size;
-    this.entries = [];
+  /** Forgets the owner's events; answers how many. */
+  clear(owner: string): number {
+    const kept: Entry[] = [];
+    let cleared = 0;
+    for (let i = this.head; i < this.entries.length; i++) {
+      const entry = this.entries[i]!;
+      if (entry.owner !== owner) kept.push(entry);
+      else {
+        this.byId.delete(entry.event.id);
+        this.chars -= entry.chars;
+        cleared += 1;
+      }
+    }
+    this.entries = kept;
     this.head = 0;
-    this.byId.clear();
-    this.chars = 0;
-    return count;
+    return cleared;
   }
 
   /** Filters, then pages: `order__gt` is applied before the page is cut, so a page is never short. */
-  search(q: BashSearch): BashEventPage {
+  search(q: BashSearch, owner: string): BashEventPage {
     if (q.pageId !== undefined && !PAGE_ID.test(q.pageId)) throw new InvalidPageIdError();
     const cursor = q.pageId === undefined ? undefined : Number(q.pageId);
     const items: BashEvent[] = [];
@@ -81,6 +94,7 @@ export class BashEventLog {
     const last = this.entries.length - 1;
     for (let i = q.descending ? last : this.head; i >= this.head && i <= last; i += step) {
       const { seq, event } = this.entries[i]!;
+      if (this.entries[i]!.owner !== owner) continue;
       if (cursor !== undefined && (q.descending ? seq > cursor : seq < cursor)) continue;
       if (!matches(event, q)) continue;
       if (items.length === q.limit) return { items, next_page_id: String(seq) };
@@ -89,9 +103,12 @@ export class BashEventLog {
     return { items, next_page_id: null };
   }
 
-  /** Every event, oldest first (a socket's resend). */
-  all(): BashEvent[] {
-    return this.entries.slice(this.head).map((e) => e.event);
+  /** Every event of the owner's, oldest first (a socket's resend). */
+  all(owner: string): BashEvent[] {
+    return this.entries
+      .slice(this.head)
+      .filter((e) => e.owner === owner)
+      .map((e) => e.event);
   }
 }
 

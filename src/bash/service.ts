@@ -1,5 +1,6 @@
 // BashService: starts commands, records their events in the bounded log, and publishes each event to
-// the subscribers (the /sockets/bash-events readers). Commands run with the rights of the server.
+// the subscribers (the /sockets/bash-events readers). Commands run with the rights of the server;
+// their events are the owner's (the user whose key started them), read and cleared by that user only.
 import { randomUUID } from 'node:crypto';
 import { nowTimestamp } from '../events/index.js';
 import { BashEventLog } from './event-log.js';
@@ -44,6 +45,11 @@ export class TooManyCommandsError extends Error {
 
 export type BashListener = (event: BashEvent) => void;
 
+interface Subscriber {
+  owner: string;
+  listener: BashListener;
+}
+
 const hexId = () => randomUUID().replaceAll('-', '');
 const utcNow = () => `${nowTimestamp()}Z`;
 
@@ -51,45 +57,46 @@ export class BashService {
   readonly limits: BashLimits;
   private readonly log: BashEventLog;
   private readonly running = new Set<RunningCommand>();
-  private readonly listeners = new Set<BashListener>();
+  private readonly subscribers = new Set<Subscriber>();
 
   constructor(limits: Partial<BashLimits> = {}) {
     this.limits = { ...DEFAULT_BASH_LIMITS, ...limits };
     this.log = new BashEventLog(this.limits.maxEvents, this.limits.maxChars);
   }
 
-  /** Starts the command in the background and answers its BashCommand event at once. */
-  start(request: ExecuteBashRequest): BashCommand {
-    return this.launch(request).command;
+  /** Starts the owner's command in the background and answers its BashCommand event at once. */
+  start(request: ExecuteBashRequest, owner: string): BashCommand {
+    return this.launch(request, owner).command;
   }
 
-  /** Runs the command and answers its last BashOutput (the one with the exit code). */
-  execute(request: ExecuteBashRequest): Promise<BashOutput> {
-    return this.launch(request).done;
+  /** Runs the owner's command and answers its last BashOutput (the one with the exit code). */
+  execute(request: ExecuteBashRequest, owner: string): Promise<BashOutput> {
+    return this.launch(request, owner).done;
   }
 
-  get(id: string): BashEvent | null {
-    return this.log.get(id);
+  get(id: string, owner: string): BashEvent | null {
+    return this.log.get(id, owner);
   }
 
-  search(query: BashSearch): BashEventPage {
-    return this.log.search(query);
+  search(query: BashSearch, owner: string): BashEventPage {
+    return this.log.search(query, owner);
   }
 
-  all(): BashEvent[] {
-    return this.log.all();
+  all(owner: string): BashEvent[] {
+    return this.log.all(owner);
   }
 
-  /** Forgets every stored event (running commands go on and record what follows). */
-  clear(): number {
-    return this.log.clear();
+  /** Forgets the owner's stored events (running commands go on and record what follows). */
+  clear(owner: string): number {
+    return this.log.clear(owner);
   }
 
-  /** Null when the reader limit is reached; else the function that unsubscribes. */
-  subscribe(listener: BashListener): (() => void) | null {
-    if (this.listeners.size >= this.limits.maxSubscribers) return null;
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** The owner's events as they come; null when the reader limit is reached, else the function that unsubscribes. */
+  subscribe(listener: BashListener, owner: string): (() => void) | null {
+    if (this.subscribers.size >= this.limits.maxSubscribers) return null;
+    const subscriber = { owner, listener };
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
   }
 
   errorEvent(code: string, detail: string): BashError {
@@ -103,7 +110,10 @@ export class BashService {
     await Promise.all(all.map((r) => r.done));
   }
 
-  private launch(request: ExecuteBashRequest): { command: BashCommand; done: Promise<BashOutput> } {
+  private launch(
+    request: ExecuteBashRequest,
+    owner: string,
+  ): { command: BashCommand; done: Promise<BashOutput> } {
     if (this.running.size >= this.limits.maxRunning) throw new TooManyCommandsError(this.limits.maxRunning);
     const command: BashCommand = {
       id: hexId(),
@@ -113,7 +123,7 @@ export class BashService {
       timeout: request.timeout ?? 300,
       kind: 'BashCommand',
     };
-    this.record(command);
+    this.record(command, owner);
     const run = runCommand(command, this.limits, (output) => {
       const event: BashOutput = {
         id: hexId(),
@@ -125,7 +135,7 @@ export class BashService {
         stderr: output.stderr,
         kind: 'BashOutput',
       };
-      this.record(event);
+      this.record(event, owner);
       return event;
     });
     this.running.add(run);
@@ -133,9 +143,10 @@ export class BashService {
     return { command, done: run.done };
   }
 
-  private record(event: BashEvent): void {
-    this.log.append(event);
-    for (const listener of this.listeners) {
+  private record(event: BashEvent, owner: string): void {
+    this.log.append(event, owner);
+    for (const { owner: reader, listener } of this.subscribers) {
+      if (reader !== owner) continue;
       try {
         listener(event);
       } catch {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWithBody } from '../support/http.js';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
+import { connect, wsUrl } from '../support/ws.js';
 import { sdkExecuteCommand } from './sdk-client.js';
 
 let server: TestServer;
@@ -196,5 +197,37 @@ describe('bash events', () => {
     expect(anonymous.status).toBe(401);
     expect((await api(server, '/api/bash/bash_events/search', { key: null })).status).toBe(401);
     expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe('two users of one server', () => {
+  let two: TestServer;
+  beforeAll(async () => {
+    two = await startServer({ keys: ['key-a', 'key-b'] });
+  });
+  afterAll(() => two.close({ remove: true }));
+  const as = (key: string, path: string, init: RequestInit = {}) => api(two, path, { ...init, key });
+
+  it('each reads, follows and clears only the events of the commands they ran', async () => {
+    const ran = await as('key-b', '/api/bash/execute_bash_command', {
+      method: 'POST',
+      body: JSON.stringify({ command: 'echo B-SECRET-OUTPUT' }),
+    });
+    const output = (await ran.json()) as { id: string; command_id: string };
+    const searchAs = async (key: string) =>
+      JSON.stringify(await (await as(key, '/api/bash/bash_events/search')).json());
+    expect(await searchAs('key-a')).not.toContain('B-SECRET');
+    expect(await searchAs('key-b')).toContain('B-SECRET-OUTPUT');
+    expect((await as('key-a', `/api/bash/bash_events/${output.id}`)).status).toBe(404);
+    expect(await (await as('key-a', `/api/bash/bash_events/?event_ids=${output.id}`)).json()).toEqual([null]);
+    const socket = await connect(wsUrl(two.url, '/sockets/bash-events?resend_mode=all'), {
+      'X-Session-API-Key': 'key-a',
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(JSON.stringify(socket.frames)).not.toContain('B-SECRET');
+    socket.close();
+    const cleared = await as('key-a', '/api/bash/bash_events', { method: 'DELETE' });
+    expect(await cleared.json()).toEqual({ cleared_count: 0 });
+    expect(await searchAs('key-b')).toContain('B-SECRET-OUTPUT');
   });
 });

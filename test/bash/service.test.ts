@@ -5,13 +5,14 @@ import { BashEventLog } from '../../src/bash/event-log.js';
 import { BashService } from '../../src/bash/index.js';
 import type { BashOutput } from '../../src/bash/schemas.js';
 
+const U = 'user-a';
 const outputsOf = (bash: BashService, commandId: string) =>
-  bash.search({ commandId, limit: 100 }).items as BashOutput[];
+  bash.search({ commandId, limit: 100 }, U).items as BashOutput[];
 
 describe('BashService', () => {
   it('cuts output into ordered chunks: full ones without exit code, then the rest with it', async () => {
     const bash = new BashService({ chunkChars: 10 });
-    const last = await bash.execute({ command: 'printf "%025d" 0; printf "é%.0s" 1 2 3 >&2' });
+    const last = await bash.execute({ command: 'printf "%025d" 0; printf "é%.0s" 1 2 3 >&2' }, U);
     const outputs = outputsOf(bash, last.command_id);
     expect(outputs.map((o) => o.order)).toEqual([0, 1, 2]);
     expect(outputs.slice(0, 2).map((o) => [o.stdout, o.exit_code])).toEqual([
@@ -21,13 +22,13 @@ describe('BashService', () => {
     // Multi-byte characters are decoded whole.
     expect(last).toMatchObject({ order: 2, stdout: '00000', stderr: 'ééé', exit_code: 0 });
     // The SDK's poll after order 0 gets the rest.
-    const after = bash.search({ commandId: last.command_id, orderGt: 0, kind: 'BashOutput', limit: 100 });
+    const after = bash.search({ commandId: last.command_id, orderGt: 0, kind: 'BashOutput', limit: 100 }, U);
     expect(after.items.map((o) => (o as BashOutput).order)).toEqual([1, 2]);
   });
 
   it('keeps at most maxOutputChars of a command and says how much was dropped', async () => {
     const bash = new BashService({ maxOutputChars: 100 });
-    const last = await bash.execute({ command: 'head -c 5000 /dev/zero | tr "\\0" x' });
+    const last = await bash.execute({ command: 'head -c 5000 /dev/zero | tr "\\0" x' }, U);
     expect(last.stdout).toBe('x'.repeat(100));
     expect(last.stderr).toBe('\n[agentd: 4900 more characters of output were dropped]');
     expect(last.exit_code).toBe(0);
@@ -35,8 +36,8 @@ describe('BashService', () => {
 
   it('refuses commands past maxRunning; close() ends the running ones', async () => {
     const bash = new BashService({ maxRunning: 1 });
-    const running = bash.execute({ command: 'sleep 600' });
-    expect(() => bash.start({ command: 'true' })).toThrow(/Too many bash commands running/);
+    const running = bash.execute({ command: 'sleep 600' }, U);
+    expect(() => bash.start({ command: 'true' }, U)).toThrow(/Too many bash commands running/);
     await bash.close();
     const final = await running;
     expect(final.exit_code).toBe(-1);
@@ -46,10 +47,10 @@ describe('BashService', () => {
 
   it('a reader past maxSubscribers is refused', () => {
     const bash = new BashService({ maxSubscribers: 1 });
-    const off = bash.subscribe(() => {});
-    expect(bash.subscribe(() => {})).toBeNull();
+    const off = bash.subscribe(() => {}, U);
+    expect(bash.subscribe(() => {}, U)).toBeNull();
     off?.();
-    expect(bash.subscribe(() => {})).not.toBeNull();
+    expect(bash.subscribe(() => {}, U)).not.toBeNull();
   });
 });
 
@@ -68,19 +69,31 @@ describe('BashEventLog', () => {
 
   it('evicts the oldest past maxEvents or maxChars; a cursor survives eviction', () => {
     const log = new BashEventLog(3, 10);
-    for (const n of [1, 2, 3, 4]) log.append(event(n));
-    expect(log.all().map((e) => e.id.slice(-1))).toEqual(['2', '3', '4']);
-    expect(log.get(event(1).id)).toBeNull();
-    const page = log.search({ limit: 1 });
+    for (const n of [1, 2, 3, 4]) log.append(event(n), U);
+    expect(log.all(U).map((e) => e.id.slice(-1))).toEqual(['2', '3', '4']);
+    expect(log.get(event(1).id, U)).toBeNull();
+    const page = log.search({ limit: 1 }, U);
     expect(page.next_page_id).not.toBeNull();
-    log.append(event(5, 'x'.repeat(8)));
-    log.append(event(6, 'y'.repeat(8))); // 16 characters: the 8 of event 5 go
-    expect(log.all().map((e) => e.id.slice(-1))).toEqual(['6']);
+    log.append(event(5, 'x'.repeat(8)), U);
+    log.append(event(6, 'y'.repeat(8)), U); // 16 characters: the 8 of event 5 go
+    expect(log.all(U).map((e) => e.id.slice(-1))).toEqual(['6']);
     // The cursor named an evicted event: the page goes on from there, no repeat, no 4xx.
-    expect(log.search({ limit: 10, pageId: page.next_page_id! }).items.map((e) => e.id.slice(-1))).toEqual([
-      '6',
-    ]);
-    expect(log.clear()).toBe(1);
+    expect(log.search({ limit: 10, pageId: page.next_page_id! }, U).items.map((e) => e.id.slice(-1))).toEqual(
+      ['6'],
+    );
+    expect(log.clear(U)).toBe(1);
     expect(log.size).toBe(0);
+  });
+
+  it("keeps each user's events to that user: reads, pages and clear", () => {
+    const log = new BashEventLog(10, 1000);
+    for (const n of [1, 2, 3, 4]) log.append(event(n), n % 2 ? 'a' : 'b');
+    expect(log.all('a').map((e) => e.id.slice(-1))).toEqual(['1', '3']);
+    expect(log.get(event(2).id, 'a')).toBeNull();
+    expect(log.get(event(2).id, 'b')).not.toBeNull();
+    expect(log.search({ limit: 10 }, 'b').items.map((e) => e.id.slice(-1))).toEqual(['2', '4']);
+    expect(log.clear('a')).toBe(2);
+    expect(log.all('b').map((e) => e.id.slice(-1))).toEqual(['2', '4']);
+    expect(log.size).toBe(2);
   });
 });

@@ -58,10 +58,10 @@ export const bashSocketRoutes: FastifyPluginAsync<BashSocketOptions> = async (ap
         socket.send(JSON.stringify(event));
       };
       // The snapshot and the subscription are taken in the same tick: no event is missed or sent twice.
-      const unsubscribe = bash.subscribe(send);
+      const unsubscribe = bash.subscribe(send, user);
       if (!unsubscribe) return socket.close(TRY_AGAIN, 'Too many bash event connections');
       socket.once('close', unsubscribe);
-      if (query.resend_mode === 'all' || query.resend_all) for (const event of bash.all()) send(event);
+      if (query.resend_mode === 'all' || query.resend_all) for (const event of bash.all(user)) send(event);
 
       const reply = (code: string, detail: string) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(bash.errorEvent(code, detail)));
@@ -82,7 +82,7 @@ export const bashSocketRoutes: FastifyPluginAsync<BashSocketOptions> = async (ap
           );
         }
         try {
-          bash.start(frame);
+          bash.start(frame, user);
         } catch (error) {
           reply((error as Error).name || 'Error', (error as Error).message);
         }

@@ -99,16 +99,19 @@ export const bashRoutes: FastifyPluginAsync<BashRoutesOptions> = async (app, { b
     async (request) => {
       const q = request.query as SearchQuery;
       try {
-        return bash.search({
-          kind: q.kind__eq,
-          commandId: q.command_id__eq?.replaceAll('-', '').toLowerCase(),
-          timestampGte: bashTime(q.timestamp__gte, 'timestamp__gte'),
-          timestampLt: bashTime(q.timestamp__lt, 'timestamp__lt'),
-          orderGt: q.order__gt,
-          descending: q.sort_order === 'TIMESTAMP_DESC',
-          pageId: q.page_id,
-          limit: q.limit ?? 100,
-        });
+        return bash.search(
+          {
+            kind: q.kind__eq,
+            commandId: q.command_id__eq?.replaceAll('-', '').toLowerCase(),
+            timestampGte: bashTime(q.timestamp__gte, 'timestamp__gte'),
+            timestampLt: bashTime(q.timestamp__lt, 'timestamp__lt'),
+            orderGt: q.order__gt,
+            descending: q.sort_order === 'TIMESTAMP_DESC',
+            pageId: q.page_id,
+            limit: q.limit ?? 100,
+          },
+          request.userId,
+        );
       } catch (error) {
         if (error instanceof InvalidPageIdError) throw new HttpError(400, error.message);
         throw error;
@@ -138,7 +141,7 @@ export const bashRoutes: FastifyPluginAsync<BashRoutesOptions> = async (app, { b
         throw new RequestValidationError([
           { loc: ['body'], msg: `List should have at most ${MAX_BATCH_IDS} items`, type: 'too_long' },
         ]);
-      return ids.map((id) => bash.get(id));
+      return ids.map((id) => bash.get(id, request.userId));
     },
   );
 
@@ -157,7 +160,7 @@ export const bashRoutes: FastifyPluginAsync<BashRoutesOptions> = async (app, { b
       },
     },
     async (request) => {
-      const event = bash.get((request.params as { event_id: string }).event_id);
+      const event = bash.get((request.params as { event_id: string }).event_id, request.userId);
       if (!event) throw new HttpError(404, 'Bash event not found');
       return event;
     },
@@ -175,7 +178,7 @@ export const bashRoutes: FastifyPluginAsync<BashRoutesOptions> = async (app, { b
         response: { 200: bashSchemas.BashCommand, ...tooMany, ...errorResponses },
       },
     },
-    async (request) => launch(() => bash.start(request.body as ExecuteBashRequest)),
+    async (request) => launch(() => bash.start(request.body as ExecuteBashRequest, request.userId)),
   );
 
   app.post(
@@ -190,7 +193,7 @@ export const bashRoutes: FastifyPluginAsync<BashRoutesOptions> = async (app, { b
         response: { 200: bashSchemas.BashOutput, ...tooMany, ...errorResponses },
       },
     },
-    async (request) => await launch(() => bash.execute(request.body as ExecuteBashRequest)),
+    async (request) => await launch(() => bash.execute(request.body as ExecuteBashRequest, request.userId)),
   );
 
   app.delete(
@@ -205,6 +208,6 @@ export const bashRoutes: FastifyPluginAsync<BashRoutesOptions> = async (app, { b
         },
       },
     },
-    async () => ({ cleared_count: bash.clear() }),
+    async (request) => ({ cleared_count: bash.clear(request.userId) }),
   );
 };
