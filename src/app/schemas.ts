@@ -51,8 +51,11 @@ export const AppConversationStartRequest = Type.Object(
     initial_message: Type.Optional(Nullable(SendMessageRequest)),
     processors: Type.Optional(Nullable(Type.Array(Type.Record(Type.String(), Type.Unknown())))),
     llm_model: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-    selected_repository: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-    selected_branch: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+    // Neither may start with '-': git would read it as an option (`--upload-pack=…`).
+    selected_repository: Type.Optional(
+      Nullable(Type.String({ minLength: 1, maxLength: 2048, pattern: '^[^-]' })),
+    ),
+    selected_branch: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255, pattern: '^[^-]' }))),
     git_provider: Type.Optional(Nullable(enumOf(PROVIDER_TYPES))),
     title: Type.Optional(Nullable(Type.String())),
     trigger: Type.Optional(Nullable(enumOf(TRIGGERS))),

@@ -117,16 +117,18 @@ export class StartPipeline {
       await this.exec(sandbox, base, 'command -v git >/dev/null && { [ -d .git ] || git init -q; } || true');
       return base;
     }
-    const name =
+    // The folder is the repository's last segment, unless git would read it as an option or as `.`/`..`.
+    const last =
       repository
         .replace(/\.git$/, '')
         .split('/')
-        .pop() || 'repository';
+        .pop() ?? '';
+    const name = last === '' || last === '.' || last === '..' || last.startsWith('-') ? 'repository' : last;
     const dir = `${base}/${name}`;
     const clone = await this.exec(
       sandbox,
       base,
-      `[ -d ${quote(name)}/.git ] || git clone --quiet ${quote(repositoryUrl(repository, request.git_provider))} ${quote(name)}`,
+      `[ -d ${quote(name)}/.git ] || git clone --quiet -- ${quote(repositoryUrl(repository, request.git_provider))} ${quote(name)}`,
       600_000,
     );
     if (clone.exitCode !== 0) throw new SandboxError(`Cloning ${repository} failed: ${clone.output.trim()}`);

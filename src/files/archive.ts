@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { promisify } from 'node:util';
+import { safeGitArgs } from '../git/index.js';
 import { absolutePath, FileOperationError, fsFailure } from './errors.js';
 
 const run = promisify(execFile);
@@ -144,8 +145,10 @@ interface RepoMetadata {
   headers: Record<string, string>;
 }
 
-const git = (cwd: string, args: string[], env?: NodeJS.ProcessEnv) =>
-  run('git', ['--no-pager', ...args], {
+// With the git routes' settings (git/run.ts): reading a repository runs none of its own commands
+// (fsmonitor, filters), though `add -A` below reads every file of the working tree.
+const git = async (cwd: string, args: string[], env?: NodeJS.ProcessEnv) =>
+  run('git', [...(await safeGitArgs(cwd)), ...args], {
     cwd,
     env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: '0' },
     timeout: GIT_TIMEOUT_MS,
@@ -199,13 +202,22 @@ async function baseOf(dir: string, baseRef: string | undefined): Promise<string>
   return upstream ?? (await gitOrNull(dir, ['rev-parse', '--verify', '-q', 'HEAD^{commit}'])) ?? EMPTY_TREE;
 }
 
-/** Excludes as git pathspecs, with gitignore's meaning (a bare name at any depth; `dir/` folders only). */
+/**
+ * Excludes as git pathspecs, with gitignore's meaning (a bare name at any depth; `/name` or `a/b` from
+ * the top; `dir/` folders only); a `..` would name something outside, which git refuses: a 400 here.
+ */
 function pathspecs(excludes: readonly string[]): string[] {
   return excludes.flatMap((raw) => {
     const folderOnly = raw.endsWith('/');
-    const pattern = raw.replace(/\/+$/, '');
+    const trimmed = raw.replace(/\/+$/, '');
+    const pattern = trimmed.replace(/^\/+/, '');
     if (pattern === '') return [];
-    const at = pattern.includes('/') ? pattern : `**/${pattern}`;
+    if (pattern.split('/').includes('..'))
+      throw new FileOperationError(
+        400,
+        `exclude must name something inside the folder: ${raw.slice(0, 200)}`,
+      );
+    const at = pattern.includes('/') || trimmed !== pattern ? pattern : `**/${pattern}`;
     return [...(folderOnly ? [] : [`:(glob,exclude)${at}`]), `:(glob,exclude)${at}/**`];
   });
 }
@@ -224,7 +236,7 @@ async function gitDelta(
     await git(dir, base === EMPTY_TREE ? ['read-tree', '--empty'] : ['read-tree', base], env);
     await git(dir, ['add', '-A', '--', '.', ...specs], env);
     const stream = await streamOf(
-      ['git', '--no-pager', 'diff', '--binary', '--cached', base, '--', '.', ...specs],
+      ['git', ...(await safeGitArgs(dir)), 'diff', '--binary', '--cached', base, '--', '.', ...specs],
       {
         cwd: dir,
         env,

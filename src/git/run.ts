@@ -1,6 +1,7 @@
 // Runs the system git: argument lists only (execFile, no shell), a timeout, a cap on what it may
 // print, and settings that keep a repository's own config from running programs on a read
-// (fsmonitor, external diff drivers, pagers) or from changing the output we parse.
+// (fsmonitor, external diff drivers, pagers, clean/smudge filters) or from changing the output we
+// parse. A repository written by code in a sandbox must not run that code here when it is read.
 import { execFile } from 'node:child_process';
 import { GitError } from './errors.js';
 
@@ -24,8 +25,39 @@ const FIXED_CONFIG = [
   'log.showSignature=false',
 ];
 
+/**
+ * `-c` settings that turn off every filter driver the repository's config names (`filter.<x>.clean`,
+ * `.smudge`, `.process`: commands git runs on a diff, an add or a checkout); an empty command is none.
+ * Reading the config runs nothing. git 2.39 (Debian 12) has no `--attr-source` to ignore the
+ * attributes instead. A filtered file (Git LFS's) is then compared as it is stored.
+ */
+async function filtersOff(cwd: string): Promise<string[]> {
+  const listed = await new Promise<string>((resolve) =>
+    execFile(
+      'git',
+      [...FIXED_CONFIG, 'config', '--name-only', '--get-regexp', '^filter\\.'],
+      { cwd, env: gitEnv(), timeout: GIT_TIMEOUT_MS, maxBuffer: 1024 * 1024, windowsHide: true },
+      (_error, stdout) => resolve(String(stdout ?? '')),
+    ),
+  );
+  const drivers = new Set(
+    listed
+      .split('\n')
+      .map((name) => /^filter\.(.+)\.[^.]+$/.exec(name.trim())?.[1])
+      .filter((driver): driver is string => driver !== undefined),
+  );
+  return [...drivers].flatMap((d) =>
+    ['clean=', 'smudge=', 'process=', 'required=false'].flatMap((v) => ['-c', `filter.${d}.${v}`]),
+  );
+}
+
+/** The settings every git command here runs with in `cwd` (see the header). */
+export async function safeGitArgs(cwd: string): Promise<string[]> {
+  return [...FIXED_CONFIG, ...(await filtersOff(cwd))];
+}
+
 /** The server's environment, without what would point git at another repository, and never prompting. */
-function gitEnv(): NodeJS.ProcessEnv {
+export function gitEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     GIT_TERMINAL_PROMPT: '0',
@@ -58,15 +90,16 @@ export interface GitOutput {
  * Runs `git <args>` in `cwd`. A non-zero exit is not thrown: callers probe with git (does this ref
  * resolve?) and decide. A timeout, an output over `maxBytes` or a missing git are thrown as GitError.
  */
-export function runGit(
+export async function runGit(
   cwd: string,
   args: readonly string[],
   maxBytes = MAX_GIT_OUTPUT_BYTES,
 ): Promise<GitOutput> {
+  const safe = await safeGitArgs(cwd);
   return new Promise((resolve, reject) => {
     execFile(
       'git',
-      [...FIXED_CONFIG, ...args],
+      [...safe, ...args],
       {
         cwd,
         env: gitEnv(),

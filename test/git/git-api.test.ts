@@ -1,7 +1,7 @@
 // The git API driven as OpenHands' SDK drives it (RemoteWorkspace.git_changes / git_diff: GET with
 // `?path=<absolute>` and the session key), on real repositories: modified, deleted, staged, renamed
 // and untracked files, history, one commit's changes, and the folders that are no repository.
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
@@ -267,4 +267,27 @@ describe('the display base of a clone', () => {
 it('needs the session key', async () => {
   const res = await api(server, `/api/git/changes?path=${encodeURIComponent(tempDir())}`, { key: null });
   expect(res.status).toBe(401);
+});
+
+it("runs none of a repository's own commands when it reads it: its filters and fsmonitor stay off", async () => {
+  const repo = newRepo({ 'f.txt': 'one\n' });
+  const marker = join(tempDir('agentd-git-marker-'), 'ran');
+  write(repo, '.gitattributes', '* filter=evil\n');
+  git(repo, 'config', 'filter.evil.clean', `sh -c "touch ${marker}; cat"`);
+  git(repo, 'config', 'filter.evil.smudge', `sh -c "touch ${marker}; cat"`);
+  git(repo, 'config', 'core.fsmonitor', `sh -c "touch ${marker}"`);
+  write(repo, 'f.txt', 'two\n');
+  // Older than git's racy-clean window, so git compares the file's content (through the filter).
+  utimesSync(join(repo, 'f.txt'), new Date('2020-01-01'), new Date('2020-01-01'));
+  expect((await get('/api/git/changes', { path: repo })).status).toBe(200);
+  expect((await get('/api/git/diff', { path: join(repo, 'f.txt') })).status).toBe(200);
+  const delta = await api(server, `/api/file/archive?path=${encodeURIComponent(repo)}&format=git-delta`);
+  expect(delta.status).toBe(200);
+  await delta.arrayBuffer();
+  expect(existsSync(marker)).toBe(false);
+  const outside = await api(
+    server,
+    `/api/file/archive?path=${encodeURIComponent(repo)}&format=git-delta&exclude=../x`,
+  );
+  expect(outside.status).toBe(400);
 });

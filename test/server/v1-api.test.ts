@@ -150,6 +150,17 @@ describe('app conversations', () => {
       body: JSON.stringify({ agent_type: 'wizard' }),
     });
     expect(badBody.status).toBe(422);
+    // A repository or branch git would read as an option is refused before anything starts.
+    for (const bad of [
+      { selected_repository: '--upload-pack=touch x' },
+      { selected_repository: 'owner/repo', selected_branch: '-b' },
+    ]) {
+      const refused = await api(server, '/api/v1/app-conversations', {
+        method: 'POST',
+        body: JSON.stringify(bad),
+      });
+      expect(refused.status, JSON.stringify(bad)).toBe(422);
+    }
   });
 
   it('streams the start as one JSON array, from WORKING to READY', async () => {
