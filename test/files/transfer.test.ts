@@ -87,6 +87,12 @@ describe('upload and download', () => {
     expect(onDir.status).toBe(400);
     expect(await onDir.json()).toEqual({ detail: 'Path is a directory' });
 
+    // Where nothing can be written (the body still coming in): the file system's answer, not
+    // "Malformed multipart body".
+    const unwritable = await upload('/proc/self/agentd-upload.txt', Buffer.alloc(LIMIT - 4096, 7));
+    expect(unwritable.status).toBe(404);
+    expect(await unwritable.json()).toEqual({ detail: 'Parent directory not found' });
+
     const wrongField = await upload(join(root, 'w.txt'), Buffer.from('x'), 'upload');
     expect(wrongField.status).toBe(422);
     expect(await wrongField.json()).toEqual({

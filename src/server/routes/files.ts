@@ -295,7 +295,10 @@ const uploadRoute: FastifyPluginAsync<{ maxUploadBytes: number }> = async (app, 
         // A file the plugin cut at the limit is never renamed into place.
         await fileOp(() => saveUpload(request.query.path, part.file, () => !part.file.truncated));
       } catch (error) {
-        if (sourceError !== null) throw bodyError(sourceError);
+        // A failed write also ends the body's stream with its own error: that one is the file
+        // system's (a `syscall`, or already mapped to its 4xx), not a malformed body.
+        const fromBody = sourceError !== null && (sourceError as NodeJS.ErrnoException).syscall === undefined;
+        if (fromBody && !(error instanceof HttpError)) throw bodyError(sourceError);
         throw error;
       }
       return { success: true };
