@@ -10,16 +10,9 @@
 //   another origin answers its GET (a sandboxed workspace page still fetches its own files).
 // With session keys none of this applies: a page has no key. Public routes (health, the web UI's page
 // and assets) hold no data and stay open. The refusal is the 401 every protected route documents.
-import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { isLoopbackHost } from '../net/index.js';
 import { accessOf } from './auth.js';
-
-/** Whether `host` (a Host header's name, port cut) names this machine's loopback. */
-function isLoopbackName(name: string): boolean {
-  const bare = name.replace(/^\[|\]$/g, '').toLowerCase();
-  if (bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1') return true;
-  return isIP(bare) === 4 && bare.startsWith('127.');
-}
 
 /** The name of a Host header (`127.0.0.1:8000`, `[::1]:8000`, `localhost`), its port cut. */
 function hostName(host: string): string {
@@ -33,7 +26,7 @@ export function localOnlyRefusal(
   corsOrigins: readonly string[],
 ): string | null {
   const { host, origin } = headers;
-  if (host !== undefined && !isLoopbackName(hostName(host)))
+  if (host !== undefined && !isLoopbackHost(hostName(host)))
     return `This server runs without a session key (--no-auth): it answers only requests addressed to localhost, 127.0.0.1 or [::1], not to ${host.slice(0, 200)}`;
   const reads = (method === 'GET' || method === 'HEAD') && headers.upgrade === undefined;
   if (reads || origin === undefined || corsOrigins.includes(origin)) return null;

@@ -5,12 +5,12 @@
 // HttpOnly, so a page served from the workspace cannot read it; scoped to /api/conversations. And the
 // format of a workspace link (`…/workspace/~<token>/…`), for pages whose own requests carry no cookie.
 import type { IncomingHttpHeaders } from 'node:http';
+import { isLoopbackHost } from '../net/index.js';
 
 export const WORKSPACE_COOKIE = 'oh_workspace_session_key';
 const COOKIE_PATH = '/api/conversations';
 /** Browsers cap a cookie's life at 400 days; it lasts as long as the key it comes from is configured. */
 const MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 /** A workspace link's token (SessionKeys.workspaceLink): its expiry (base 36) and MAC. */
 export const LINK_TOKEN = /^([0-9a-z]{1,12})\.([\w-]{43})$/;
@@ -47,7 +47,7 @@ export function workspaceCookieHeader(
   request: { protocol: string; hostname: string },
 ): string {
   const host = request.hostname.replace(/:\d+$/, '');
-  const secure = request.protocol === 'https' || LOOPBACK.has(host);
+  const secure = request.protocol === 'https' || isLoopbackHost(host);
   const site = secure ? 'SameSite=None; Secure; Partitioned' : 'SameSite=Lax';
   const life = token === null ? 'Max-Age=0' : `Max-Age=${MAX_AGE_SECONDS}`;
   return `${WORKSPACE_COOKIE}=${token ?? ''}; Path=${COOKIE_PATH}; ${life}; HttpOnly; ${site}`;

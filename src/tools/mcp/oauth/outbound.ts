@@ -5,9 +5,9 @@
 // network is asked only for an MCP server there too. Nothing else is ever asked: a
 // document pointing elsewhere fails the flow with a message naming where it pointed. Every OAuth
 // request has a timeout and a cap on the answer it reads.
-import { BlockList, isIP } from 'node:net';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isInternalHost, isLoopbackHost } from '../../../net/index.js';
 
 /** Each OAuth request (metadata, registration, token) gets this long. */
 export const OAUTH_REQUEST_TIMEOUT_MS = 10_000;
@@ -29,38 +29,6 @@ export class McpAuthorizationRequiredError extends Error {
   }
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-const isLoopback = (url: URL) => LOOPBACK.has(url.hostname) || url.hostname.endsWith('.localhost');
-
-/** Addresses of this machine and its private networks: loopback, private, link-local (cloud metadata), CGNAT. */
-const INTERNAL = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const)
-  INTERNAL.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 127],
-  ['fc00::', 7],
-  ['fe80::', 10],
-] as const)
-  INTERNAL.addSubnet(net, prefix, 'ipv6');
-
-/** Whether the URL names this machine or a private network by name or address literal. */
-function isInternal(url: URL): boolean {
-  if (isLoopback(url)) return true;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const family = isIP(host);
-  if (family === 0) return false;
-  // BlockList matches an IPv4-mapped IPv6 address (::ffff:7f00:1) against the IPv4 subnets.
-  return INTERNAL.check(host, family === 4 ? 'ipv4' : 'ipv6');
-}
-
 /**
  * An authorization server must be https (OAuth 2.1), or http on this machine's loopback; and one on
  * this machine or a private network only for an MCP server there too: a remote server's metadata
@@ -75,11 +43,11 @@ export function checkedAuthorizationServer(text: string, serverUrl: URL): URL {
       `The MCP server names an authorization server that is not a URL: ${text.slice(0, 200)}`,
     );
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url)))
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname)))
     throw new McpOAuthError(
       `The MCP server names the authorization server ${url.origin}: agentd asks only https ones (http only on loopback)`,
     );
-  if (isInternal(url) && !isInternal(serverUrl))
+  if (isInternalHost(url.hostname) && !isInternalHost(serverUrl.hostname))
     throw new McpOAuthError(
       `The MCP server ${serverUrl.origin} names the authorization server ${url.origin}, on this machine or a private network: agentd asks such a one only for an MCP server there too`,
     );

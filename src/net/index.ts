@@ -1,0 +1,1 @@
+export { isInternalHost, isLoopbackHost } from './hosts.js';
