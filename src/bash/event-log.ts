@@ -93,8 +93,8 @@ export class BashEventLog {
     const step = q.descending ? -1 : 1;
     const last = this.entries.length - 1;
     for (let i = q.descending ? last : this.head; i >= this.head && i <= last; i += step) {
-      const { seq, event } = this.entries[i]!;
-      if (this.entries[i]!.owner !== owner) continue;
+      const { seq, event, owner: of } = this.entries[i]!;
+      if (of !== owner) continue;
       if (cursor !== undefined && (q.descending ? seq > cursor : seq < cursor)) continue;
       if (!matches(event, q)) continue;
       if (items.length === q.limit) return { items, next_page_id: String(seq) };

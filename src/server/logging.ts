@@ -45,11 +45,13 @@ function urlWithoutQuery(url: string | undefined): string | undefined {
   const q = url.indexOf('?');
   const path = q === -1 ? url : `${url.slice(0, q)}?…`;
   let decoded = path;
-  try {
-    decoded = decodeURI(path);
-  } catch {
-    // Not valid percent-encoding: the router would not have decoded it either.
-  }
+  // Every request line passes here: most paths hold no escape to decode.
+  if (path.includes('%'))
+    try {
+      decoded = decodeURI(path);
+    } catch {
+      // Not valid percent-encoding: the router would not have decoded it either.
+    }
   if (!WORKSPACE_LINK.test(decoded)) return path;
   // Decoded to find the link, so its control characters are cut (a line stays one line).
   return decoded.replace(WORKSPACE_LINK, '/workspace/~…').replace(/\p{Cc}/gu, '?');

@@ -4,6 +4,7 @@
 // job sends the call to the one that did, over cluster/'s forwarding (Redis), and answers what that
 // one answered. A single process has no other replica: every call is its own.
 import type { ForwardRequest, Ownership } from '../cluster/index.js';
+import { unwrap } from '../conversation/forwarding.js';
 import { dashedUuid } from '../events/index.js';
 
 /** A forwarded call's handler: runs on the replica that holds what the call needs. */
@@ -54,7 +55,6 @@ export class ReplicaCalls {
     } catch {
       throw new ReplicaGoneError(`replica ${replicaId} does not answer`);
     }
-    if (reply.ok) return reply.value;
-    throw Object.assign(new Error(reply.error.message), { name: reply.error.name });
+    return unwrap(reply);
   }
 }
