@@ -1,7 +1,7 @@
 // The real binary from outside: spawn `dist/cli.js serve`, talk to it over loopback like a client,
 // read its memory from /proc. Shared by binary.ts's rows.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
@@ -72,6 +72,23 @@ export function mainThreadCpuMicros(pid: number): number {
 export function rssBytes(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+}
+
+/**
+ * GET download-trajectory to its last byte: ms, the zip's bytes, and the server's RSS before and its
+ * peak meanwhile (VmHWM, first reset to the current RSS through /proc's clear_refs).
+ */
+export async function trajectoryDownload(
+  b: Binary,
+  id: string,
+): Promise<{ ms: number; bytes: number; before: number; peak: number }> {
+  writeFileSync(`/proc/${b.pid}/clear_refs`, '5');
+  const before = rssBytes(b.pid);
+  const t = performance.now();
+  const res = await fetch(`${b.url}/api/file/download-trajectory/${id}`, { headers: auth });
+  if (res.status !== 200) throw new Error(`download-trajectory answered ${res.status}`);
+  const bytes = (await res.arrayBuffer()).byteLength;
+  return { ms: performance.now() - t, bytes, before, peak: rssBytes(b.pid, 'VmHWM') };
 }
 
 export async function post<T = { id: string }>(

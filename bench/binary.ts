@@ -26,6 +26,7 @@ import {
   sendMessages,
   startBare,
   startBinary,
+  trajectoryDownload,
   untilFinished,
 } from './binary-lib.js';
 import { echoScript } from './echo-script.js';
@@ -118,6 +119,7 @@ interface EventFigures {
   /** GET /api/conversations/{id} with the runtime loaded: p50 ms and server CPU per request, µs. */
   info: number;
   infoCpu: number;
+  trajectory: Awaited<ReturnType<typeof trajectoryDownload>>;
 }
 
 /** Times `fn` in `samples`, adding the server's main-thread CPU it took to `cpu.total`. */
@@ -185,6 +187,7 @@ export async function eventFigures(total: number, viaApi: number, rounds: number
   const infoCpu = { total: 0 };
   const infos: number[] = [];
   for (let r = 0; r < rounds; r++) infos.push(...(await sampleWithCpu(b.pid, infoCpu, infoGet)));
+  const trajectory = await trajectoryDownload(b, id);
   await b.stop();
   const a = percentileOf(agentd, 50);
   const p = percentileOf(plain, 50);
@@ -198,6 +201,7 @@ export async function eventFigures(total: number, viaApi: number, rounds: number
     rss,
     info: percentileOf(infos, 50),
     infoCpu: infoCpu.total / infos.length,
+    trajectory,
   };
 }
 
@@ -223,6 +227,11 @@ export async function benchEvents(): Promise<void> {
   record({
     name: 'binary: GET /api/conversations/{id}, runtime loaded (100k events), p50; server CPU per request',
     value: `${ms(hundredK.info)}; ${micros(hundredK.infoCpu)}`,
+  });
+  const { trajectory } = hundredK;
+  record({
+    name: 'binary: download-trajectory of the 100k-event conversation (zip), to the last byte; server RSS before → peak',
+    value: `${ms(trajectory.ms)} (${mb(trajectory.bytes)}); ${mb(trajectory.before)} → ${mb(trajectory.peak)}`,
   });
   record({ name: 'binary: RSS after loading a 10k-event conversation', value: mb(tenK.rss) });
   record({

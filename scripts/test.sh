@@ -6,6 +6,7 @@
 #   rg        the glob and grep tools (ripgrep)
 #   bwrap     the isolating sandbox provider (bubblewrap)
 #   git, tar  the git and file-archive routes
+#   unzip     reads back the trajectory zips the server writes (unzip -t, zipinfo)
 #   postgresql, redis-server  the engines of a scaled-out deployment (see "Engines" below)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,7 @@ if ! command -v rg >/dev/null 2>&1; then missing+=(ripgrep); fi
 if ! command -v bwrap >/dev/null 2>&1; then missing+=(bubblewrap); fi
 if ! command -v git >/dev/null 2>&1; then missing+=(git); fi
 if ! command -v tar >/dev/null 2>&1; then missing+=(tar); fi
+if ! command -v unzip >/dev/null 2>&1; then missing+=(unzip); fi
 # Debian keeps PostgreSQL's server programs off PATH, under /usr/lib/postgresql/<version>/bin.
 pg_bindir() {
   if command -v initdb >/dev/null 2>&1; then dirname "$(command -v initdb)"; return; fi

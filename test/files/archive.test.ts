@@ -1,9 +1,11 @@
 // archive (tar.gz and git-delta, made by the system's tar and git) and download-trajectory (a zip of the
-// conversation), over real HTTP; archives are checked by unpacking them with the same tools.
+// conversation), over real HTTP; archives are checked by unpacking them with the same tools (zips with
+// Debian's unzip as well as the tests' own reader).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pauseEvent } from '../server/fixtures.js';
 import { startConversation, waitForStatus } from '../support/conversation.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
@@ -163,4 +165,34 @@ describe('download-trajectory', () => {
     const res = await api(server, '/api/file/download-trajectory/00000000-0000-4000-8000-000000000000');
     expect(res.status).toBe(404);
   });
+});
+
+describe('download-trajectory of a long conversation', () => {
+  it('streams more than 65,535 events as a ZIP64 zip, every event in order, exactly as stored', async () => {
+    const { id } = await startConversation(server, llm, [{ text: 'done' }]);
+    await waitForStatus(server, id, ['finished', 'idle']);
+    for (let i = 0; i < 14; i++) {
+      await server.store.events.append(
+        id,
+        Array.from({ length: 5_000 }, () => pauseEvent()),
+      );
+    }
+    const stored = (await server.store.events.after(id, 0, 100_000)).map((e) => [e.id, e.json] as const);
+    const total = stored.length;
+    const hex = id.replaceAll('-', '');
+    const res = await api(server, `/api/file/download-trajectory/${hex}`);
+    expect(res.status).toBe(200);
+    const zip = Buffer.from(await res.arrayBuffer());
+    const entries = zipEntries(zip);
+    expect(entries.size).toBe(total + 1);
+    const names = [...entries.keys()].slice(1);
+    expect(names[0]).toBe(`${hex}/events/event-00000-${stored[0]![0]}.json`);
+    expect(names[total - 1]).toBe(`${hex}/events/event-${total - 1}-${stored[total - 1]![0]}.json`);
+    expect(names.map((name) => entries.get(name)!.toString())).toEqual(stored.map(([, json]) => json));
+    // Debian's unzip, a reader of its own, agrees that every entry is whole.
+    const file = join(tempDir('agentd-trajectory-'), 'long.zip');
+    writeFileSync(file, zip);
+    expect(execFileSync('unzip', ['-tqq', file]).toString()).toBe('');
+    expect(execFileSync('zipinfo', ['-t', file]).toString()).toMatch(new RegExp(`^${total + 1} files`));
+  }, 60_000);
 });
