@@ -3,11 +3,10 @@
 // throwaway index so the repository's own index is never touched). Both leave out OpenHands' default
 // excludes unless asked not to, and never take git's credential-bearing files.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { safeGitArgs } from '../git/index.js';
@@ -146,7 +145,8 @@ interface RepoMetadata {
 }
 
 // With the git routes' settings (git/run.ts): reading a repository runs none of its own commands
-// (fsmonitor, filters), though `add -A` below reads every file of the working tree.
+// (fsmonitor, filters), though `add -A` below reads every file of the working tree; it writes only to
+// a scratch folder of its own (scratchOf).
 const git = async (cwd: string, args: string[], env?: NodeJS.ProcessEnv) =>
   run('git', [...(await safeGitArgs(cwd)), ...args], {
     cwd,
@@ -222,6 +222,25 @@ function pathspecs(excludes: readonly string[]): string[] {
   });
 }
 
+/**
+ * Where git writes while it makes a delta, so that reading a repository leaves it as it was: a
+ * throwaway index, and a throwaway object folder for the blobs `add -A` hashes (the working tree's new
+ * and changed files), which reads the repository's own objects as an alternate.
+ */
+async function scratchOf(dir: string): Promise<{ env: NodeJS.ProcessEnv; remove: () => Promise<void> }> {
+  const objects = resolve(dir, await git(dir, ['rev-parse', '--git-path', 'objects']));
+  const scratch = await mkdtemp(join(tmpdir(), 'agentd-delta-'));
+  await mkdir(join(scratch, 'objects')); // git takes a missing object folder for no repository
+  return {
+    env: {
+      GIT_INDEX_FILE: join(scratch, 'index'),
+      GIT_OBJECT_DIRECTORY: join(scratch, 'objects'),
+      GIT_ALTERNATE_OBJECT_DIRECTORIES: objects,
+    },
+    remove: () => rm(scratch, { recursive: true, force: true }),
+  };
+}
+
 async function gitDelta(
   dir: string,
   repo: RepoMetadata,
@@ -229,19 +248,14 @@ async function gitDelta(
   excludes: readonly string[],
 ): Promise<Archive> {
   const base = await baseOf(dir, baseRef);
-  const index = join(tmpdir(), `agentd-delta-${randomUUID()}.index`);
-  const env = { GIT_INDEX_FILE: index };
   const specs = pathspecs(excludes);
+  const { env, remove } = await scratchOf(dir);
   try {
     await git(dir, base === EMPTY_TREE ? ['read-tree', '--empty'] : ['read-tree', base], env);
     await git(dir, ['add', '-A', '--', '.', ...specs], env);
     const stream = await streamOf(
       ['git', ...(await safeGitArgs(dir)), 'diff', '--binary', '--cached', base, '--', '.', ...specs],
-      {
-        cwd: dir,
-        env,
-        onEnd: () => rm(index, { force: true }),
-      },
+      { cwd: dir, env, onEnd: remove },
     );
     const headers = { ...repo.headers };
     if (base !== EMPTY_TREE) {
@@ -250,7 +264,7 @@ async function gitDelta(
     }
     return { stream, filename: `${basename(repo.root)}.patch`, contentType: 'text/x-patch', headers };
   } catch (error) {
-    await rm(index, { force: true });
+    await remove();
     if (error instanceof FileOperationError) throw error;
     const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
     throw new Error(`git failed making the delta: ${stderr || (error as Error).message}`);

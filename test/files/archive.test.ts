@@ -99,6 +99,11 @@ describe('archive', () => {
     expect(patch.toString()).not.toContain('node_modules');
     // The repository's own index is untouched: nothing was staged.
     expect(git(repo, 'diff', '--cached', '--name-only')).toBe('');
+    // Nor its object store: the new and changed files' blobs were written to a scratch folder.
+    for (const file of ['new.bin', 'src/main.txt']) {
+      const blob = git(repo, 'hash-object', file).trim();
+      expect(() => git(repo, 'cat-file', '-e', blob)).toThrow();
+    }
     const clone = join(tempDir('agentd-clone-'), 'c');
     execFileSync('git', ['clone', '-q', repo, clone]);
     writeFileSync(join(clone, '..', 'p.patch'), patch);
