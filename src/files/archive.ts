@@ -170,11 +170,14 @@ async function repoMetadata(dir: string): Promise<RepoMetadata | null> {
   return { root, headers };
 }
 
+/** The remote without what may carry a credential: user and password, query (`?access_token=…`), fragment. */
 function withoutCredentials(remote: string): string {
   try {
     const url = new URL(remote);
     url.username = '';
     url.password = '';
+    url.search = '';
+    url.hash = '';
     return url.toString();
   } catch {
     return remote; // scp-like `git@host:path`: no secret in it

@@ -61,6 +61,19 @@ describe('archive', () => {
       'https://example.com/org/project.git',
     );
     expect(res.headers.get('x-archive-head-commit')).toBe(git(repo, 'rev-parse', 'HEAD').trim());
+    // A token in the remote's query or fragment is cut as well.
+    git(
+      repo,
+      'remote',
+      'set-url',
+      'origin',
+      'https://example.com/org/project.git?access_token=s3cret#s3cret',
+    );
+    const queried = await archive({ path: repo, format: 'tar.gz' });
+    expect(decodeURIComponent(queried.headers.get('x-archive-repo-remote') ?? '')).toBe(
+      'https://example.com/org/project.git',
+    );
+    await queried.arrayBuffer();
     const out = tempDir('agentd-unpack-');
     writeFileSync(join(out, 'a.tar.gz'), Buffer.from(await res.arrayBuffer()));
     const names = execFileSync('tar', ['-tzf', join(out, 'a.tar.gz')])
