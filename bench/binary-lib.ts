@@ -2,6 +2,7 @@
 // read its memory from /proc. Shared by binary.ts's rows.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
@@ -75,20 +76,51 @@ export function rssBytes(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): numbe
 }
 
 /**
- * GET download-trajectory to its last byte: ms, the zip's bytes, and the server's RSS before and its
- * peak meanwhile (VmHWM, first reset to the current RSS through /proc's clear_refs).
+ * Probes `/health` every 10 ms until stopped, on a connection of its own, as a load balancer's checker
+ * does (in the shared pool it would wait behind this process's other requests, not for the server).
+ * `stop` answers each probe's round trip, ms.
+ */
+export function healthProbe(base: string): { stop(): Promise<number[]> } {
+  const checker = new Agent({ keepAlive: true, maxSockets: 1 });
+  const waits: number[] = [];
+  let probing = true;
+  const probe = (async () => {
+    while (probing) {
+      const t = performance.now();
+      await rawRequest(base, { method: 'GET', path: '/health', agent: checker });
+      waits.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  return {
+    async stop() {
+      probing = false;
+      await probe;
+      checker.destroy();
+      return waits;
+    },
+  };
+}
+
+/**
+ * GET download-trajectory to its last byte: ms, the zip's bytes, the longest `/health` round trip
+ * meanwhile, and the server's RSS before and its peak meanwhile (VmHWM, first reset to the current RSS
+ * through /proc's clear_refs).
  */
 export async function trajectoryDownload(
   b: Binary,
   id: string,
-): Promise<{ ms: number; bytes: number; before: number; peak: number }> {
+): Promise<{ ms: number; bytes: number; healthWorst: number; before: number; peak: number }> {
   writeFileSync(`/proc/${b.pid}/clear_refs`, '5');
   const before = rssBytes(b.pid);
+  const probe = healthProbe(b.url);
   const t = performance.now();
   const res = await fetch(`${b.url}/api/file/download-trajectory/${id}`, { headers: auth });
   if (res.status !== 200) throw new Error(`download-trajectory answered ${res.status}`);
   const bytes = (await res.arrayBuffer()).byteLength;
-  return { ms: performance.now() - t, bytes, before, peak: rssBytes(b.pid, 'VmHWM') };
+  const ms = performance.now() - t;
+  const healthWorst = Math.max(...(await probe.stop()));
+  return { ms, bytes, healthWorst, before, peak: rssBytes(b.pid, 'VmHWM') };
 }
 
 export async function post<T = { id: string }>(

@@ -5,7 +5,6 @@
 // offline through the same store code (100k API calls would take minutes), then served by the binary.
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -19,6 +18,7 @@ import {
   dataDir,
   eventIds,
   get,
+  healthProbe,
   mainThreadCpuMicros,
   post,
   replayOnce,
@@ -230,8 +230,8 @@ export async function benchEvents(): Promise<void> {
   });
   const { trajectory } = hundredK;
   record({
-    name: 'binary: download-trajectory of the 100k-event conversation (zip), to the last byte; server RSS before → peak',
-    value: `${ms(trajectory.ms)} (${mb(trajectory.bytes)}); ${mb(trajectory.before)} → ${mb(trajectory.peak)}`,
+    name: 'binary: download-trajectory of the 100k-event conversation (zip), to the last byte; longest /health meanwhile; server RSS before → peak',
+    value: `${ms(trajectory.ms)} (${mb(trajectory.bytes)}); ${ms(trajectory.healthWorst)}; ${mb(trajectory.before)} → ${mb(trajectory.peak)}`,
   });
   record({ name: 'binary: RSS after loading a 10k-event conversation', value: mb(tenK.rss) });
   record({
@@ -254,19 +254,7 @@ async function burst(
     llm.once('error', reject);
   });
   const b = await startBinary(dataDir('burst'));
-  const health: number[] = [];
-  let probing = true;
-  // A connection of its own, as a load balancer's checker has: in the starts' pool of 16 sockets, a
-  // probe would wait behind the starts queued in this process, not for the server.
-  const checker = new Agent({ keepAlive: true, maxSockets: 1 });
-  const probe = (async () => {
-    while (probing) {
-      const t = performance.now();
-      await rawRequest(b.url, { method: 'GET', path: '/health', agent: checker });
-      health.push(performance.now() - t);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  })();
+  const probe = healthProbe(b.url);
   // The workspaces exist before the burst, as a user's project folders do: making 1,000 folders is
   // the bench's own set-up (~95 ms of this process's loop), not part of any start.
   const workspaces = Array.from({ length: n }, () => tempDir('agentd-bench-ws-'));
@@ -294,9 +282,7 @@ async function burst(
     await new Promise((r) => setTimeout(r, 50));
   }
   const total = performance.now() - t;
-  probing = false;
-  await probe;
-  checker.destroy();
+  const health = await probe.stop();
   const failed = await get<number>(b.url, `/api/conversations/count?status=error`);
   if (failed > 0 || ids.length !== n) throw new Error(`${failed} burst conversations ended in error`);
   await b.stop();
