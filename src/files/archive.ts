@@ -87,24 +87,38 @@ export async function archiveDirectory(request: ArchiveRequest): Promise<Archive
 /** Folders never searched for the workspace's repository: they hold vendored repositories of their own. */
 const NOT_SEARCHED = new Set(['node_modules', 'venv', 'site-packages', 'vendor']);
 
+/** Folders the search for a workspace's repository looks into at most: a base holding a clone has few. */
+const SEARCH_LIMIT = 2_000;
+/** Children whose `.git` is looked for at once. */
+const PARALLEL_CHECKS = 64;
+
 /**
  * The folder to archive: `dir` itself when it holds `.git`, else the one repository found within three
  * levels below it (a workspace base with the project cloned inside, as OpenHands resolves it); with
- * none or several, `dir` as given.
+ * none or several, or when the search would look into more than SEARCH_LIMIT folders (a big tree is no
+ * workspace base; 150k folders took 14 s before the answer began), `dir` as given.
  */
 async function repositoryBelow(dir: string): Promise<string> {
   if (await isRepository(dir)) return dir;
   const found: string[] = [];
   const frontier: [string, number][] = [[dir, 0]];
+  let looked = 0;
   while (frontier.length > 0 && found.length < 2) {
     const [current, depth] = frontier.pop()!;
     if (depth >= 3) continue;
+    if (++looked > SEARCH_LIMIT) return dir;
     const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      if (!entry.isDirectory() || entry.name.startsWith('.') || NOT_SEARCHED.has(entry.name)) continue;
-      const child = join(current, entry.name);
-      if (await isRepository(child)) found.push(child);
-      else frontier.push([child, depth + 1]);
+    const children = entries
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !NOT_SEARCHED.has(e.name))
+      .map((e) => join(current, e.name));
+    if (children.length > SEARCH_LIMIT) return dir;
+    for (let i = 0; i < children.length; i += PARALLEL_CHECKS) {
+      const some = children.slice(i, i + PARALLEL_CHECKS);
+      const repos = await Promise.all(some.map(isRepository));
+      some.forEach((child, k) => {
+        if (repos[k]) found.push(child);
+        else frontier.push([child, depth + 1]);
+      });
     }
   }
   return found.length === 1 ? found[0]! : dir;

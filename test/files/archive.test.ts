@@ -136,6 +136,15 @@ describe('archive', () => {
     expect(await res.text()).toContain('+two');
   });
 
+  it('does not search a big tree for its repository: past 2,000 folders, the folder is taken as given', async () => {
+    const repo = repository();
+    const base = join(repo, '..');
+    for (let i = 0; i < 2_001; i++) mkdirSync(join(base, `d${i}`));
+    const res = await archive({ path: base });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/^Not a git repository/);
+  });
+
   it('answers 400 for a bad base_ref, a folder that is no repository, a relative path; 404 when missing', async () => {
     const repo = repository();
     const detail = async (res: Response) => [res.status, ((await res.json()) as { detail: string }).detail];
