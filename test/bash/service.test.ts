@@ -85,6 +85,36 @@ describe('BashEventLog', () => {
     expect(log.size).toBe(0);
   });
 
+  it('ends a page where its JSON would pass maxPageBytes; the cursor goes on exactly there', () => {
+    // Room for three events without output; a NUL is 6 bytes of JSON (\u0000).
+    const bound = 3 * (JSON.stringify(event(1)).length + 1) + 100;
+    const log = new BashEventLog(100, 1_000_000, bound);
+    for (const [i, n] of [50, 0, 0, 80, 0, 30, 30, 0].entries()) log.append(event(i + 1, '\0'.repeat(n)), U);
+    const bytes = (items: unknown[]) =>
+      items.reduce<number>((sum, e) => sum + JSON.stringify(e).length + 1, 0);
+    for (const descending of [false, true]) {
+      for (const limit of [100, 2]) {
+        const seen: string[] = [];
+        let pageId: string | undefined;
+        do {
+          const page = log.search({ limit, descending, pageId }, U);
+          expect(page.items.length).toBeGreaterThan(0);
+          // Within the bound, unless one event alone passes it.
+          if (page.items.length > 1) expect(bytes(page.items)).toBeLessThanOrEqual(bound);
+          seen.push(...page.items.map((e) => e.id));
+          pageId = page.next_page_id ?? undefined;
+        } while (pageId !== undefined);
+        const ids = log.all(U).map((e) => e.id);
+        expect(seen).toEqual(descending ? ids.reverse() : ids);
+      }
+    }
+    // A batch get: within the bound, or one event alone; else refused.
+    const id = (n: number) => event(n).id;
+    expect(log.batch([id(4)], U)).toHaveLength(1);
+    expect(log.batch([id(2), id(2), id(3)], U)).toHaveLength(3);
+    expect(() => log.batch([id(1), id(1)], U)).toThrow(`add up to more than ${bound} bytes`);
+  });
+
   it("keeps each user's events to that user: reads, pages and clear", () => {
     const log = new BashEventLog(10, 1000);
     for (const n of [1, 2, 3, 4]) log.append(event(n), n % 2 ? 'a' : 'b');
