@@ -1,6 +1,7 @@
 // BashService and its event log with small limits: output cut into ordered chunks, output past the cap
 // dropped and said, the oldest events evicted, cursors that survive eviction, shutdown ends commands.
-import { describe, expect, it } from 'vitest';
+import { StringDecoder } from 'node:string_decoder';
+import { describe, expect, it, vi } from 'vitest';
 import { BashEventLog } from '../../src/bash/event-log.js';
 import { BashService } from '../../src/bash/index.js';
 import type { BashOutput } from '../../src/bash/schemas.js';
@@ -30,8 +31,24 @@ describe('BashService', () => {
     const bash = new BashService({ maxOutputChars: 100 });
     const last = await bash.execute({ command: 'head -c 5000 /dev/zero | tr "\\0" x' }, U);
     expect(last.stdout).toBe('x'.repeat(100));
-    expect(last.stderr).toBe('\n[agentd: 4900 more characters of output were dropped]');
+    expect(last.stderr).toBe('\n[agentd: 4900 more bytes of output were dropped]');
     expect(last.exit_code).toBe(0);
+  });
+
+  it('past maxOutputChars, counts the bytes it drops without decoding them', async () => {
+    const write = vi.spyOn(StringDecoder.prototype, 'write');
+    try {
+      const bash = new BashService({ maxOutputChars: 100 });
+      // 4 MiB of two-byte characters: 2 Mi characters, all but 100 of them (200 bytes) dropped.
+      const last = await bash.execute({ command: 'head -c 2097152 /dev/zero | sed "s/\\x0/é/g"' }, U);
+      expect(last.stdout).toBe('é'.repeat(100));
+      expect(last.stderr).toBe(`\n[agentd: ${4 * 1024 * 1024 - 200} more bytes of output were dropped]`);
+      // What reached the decoder: the reads until the cap was met (a pipe read is at most 64 KiB each).
+      const decoded = write.mock.calls.reduce((sum, [data]) => sum + (data as Buffer).length, 0);
+      expect(decoded).toBeLessThanOrEqual(2 * 64 * 1024);
+    } finally {
+      write.mockRestore();
+    }
   });
 
   it('refuses commands past maxRunning; close() ends the running ones', async () => {
