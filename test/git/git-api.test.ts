@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
 import { commitAll, git, newRepo, write } from './repos.js';
 
@@ -336,5 +336,24 @@ it("reads a repository's filter settings once per request, and afresh for each",
     expect(existsSync(marker)).toBe(false);
   } finally {
     process.env.PATH = path;
+  }
+});
+
+it("sets the nested repositories' changes apart in work that grows with the changes, not changes × nested", async () => {
+  const outer = newRepo();
+  for (let i = 0; i < 300; i++) write(outer, `f${i}.txt`, 'x\n');
+  for (let i = 0; i < 30; i++) {
+    write(outer, `repo${i}/a.txt`, 'a\n');
+    git(join(outer, `repo${i}`), 'init', '-q');
+  }
+  // Counted, not timed: a scan of every nested folder per change was a prefix test each (9000 here).
+  const startsWith = vi.spyOn(String.prototype, 'startsWith');
+  try {
+    const { status, body } = await get('/api/git/changes', { path: outer });
+    expect(status).toBe(200);
+    expect(body).toHaveLength(330);
+    expect(startsWith.mock.calls.length).toBeLessThan(3000);
+  } finally {
+    startsWith.mockRestore();
   }
 });
