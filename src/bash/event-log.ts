@@ -4,6 +4,10 @@
 // the commands themselves die with the server, and a cap in memory bounds them without a cleanup job.
 // Each event is its owner's, the user whose key started the command: the reads and the clear of one
 // user see only theirs. The bounds are the server's, over every user.
+//
+// A read answers at most `maxPageBytes` of JSON: the log may hold 64 Mi characters in 1 Mi chunks and
+// JSON escaping makes a control character 6 bytes (NUL is \u0000), so 100 events could be a response
+// of hundreds of MB, built in one blocking JSON.stringify (or past V8's longest string: a 500).
 import type { BashEvent, BashEventPage, BashSearch } from './schemas.js';
 
 interface Entry {
@@ -12,6 +16,8 @@ interface Entry {
   event: BashEvent;
   chars: number;
   owner: string;
+  /** The event's JSON size in UTF-8 bytes, measured on the first read that needs it. */
+  bytes?: number;
 }
 
 export class InvalidPageIdError extends Error {
@@ -19,6 +25,19 @@ export class InvalidPageIdError extends Error {
     super('Invalid page_id: use the next_page_id of a previous page');
   }
 }
+
+export class BatchTooLargeError extends Error {
+  constructor(maxBytes: number) {
+    super(
+      `The requested events add up to more than ${maxBytes} bytes of JSON; ask for fewer ids at a time ` +
+        '(an event alone is always answered)',
+    );
+    this.name = 'BatchTooLargeError';
+  }
+}
+
+/** JSON bytes a page's items may add up to; one event larger than this is answered alone. */
+export const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 
 const PAGE_ID = /^[0-9]{1,15}$/;
 
@@ -39,6 +58,7 @@ export class BashEventLog {
   constructor(
     private readonly maxEvents: number,
     private readonly maxChars: number,
+    private readonly maxPageBytes = MAX_PAGE_BYTES,
   ) {}
 
   get size(): number {
@@ -67,6 +87,32 @@ export class BashEventLog {
     return entry?.owner === owner ? entry.event : null;
   }
 
+  /**
+   * The owner's events with these ids, one item per id in order (null where missing), as OpenHands'
+   * batch get answers. Each distinct id is looked up once; a repeated one is answered again, and its
+   * bytes count again, since the response carries it again. Throws BatchTooLargeError past
+   * `maxPageBytes` unless the answer holds one event.
+   */
+  batch(ids: readonly string[], owner: string): (BashEvent | null)[] {
+    const found = new Map<string, Entry | null>();
+    let bytes = 0;
+    let events = 0;
+    const items = ids.map((id) => {
+      let entry = found.get(id);
+      if (entry === undefined) {
+        const e = this.byId.get(id.replaceAll('-', '').toLowerCase());
+        entry = e?.owner === owner ? e : null;
+        found.set(id, entry);
+      }
+      if (entry === null) return null;
+      bytes += bytesOf(entry) + 1;
+      events += 1;
+      return entry.event;
+    });
+    if (events > 1 && bytes > this.maxPageBytes) throw new BatchTooLargeError(this.maxPageBytes);
+    return items;
+  }
+
   /** Forgets the owner's events; answers how many. */
   clear(owner: string): number {
     const kept: Entry[] = [];
@@ -85,19 +131,28 @@ export class BashEventLog {
     return cleared;
   }
 
-  /** Filters, then pages: `order__gt` is applied before the page is cut, so a page is never short. */
+  /**
+   * Filters, then pages: `order__gt` is applied before the page is cut, so a page is never short of
+   * `limit` for want of matches; it ends early where its items would pass `maxPageBytes` of JSON (never
+   * before its first item), and `next_page_id` names the first event left out, so the next page starts
+   * exactly there.
+   */
   search(q: BashSearch, owner: string): BashEventPage {
     if (q.pageId !== undefined && !PAGE_ID.test(q.pageId)) throw new InvalidPageIdError();
     const cursor = q.pageId === undefined ? undefined : Number(q.pageId);
     const items: BashEvent[] = [];
+    let bytes = 0;
     const step = q.descending ? -1 : 1;
     const last = this.entries.length - 1;
     for (let i = q.descending ? last : this.head; i >= this.head && i <= last; i += step) {
-      const { seq, event, owner: of } = this.entries[i]!;
+      const entry = this.entries[i]!;
+      const { seq, event, owner: of } = entry;
       if (of !== owner) continue;
       if (cursor !== undefined && (q.descending ? seq > cursor : seq < cursor)) continue;
       if (!matches(event, q)) continue;
       if (items.length === q.limit) return { items, next_page_id: String(seq) };
+      bytes += bytesOf(entry) + 1;
+      if (items.length > 0 && bytes > this.maxPageBytes) return { items, next_page_id: String(seq) };
       items.push(event);
     }
     return { items, next_page_id: null };
@@ -110,6 +165,11 @@ export class BashEventLog {
       .filter((e) => e.owner === owner)
       .map((e) => e.event);
   }
+}
+
+function bytesOf(entry: Entry): number {
+  entry.bytes ??= Buffer.byteLength(JSON.stringify(entry.event));
+  return entry.bytes;
 }
 
 function matches(event: BashEvent, q: BashSearch): boolean {

@@ -1,4 +1,4 @@
-export { InvalidPageIdError } from './event-log.js';
+export { BatchTooLargeError, InvalidPageIdError } from './event-log.js';
 export type { BashEvent, BashSearch, ExecuteBashRequest } from './schemas.js';
 export * as bashSchemas from './schemas.js';
 export {

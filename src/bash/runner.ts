@@ -14,7 +14,10 @@ import type { BashCommand, BashOutput } from './schemas.js';
 export interface RunLimits {
   /** Characters per output chunk (OpenHands: 1 MiB characters). */
   chunkChars: number;
-  /** Characters of output kept per command; the rest is read and dropped, and the final stderr says how much. */
+  /**
+   * Characters of output kept per command; the rest is read and dropped undecoded, and the final stderr
+   * says how many bytes.
+   */
   maxOutputChars: number;
   /** Between SIGTERM and SIGKILL after a timeout. */
   killGraceMs: number;
@@ -74,13 +77,14 @@ export function runCommand(command: BashCommand, limits: RunLimits, emit: Emit):
       pid = child.pid;
       let order = 0;
       let kept = 0;
+      /** Bytes of output past maxOutputChars. */
       let dropped = 0;
       const buffers = { stdout: '', stderr: '' };
       const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
       const take = (stream: 'stdout' | 'stderr', text: string) => {
         const room = Math.max(0, limits.maxOutputChars - kept);
         if (text.length > room) {
-          dropped += text.length - room;
+          dropped += Buffer.byteLength(text.slice(room));
           text = text.slice(0, room);
         }
         kept += text.length;
@@ -96,8 +100,14 @@ export function runCommand(command: BashCommand, limits: RunLimits, emit: Emit):
           });
         }
       };
-      child.stdout.on('data', (data: Buffer) => take('stdout', decoders.stdout.write(data)));
-      child.stderr.on('data', (data: Buffer) => take('stderr', decoders.stderr.write(data)));
+      // Past the cap output is only counted, never decoded: `yes` under a 20 s timeout is ~21 GB, whose
+      // decoding (then thrown away) took ~15 s of the server's CPU.
+      const read = (stream: 'stdout' | 'stderr') => (data: Buffer) => {
+        if (kept >= limits.maxOutputChars) dropped += data.length;
+        else take(stream, decoders[stream].write(data));
+      };
+      child.stdout.on('data', read('stdout'));
+      child.stderr.on('data', read('stderr'));
 
       let timedOut = false;
       let stoppedByServer = false;
@@ -111,7 +121,7 @@ export function runCommand(command: BashCommand, limits: RunLimits, emit: Emit):
         take('stderr', decoders.stderr.end());
         let stderr = buffers.stderr;
         if (startError !== undefined) stderr += `Error executing command: ${startError}`;
-        if (dropped > 0) stderr += `\n[agentd: ${dropped} more characters of output were dropped]`;
+        if (dropped > 0) stderr += `\n[agentd: ${dropped} more bytes of output were dropped]`;
         // The SDK tells a timeout by exit_code -1 and "timed out" in stderr (OpenHands' server adds no note).
         if (timedOut && !stoppedByServer)
           stderr += `${stderr ? '\n' : ''}Command timed out after ${command.timeout} seconds`;

@@ -3,7 +3,7 @@
 // their events are the owner's (the user whose key started them), read and cleared by that user only.
 import { randomUUID } from 'node:crypto';
 import { nowTimestamp } from '../events/index.js';
-import { BashEventLog } from './event-log.js';
+import { BashEventLog, MAX_PAGE_BYTES } from './event-log.js';
 import { type RunLimits, type RunningCommand, runCommand } from './runner.js';
 import type {
   BashCommand,
@@ -24,6 +24,8 @@ export interface BashLimits extends RunLimits {
   maxRunning: number;
   /** Socket readers at once (OpenHands: 50). */
   maxSubscribers: number;
+  /** JSON bytes one search page or batch get answers (one event larger than this comes alone). */
+  maxPageBytes: number;
 }
 
 export const DEFAULT_BASH_LIMITS: BashLimits = {
@@ -34,6 +36,7 @@ export const DEFAULT_BASH_LIMITS: BashLimits = {
   maxChars: 64 * 1024 * 1024,
   maxRunning: 64,
   maxSubscribers: 50,
+  maxPageBytes: MAX_PAGE_BYTES,
 };
 
 export class TooManyCommandsError extends Error {
@@ -61,7 +64,7 @@ export class BashService {
 
   constructor(limits: Partial<BashLimits> = {}) {
     this.limits = { ...DEFAULT_BASH_LIMITS, ...limits };
-    this.log = new BashEventLog(this.limits.maxEvents, this.limits.maxChars);
+    this.log = new BashEventLog(this.limits.maxEvents, this.limits.maxChars, this.limits.maxPageBytes);
   }
 
   /** Starts the owner's command in the background and answers its BashCommand event at once. */
@@ -76,6 +79,11 @@ export class BashService {
 
   get(id: string, owner: string): BashEvent | null {
     return this.log.get(id, owner);
+  }
+
+  /** One item per id, in order (null where missing); BatchTooLargeError past maxPageBytes. */
+  batch(ids: readonly string[], owner: string): (BashEvent | null)[] {
+    return this.log.batch(ids, owner);
   }
 
   search(query: BashSearch, owner: string): BashEventPage {

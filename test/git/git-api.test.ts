@@ -1,9 +1,10 @@
 // The git API driven as OpenHands' SDK drives it (RemoteWorkspace.git_changes / git_diff: GET with
 // `?path=<absolute>` and the session key), on real repositories: modified, deleted, staged, renamed
 // and untracked files, history, one commit's changes, and the folders that are no repository.
-import { existsSync, rmSync, utimesSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
 import { commitAll, git, newRepo, write } from './repos.js';
 
@@ -290,4 +291,69 @@ it("runs none of a repository's own commands when it reads it: its filters and f
     `/api/file/archive?path=${encodeURIComponent(repo)}&format=git-delta&exclude=../x`,
   );
   expect(outside.status).toBe(400);
+});
+
+it("reads a repository's filter settings once per request, and afresh for each", async () => {
+  const outer = newRepo({ 'top.txt': 'top\n' });
+  const inner = join(outer, 'inner');
+  write(outer, 'inner/kept.txt', 'kept\n');
+  git(inner, 'init', '-q');
+  git(inner, 'add', '-A');
+  git(inner, 'commit', '-q', '-m', 'inner first');
+  write(outer, 'top.txt', 'top, edited\n');
+  // A git first on the PATH that notes each call's folder and arguments, then runs the real one.
+  const bin = tempDir('agentd-git-bin-');
+  const calls = join(bin, 'calls');
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$(pwd -P) $*" >> ${calls}\nexec ${real} "$@"\n`, {
+    mode: 0o755,
+  });
+  const readingsIn = (dir: string) => {
+    const lines = readFileSync(calls, 'utf8').trim().split('\n');
+    const inDir = lines.filter((l) => l.startsWith(`${realpathSync(dir)} `));
+    return {
+      commands: inDir.length,
+      readings: inDir.filter((l) => l.includes('--get-regexp ^filter')).length,
+    };
+  };
+  const path = process.env.PATH;
+  process.env.PATH = `${bin}:${path}`;
+  try {
+    expect((await get('/api/git/changes', { path: outer })).status).toBe(200);
+    // Each repository's config read once, for the several commands run in it.
+    expect(readingsIn(outer).readings).toBe(1);
+    expect(readingsIn(outer).commands).toBeGreaterThan(3);
+    expect(readingsIn(inner).readings).toBe(1);
+
+    // A filter added between two requests is read by the next one, and turned off.
+    const marker = join(tempDir('agentd-git-marker-'), 'ran');
+    write(outer, '.gitattributes', '* filter=evil\n');
+    git(outer, 'config', 'filter.evil.clean', `sh -c "touch ${marker}; cat"`);
+    utimesSync(join(outer, 'top.txt'), new Date('2020-01-01'), new Date('2020-01-01'));
+    writeFileSync(calls, '');
+    expect((await get('/api/git/changes', { path: outer })).status).toBe(200);
+    expect(readingsIn(outer).readings).toBe(1);
+    expect(existsSync(marker)).toBe(false);
+  } finally {
+    process.env.PATH = path;
+  }
+});
+
+it("sets the nested repositories' changes apart in work that grows with the changes, not changes × nested", async () => {
+  const outer = newRepo();
+  for (let i = 0; i < 300; i++) write(outer, `f${i}.txt`, 'x\n');
+  for (let i = 0; i < 30; i++) {
+    write(outer, `repo${i}/a.txt`, 'a\n');
+    git(join(outer, `repo${i}`), 'init', '-q');
+  }
+  // Counted, not timed: a scan of every nested folder per change was a prefix test each (9000 here).
+  const startsWith = vi.spyOn(String.prototype, 'startsWith');
+  try {
+    const { status, body } = await get('/api/git/changes', { path: outer });
+    expect(status).toBe(200);
+    expect(body).toHaveLength(330);
+    expect(startsWith.mock.calls.length).toBeLessThan(3000);
+  } finally {
+    startsWith.mockRestore();
+  }
 });

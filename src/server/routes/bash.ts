@@ -6,6 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import {
   type BashService,
+  BatchTooLargeError,
   bashSchemas,
   type ExecuteBashRequest,
   InvalidPageIdError,
@@ -73,6 +74,7 @@ const bashTime = (value: string | undefined, name: string) => {
 };
 
 export const bashRoutes: FastifyPluginAsync<BashRoutesOptions> = async (app, { bash }) => {
+  const pageMb = bash.limits.maxPageBytes / 1024 / 1024;
   const launch = <T>(fn: () => T): T => {
     try {
       return fn();
@@ -88,6 +90,11 @@ export const bashRoutes: FastifyPluginAsync<BashRoutesOptions> = async (app, { b
       schema: {
         tags,
         summary: 'Search Bash Events',
+        description:
+          `A page holds at most \`limit\` events and at most ${pageMb} MB of JSON: a page that would pass ` +
+          'that ends early (never before its first event), and its `next_page_id` names the first event ' +
+          'left out, so paging goes on exactly there. The SDK, which polls with `order__gt`, reads the ' +
+          'rest on its next poll.',
         querystring: SearchQuery,
         response: {
           200: bashSchemas.BashEventPage,
@@ -125,10 +132,14 @@ export const bashRoutes: FastifyPluginAsync<BashRoutesOptions> = async (app, { b
       schema: {
         tags,
         summary: 'Batch Get Bash Events',
-        description: 'One item per requested id, in order: the event, or null where it is missing.',
+        description:
+          'One item per requested id, in order: the event, or null where it is missing (a repeated id ' +
+          `is answered again). Events that add up to more than ${pageMb} MB of JSON are refused with a ` +
+          '400: ask for fewer at a time (one event alone is always answered).',
         querystring: BatchQuery,
         response: {
           200: Type.Array(Type.Union([bashSchemas.BashEvent, Type.Null()])),
+          400: detailResponse(`The requested events add up to more than ${pageMb} MB of JSON`),
           413: detailResponse(`The body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`),
           ...errorResponses,
         },
@@ -141,7 +152,12 @@ export const bashRoutes: FastifyPluginAsync<BashRoutesOptions> = async (app, { b
         throw new RequestValidationError([
           { loc: ['body'], msg: `List should have at most ${MAX_BATCH_IDS} items`, type: 'too_long' },
         ]);
-      return ids.map((id) => bash.get(id, request.userId));
+      try {
+        return bash.batch(ids, request.userId);
+      } catch (error) {
+        if (error instanceof BatchTooLargeError) throw new HttpError(400, error.message);
+        throw error;
+      }
     },
   );
 

@@ -13,6 +13,7 @@ import {
   gitCommits,
   gitDiff,
   MAX_COMMITS,
+  oneReading,
 } from '../../git/index.js';
 import { HttpError } from '../errors.js';
 import { detailResponse, errorResponses } from '../schemas.js';
@@ -43,10 +44,13 @@ const gitErrors = {
   ...errorResponses,
 };
 
-/** Domain errors to HTTP: missing paths 404, a missing git 503, everything else the caller can fix 400. */
+/**
+ * One request's git work, with each repository's filter settings read once for it (`oneReading`);
+ * domain errors to HTTP: missing paths 404, a missing git 503, everything else the caller can fix 400.
+ */
 async function answer<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return await work();
+    return await oneReading(work);
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
     const status = error.kind === 'not_found' ? 404 : error.kind === 'unavailable' ? 503 : 400;
