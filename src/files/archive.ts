@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { safeGitArgs } from '../git/index.js';
+import { oneReading, safeGitArgs } from '../git/index.js';
 import { absolutePath, FileOperationError, fsFailure } from './errors.js';
 
 const run = promisify(execFile);
@@ -70,6 +70,15 @@ export async function archiveDirectory(request: ArchiveRequest): Promise<Archive
   if (request.baseRef?.startsWith('-')) throw new FileOperationError(400, "base_ref must not start with '-'");
   const excludes = [...(request.useDefaultExcludes ? DEFAULT_EXCLUDES : []), ...request.exclude];
   const root = await repositoryBelow(target);
+  // The repository's filter drivers are read once for all of this archive's git commands (git/run.ts).
+  return oneReading(() => archiveOf(root, request, excludes));
+}
+
+async function archiveOf(
+  root: string,
+  request: ArchiveRequest,
+  excludes: readonly string[],
+): Promise<Archive> {
   const repo = await repoMetadata(root);
   if (request.format === 'tar.gz') {
     return {
@@ -80,7 +89,7 @@ export async function archiveDirectory(request: ArchiveRequest): Promise<Archive
       headers: repo?.headers ?? {},
     };
   }
-  if (!repo) throw new FileOperationError(400, `Not a git repository: ${target}`);
+  if (!repo) throw new FileOperationError(400, `Not a git repository: ${request.path}`);
   return gitDelta(root, repo, request.baseRef, excludes);
 }
 
