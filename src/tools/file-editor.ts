@@ -224,25 +224,20 @@ export class FileEditor {
       throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);
     const text = readText(file);
     let needle = oldStr;
-    let count = occurrences(text, needle);
-    if (count === 0 && oldStr.trim() !== oldStr) {
+    let found = matches(text, needle);
+    if (found.count === 0 && oldStr.trim() !== oldStr) {
       needle = oldStr.trim();
-      count = needle ? occurrences(text, needle) : 0;
+      if (needle) found = matches(text, needle);
     }
-    if (count === 0) {
+    if (found.count === 0) {
       throw new EditorError(
         `No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`,
       );
     }
-    if (count > 1) {
-      const lines: number[] = [];
-      let at = text.indexOf(needle);
-      while (at !== -1) {
-        lines.push(text.slice(0, at).split('\n').length);
-        at = text.indexOf(needle, at + 1);
-      }
+    if (found.count > 1) {
+      const more = found.count - found.lines.length;
       throw new EditorError(
-        `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines ${JSON.stringify(lines)}. Please ensure it is unique.`,
+        `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines ${JSON.stringify(found.lines)}${more > 0 ? ` and ${more} more` : ''}. Please ensure it is unique.`,
       );
     }
     if (needle === newStr)
@@ -251,7 +246,7 @@ export class FileEditor {
     const updated = text.slice(0, at) + newStr + text.slice(at + needle.length);
     this.remember(file.real, text);
     writeAtomic(file.real, updated);
-    const line = text.slice(0, at).split('\n').length - 1;
+    const line = (found.lines[0] as number) - 1;
     const shown = snippet(updated, line, newStr.split('\n').length);
     return [
       `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of ${path}:\n${shown}\nReview the changes and make sure they are as expected. Edit the file again if necessary.`,
@@ -282,14 +277,31 @@ export class FileEditor {
   }
 }
 
-function occurrences(text: string, needle: string): number {
+/** How many line numbers of a non-unique old_str the error lists: 30,000 of them made a 169k-character message. */
+const MAX_LISTED_LINES = 50;
+
+/**
+ * The non-overlapping places of `needle` (as OpenHands counts them): how many, and the line numbers
+ * of the first MAX_LISTED_LINES. Line breaks are counted once, from one match to the next, so a file
+ * with many matches costs one pass rather than one pass per match.
+ */
+function matches(text: string, needle: string): { count: number; lines: number[] } {
+  const lines: number[] = [];
   let count = 0;
+  let line = 1;
+  let counted = 0;
   let at = text.indexOf(needle);
   while (at !== -1) {
     count++;
+    if (lines.length < MAX_LISTED_LINES) {
+      for (let nl = text.indexOf('\n', counted); nl !== -1 && nl < at; nl = text.indexOf('\n', nl + 1))
+        line++;
+      counted = at;
+      lines.push(line);
+    }
     at = text.indexOf(needle, at + needle.length);
   }
-  return count;
+  return { count, lines };
 }
 
 function snippetAll(text: string): string {
