@@ -7,6 +7,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Static } from 'typebox';
 import { FileEditorAction } from '../events/index.js';
 import { toolDefinition } from './define.js';
+import { numberedHead } from './editor/output.js';
 import { readNoFollow, writeAtomic } from './files/atomic.js';
 import { linkTarget, type ResolvedPath, resolveInWorkspace, workspaceRoot } from './paths.js';
 import type { Tool, ToolContext, ToolOptions } from './types.js';
@@ -28,13 +29,6 @@ const MAX_HISTORY = 10;
 const SNIPPET_LINES = 4;
 
 class EditorError extends Error {}
-
-function numbered(text: string, start = 1): string {
-  return text
-    .split('\n')
-    .map((line, i) => `${String(i + start).padStart(6)}\t${line}`)
-    .join('\n');
-}
 
 function isBinary(buffer: Buffer): boolean {
   const sample = buffer.subarray(0, 8000);
@@ -98,7 +92,7 @@ function snippet(text: string, aroundLine: number, extra: number): string {
   const lines = text.split('\n');
   const start = Math.max(0, aroundLine - SNIPPET_LINES);
   const end = Math.min(lines.length, aroundLine + SNIPPET_LINES + extra + 1);
-  return numbered(lines.slice(start, end).join('\n'), start + 1);
+  return numberedHead(lines.slice(start, end).join('\n'), start + 1);
 }
 
 export class FileEditor {
@@ -194,8 +188,8 @@ export class FileEditor {
       return listDirectory(at, workspace, this.options);
     }
     const text = readText(at);
+    if (!range) return `Here's the result of running \`cat -n\` on ${path}:\n${numberedHead(text)}\n`;
     const lines = text.split('\n');
-    if (!range) return `Here's the result of running \`cat -n\` on ${path}:\n${numbered(text)}\n`;
     if (range.length !== 2)
       throw new EditorError('Invalid `view_range` parameter: it should be a list of two integers.');
     const [start, requestedEnd] = range as [number, number];
@@ -215,7 +209,7 @@ export class FileEditor {
       note = `NOTE: We only show up to ${lines.length} since there're only ${lines.length} lines in this file.\n`;
       end = lines.length;
     }
-    return `${note}Here's the result of running \`cat -n\` on ${path}:\n${numbered(lines.slice(start - 1, end).join('\n'), start)}\n`;
+    return `${note}Here's the result of running \`cat -n\` on ${path}:\n${numberedHead(lines.slice(start - 1, end).join('\n'), start)}\n`;
   }
 
   private replace(file: ResolvedPath, oldStr: string, newStr: string): [string, Partial<Observation>] {
@@ -305,7 +299,7 @@ function matches(text: string, needle: string): { count: number; lines: number[]
 }
 
 function snippetAll(text: string): string {
-  return `Here's the result of running \`cat -n\` on the restored file:\n${numbered(text)}\n`;
+  return `Here's the result of running \`cat -n\` on the restored file:\n${numberedHead(text)}\n`;
 }
 
 function missing(parameter: string, command: string): EditorError {

@@ -28,3 +28,43 @@ describe('file_editor limits', () => {
     );
   });
 });
+
+describe('file_editor output', () => {
+  const clipped = (out: Obs) => {
+    expect(out.is_error).toBe(false);
+    expect(text(out).length).toBeLessThan(17_000);
+    expect(text(out)).toContain('only part of this file has been shown to you');
+    expect(text(out)).toContain('`view_range`');
+  };
+
+  it('shows the head of a big file with a note pointing to view_range, whole, in a range or undone', async () => {
+    const { dir, edit } = editor();
+    const file = join(dir, 'big.txt');
+    writeFileSync(file, Array.from({ length: 200_000 }, (_, i) => `line ${i + 1}`).join('\n'));
+    const whole = await edit({ command: 'view', path: file });
+    clipped(whole);
+    expect(text(whole)).toContain('     1\tline 1\n     2\tline 2\n');
+    const range = await edit({ command: 'view', path: file, view_range: [100_000, -1] });
+    clipped(range);
+    expect(text(range)).toContain(`100000\tline 100000\n100001\tline 100001\n`);
+    await edit({ command: 'insert', path: file, insert_line: 0, new_str: 'top' });
+    const undone = await edit({ command: 'undo_edit', path: file });
+    clipped(undone);
+    expect(text(undone)).toContain('     1\tline 1\n');
+  });
+
+  it('shows a snippet of a big insertion clipped', async () => {
+    const { dir, edit } = editor();
+    const file = join(dir, 'small.txt');
+    writeFileSync(file, 'a\nb\n');
+    clipped(await edit({ command: 'insert', path: file, insert_line: 1, new_str: 'new\n'.repeat(50_000) }));
+  });
+
+  it('shows a file that fits whole, without a note', async () => {
+    const { dir, edit } = editor();
+    const file = join(dir, 'fits.txt');
+    writeFileSync(file, 'x'.repeat(15_000));
+    const out = text(await edit({ command: 'view', path: file }));
+    expect(out).toBe(`Here's the result of running \`cat -n\` on ${file}:\n     1\t${'x'.repeat(15_000)}\n`);
+  });
+});
