@@ -2,14 +2,15 @@
 // OpenHands' messages. Failures are observations with is_error (the agent reads and corrects them),
 // not exceptions. Paths are resolved to where they really lead (resolveInWorkspace) and the file
 // operations use that real path; messages name the path as the agent gave it.
-import { lstatSync, readdirSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import type { Static } from 'typebox';
 import { FileEditorAction } from '../events/index.js';
 import { toolDefinition } from './define.js';
+import { listDirectory } from './editor/listing.js';
 import { numberedHead } from './editor/output.js';
 import { readNoFollow, writeAtomic } from './files/atomic.js';
-import { linkTarget, type ResolvedPath, resolveInWorkspace, workspaceRoot } from './paths.js';
+import { type ResolvedPath, resolveInWorkspace, workspaceRoot } from './paths.js';
 import type { Tool, ToolContext, ToolOptions } from './types.js';
 
 type Action = Static<typeof FileEditorAction>;
@@ -49,45 +50,6 @@ function readText({ path, real }: ResolvedPath): string {
 
 const exists = (real: string) => lstatSync(real, { throwIfNoEntry: false }) !== undefined;
 
-/**
- * Two levels of the folder, like `find -maxdepth 2`: symbolic links are listed (a folder one that stays
- * in the workspace with its `/`) but never descended into, so a link cannot lead the listing out.
- */
-function listDirectory(at: ResolvedPath, workspace: string, options: ToolOptions): string {
-  const root = at.path;
-  const lines: string[] = [];
-  let hidden = 0;
-  const shown = (real: string) => join(root, relative(at.real, real));
-  const walk = (dir: string, depth: number) => {
-    let entries: string[];
-    try {
-      entries = readdirSync(dir).sort();
-    } catch {
-      return;
-    }
-    for (const name of entries) {
-      if (name.startsWith('.')) {
-        hidden++;
-        continue;
-      }
-      const full = join(dir, name);
-      const stat = lstatSync(full, { throwIfNoEntry: false });
-      if (!stat) continue;
-      const target = stat.isSymbolicLink() ? linkTarget(full, workspace, options) : null;
-      const isDir = target
-        ? (statSync(target, { throwIfNoEntry: false })?.isDirectory() ?? false)
-        : stat.isDirectory();
-      lines.push(isDir ? `${shown(full)}/` : shown(full));
-      if (isDir && !stat.isSymbolicLink() && depth < 2) walk(full, depth + 1);
-    }
-  };
-  walk(at.real, 1);
-  let text = `Here's the files and directories up to 2 levels deep in ${root}, excluding hidden items:\n${lines.join('\n')}`;
-  if (hidden > 0)
-    text += `\n\n${hidden} hidden files/directories in this directory are excluded. You can use 'ls -la ${root}' to see them.`;
-  return text;
-}
-
 function snippet(text: string, aroundLine: number, extra: number): string {
   const lines = text.split('\n');
   const start = Math.max(0, aroundLine - SNIPPET_LINES);
@@ -107,7 +69,7 @@ export class FileEditor {
 
   constructor(private readonly options: ToolOptions = {}) {}
 
-  run(action: Action, ctx: Pick<ToolContext, 'workingDir'>): Observation {
+  async run(action: Action, ctx: Pick<ToolContext, 'workingDir'>): Promise<Observation> {
     const path = action.path;
     const ok = (text: string, extra: Partial<Observation> = {}): Observation => ({
       kind: 'FileEditorObservation',
@@ -133,7 +95,7 @@ export class FileEditor {
       const real = at.real;
       switch (action.command) {
         case 'view':
-          return ok(this.view(at, workspaceRoot(ctx), action.view_range ?? null));
+          return ok(await this.view(at, workspaceRoot(ctx), action.view_range ?? null));
         case 'create': {
           if (action.file_text === undefined || action.file_text === null)
             throw missing('file_text', 'create');
@@ -178,7 +140,7 @@ export class FileEditor {
     }
   }
 
-  private view(at: ResolvedPath, workspace: string, range: number[] | null): string {
+  private async view(at: ResolvedPath, workspace: string, range: number[] | null): Promise<string> {
     const path = at.path;
     const stat = lstatSync(at.real, { throwIfNoEntry: false });
     if (!stat) throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);

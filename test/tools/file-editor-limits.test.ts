@@ -1,6 +1,6 @@
 // file_editor on big inputs: what it answers stays bounded however large the file, folder or
 // history behind it.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileEditorTool } from '../../src/tools/index.js';
@@ -66,5 +66,27 @@ describe('file_editor output', () => {
     writeFileSync(file, 'x'.repeat(15_000));
     const out = text(await edit({ command: 'view', path: file }));
     expect(out).toBe(`Here's the result of running \`cat -n\` on ${file}:\n     1\t${'x'.repeat(15_000)}\n`);
+  });
+});
+
+describe('file_editor folder view', () => {
+  it('lists at most 500 entries, reads no folder past them, and counts the rest of those it read', async () => {
+    const { dir, edit } = editor();
+    mkdirSync(join(dir, 'a'));
+    for (let i = 0; i < 600; i++) writeFileSync(join(dir, 'a', `f${String(i).padStart(3, '0')}`), '');
+    for (const name of ['b', 'c']) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'inside'), '');
+    }
+    writeFileSync(join(dir, '.hidden'), '');
+    const out = text(await edit({ command: 'view', path: dir }));
+    const lines = out.split('\n');
+    expect(lines[1]).toBe(`${join(dir, 'a')}/`);
+    expect(lines[500]).toBe(join(dir, 'a', 'f498'));
+    expect(lines[501]).toBe(
+      '… 103 more entries not shown, nor what is in the folders among them. View a subfolder, or use `ls` or `find` in the terminal, to see them.',
+    );
+    expect(out).not.toContain('inside');
+    expect(out).toContain('1 hidden files/directories');
   });
 });
