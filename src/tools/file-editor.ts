@@ -7,6 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Static } from 'typebox';
 import { FileEditorAction } from '../events/index.js';
 import { toolDefinition } from './define.js';
+import { UndoHistory } from './editor/history.js';
 import { listDirectory } from './editor/listing.js';
 import { numberedHead } from './editor/output.js';
 import { readNoFollow, writeAtomic } from './files/atomic.js';
@@ -26,7 +27,6 @@ type Observation = {
 };
 
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
-const MAX_HISTORY = 10;
 const SNIPPET_LINES = 4;
 
 class EditorError extends Error {}
@@ -58,14 +58,7 @@ function snippet(text: string, aroundLine: number, extra: number): string {
 }
 
 export class FileEditor {
-  private readonly history = new Map<string, string[]>();
-
-  private remember(path: string, content: string): void {
-    const list = this.history.get(path) ?? [];
-    list.push(content);
-    if (list.length > MAX_HISTORY) list.shift();
-    this.history.set(path, list);
-  }
+  private readonly history = new UndoHistory();
 
   constructor(private readonly options: ToolOptions = {}) {}
 
@@ -105,7 +98,7 @@ export class FileEditor {
             );
           }
           writeAtomic(real, action.file_text);
-          this.remember(real, '');
+          this.history.remember(real, '');
           return ok(`File created successfully at: ${path}`, {
             prev_exist: false,
             new_content: action.file_text,
@@ -124,9 +117,8 @@ export class FileEditor {
         }
         case 'undo_edit': {
           // Kept by real path: an edit through a link and its undo by the file's own name meet.
-          const list = this.history.get(real);
-          const previous = list?.pop();
-          if (previous === undefined) throw new EditorError(`No edit history found for ${path}.`);
+          const previous = this.history.take(real);
+          if (previous === undefined) throw new EditorError(this.history.whyNone(real, path));
           writeAtomic(real, previous);
           return ok(`Last edit to ${path} undone successfully. ${snippetAll(previous)}`, {
             new_content: previous,
@@ -200,7 +192,7 @@ export class FileEditor {
       throw new EditorError('No replacement was performed. `new_str` and `old_str` must be different.');
     const at = text.indexOf(needle);
     const updated = text.slice(0, at) + newStr + text.slice(at + needle.length);
-    this.remember(file.real, text);
+    this.history.remember(file.real, text);
     writeAtomic(file.real, updated);
     const line = (found.lines[0] as number) - 1;
     const shown = snippet(updated, line, newStr.split('\n').length);
@@ -223,7 +215,7 @@ export class FileEditor {
     }
     const updatedLines = [...lines.slice(0, line), ...newStr.split('\n'), ...lines.slice(line)];
     const updated = updatedLines.join('\n');
-    this.remember(at.real, text);
+    this.history.remember(at.real, text);
     writeAtomic(at.real, updated);
     const shown = snippet(updated, line, newStr.split('\n').length - 1);
     return [

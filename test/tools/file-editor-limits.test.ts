@@ -1,6 +1,6 @@
 // file_editor on big inputs: what it answers stays bounded however large the file, folder or
 // history behind it.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileEditorTool } from '../../src/tools/index.js';
@@ -88,5 +88,43 @@ describe('file_editor folder view', () => {
     );
     expect(out).not.toContain('inside');
     expect(out).toContain('1 hidden files/directories');
+  });
+});
+
+describe('file_editor undo history', () => {
+  it('keeps 32 MiB of earlier versions across files, dropping the oldest, and says so', async () => {
+    const { dir, edit } = editor();
+    const small = join(dir, 'small.txt');
+    const big = join(dir, 'big.txt');
+    writeFileSync(small, 'one\n');
+    writeFileSync(big, `${'x'.repeat(89)}\n`.repeat(100_000)); // 9 MB: four versions pass the bound
+    await edit({ command: 'insert', path: small, insert_line: 0, new_str: 'zero' });
+    for (let i = 0; i < 4; i++)
+      await edit({ command: 'insert', path: big, insert_line: 0, new_str: `v${i}` });
+    for (let i = 3; i > 0; i--) {
+      const undone = await edit({ command: 'undo_edit', path: big });
+      expect(undone.is_error).toBe(false);
+      expect(text(undone)).toContain(`     1\tv${i - 1}\n`);
+    }
+    const gone = await edit({ command: 'undo_edit', path: big });
+    expect(gone.is_error).toBe(true);
+    expect(text(gone)).toBe(
+      `No earlier version of ${big} is kept: the undo history keeps 10 versions of a file and 32 MiB of text across files, dropping the oldest.`,
+    );
+    expect(text(await edit({ command: 'undo_edit', path: small }))).toContain('No earlier version');
+  });
+
+  it('keeps ten versions of a file and says so past them', async () => {
+    const { dir, edit } = editor();
+    const file = join(dir, 'f.txt');
+    writeFileSync(file, '0');
+    for (let i = 1; i <= 11; i++)
+      await edit({ command: 'str_replace', path: file, old_str: `${i - 1}`, new_str: `${i}` });
+    for (let i = 0; i < 10; i++)
+      expect((await edit({ command: 'undo_edit', path: file })).is_error).toBe(false);
+    expect(readFileSync(file, 'utf8')).toBe('1');
+    expect(text(await edit({ command: 'undo_edit', path: file }))).toContain(
+      `No earlier version of ${file} is kept`,
+    );
   });
 });
