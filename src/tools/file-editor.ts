@@ -2,13 +2,16 @@
 // OpenHands' messages. Failures are observations with is_error (the agent reads and corrects them),
 // not exceptions. Paths are resolved to where they really lead (resolveInWorkspace) and the file
 // operations use that real path; messages name the path as the agent gave it.
-import { lstatSync, readdirSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import type { Static } from 'typebox';
 import { FileEditorAction } from '../events/index.js';
 import { toolDefinition } from './define.js';
+import { UndoHistory } from './editor/history.js';
+import { listDirectory } from './editor/listing.js';
+import { numberedHead } from './editor/output.js';
 import { readNoFollow, writeAtomic } from './files/atomic.js';
-import { linkTarget, type ResolvedPath, resolveInWorkspace, workspaceRoot } from './paths.js';
+import { type ResolvedPath, resolveInWorkspace, workspaceRoot } from './paths.js';
 import type { Tool, ToolContext, ToolOptions } from './types.js';
 
 type Action = Static<typeof FileEditorAction>;
@@ -24,17 +27,9 @@ type Observation = {
 };
 
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
-const MAX_HISTORY = 10;
 const SNIPPET_LINES = 4;
 
 class EditorError extends Error {}
-
-function numbered(text: string, start = 1): string {
-  return text
-    .split('\n')
-    .map((line, i) => `${String(i + start).padStart(6)}\t${line}`)
-    .join('\n');
-}
 
 function isBinary(buffer: Buffer): boolean {
   const sample = buffer.subarray(0, 8000);
@@ -55,65 +50,19 @@ function readText({ path, real }: ResolvedPath): string {
 
 const exists = (real: string) => lstatSync(real, { throwIfNoEntry: false }) !== undefined;
 
-/**
- * Two levels of the folder, like `find -maxdepth 2`: symbolic links are listed (a folder one that stays
- * in the workspace with its `/`) but never descended into, so a link cannot lead the listing out.
- */
-function listDirectory(at: ResolvedPath, workspace: string, options: ToolOptions): string {
-  const root = at.path;
-  const lines: string[] = [];
-  let hidden = 0;
-  const shown = (real: string) => join(root, relative(at.real, real));
-  const walk = (dir: string, depth: number) => {
-    let entries: string[];
-    try {
-      entries = readdirSync(dir).sort();
-    } catch {
-      return;
-    }
-    for (const name of entries) {
-      if (name.startsWith('.')) {
-        hidden++;
-        continue;
-      }
-      const full = join(dir, name);
-      const stat = lstatSync(full, { throwIfNoEntry: false });
-      if (!stat) continue;
-      const target = stat.isSymbolicLink() ? linkTarget(full, workspace, options) : null;
-      const isDir = target
-        ? (statSync(target, { throwIfNoEntry: false })?.isDirectory() ?? false)
-        : stat.isDirectory();
-      lines.push(isDir ? `${shown(full)}/` : shown(full));
-      if (isDir && !stat.isSymbolicLink() && depth < 2) walk(full, depth + 1);
-    }
-  };
-  walk(at.real, 1);
-  let text = `Here's the files and directories up to 2 levels deep in ${root}, excluding hidden items:\n${lines.join('\n')}`;
-  if (hidden > 0)
-    text += `\n\n${hidden} hidden files/directories in this directory are excluded. You can use 'ls -la ${root}' to see them.`;
-  return text;
-}
-
 function snippet(text: string, aroundLine: number, extra: number): string {
   const lines = text.split('\n');
   const start = Math.max(0, aroundLine - SNIPPET_LINES);
   const end = Math.min(lines.length, aroundLine + SNIPPET_LINES + extra + 1);
-  return numbered(lines.slice(start, end).join('\n'), start + 1);
+  return numberedHead(lines.slice(start, end).join('\n'), start + 1);
 }
 
 export class FileEditor {
-  private readonly history = new Map<string, string[]>();
-
-  private remember(path: string, content: string): void {
-    const list = this.history.get(path) ?? [];
-    list.push(content);
-    if (list.length > MAX_HISTORY) list.shift();
-    this.history.set(path, list);
-  }
+  private readonly history = new UndoHistory();
 
   constructor(private readonly options: ToolOptions = {}) {}
 
-  run(action: Action, ctx: Pick<ToolContext, 'workingDir'>): Observation {
+  async run(action: Action, ctx: Pick<ToolContext, 'workingDir'>): Promise<Observation> {
     const path = action.path;
     const ok = (text: string, extra: Partial<Observation> = {}): Observation => ({
       kind: 'FileEditorObservation',
@@ -139,7 +88,7 @@ export class FileEditor {
       const real = at.real;
       switch (action.command) {
         case 'view':
-          return ok(this.view(at, workspaceRoot(ctx), action.view_range ?? null));
+          return ok(await this.view(at, workspaceRoot(ctx), action.view_range ?? null));
         case 'create': {
           if (action.file_text === undefined || action.file_text === null)
             throw missing('file_text', 'create');
@@ -149,7 +98,7 @@ export class FileEditor {
             );
           }
           writeAtomic(real, action.file_text);
-          this.remember(real, '');
+          this.history.remember(real, '');
           return ok(`File created successfully at: ${path}`, {
             prev_exist: false,
             new_content: action.file_text,
@@ -168,9 +117,8 @@ export class FileEditor {
         }
         case 'undo_edit': {
           // Kept by real path: an edit through a link and its undo by the file's own name meet.
-          const list = this.history.get(real);
-          const previous = list?.pop();
-          if (previous === undefined) throw new EditorError(`No edit history found for ${path}.`);
+          const previous = this.history.take(real);
+          if (previous === undefined) throw new EditorError(this.history.whyNone(real, path));
           writeAtomic(real, previous);
           return ok(`Last edit to ${path} undone successfully. ${snippetAll(previous)}`, {
             new_content: previous,
@@ -184,7 +132,7 @@ export class FileEditor {
     }
   }
 
-  private view(at: ResolvedPath, workspace: string, range: number[] | null): string {
+  private async view(at: ResolvedPath, workspace: string, range: number[] | null): Promise<string> {
     const path = at.path;
     const stat = lstatSync(at.real, { throwIfNoEntry: false });
     if (!stat) throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);
@@ -194,8 +142,8 @@ export class FileEditor {
       return listDirectory(at, workspace, this.options);
     }
     const text = readText(at);
+    if (!range) return `Here's the result of running \`cat -n\` on ${path}:\n${numberedHead(text)}\n`;
     const lines = text.split('\n');
-    if (!range) return `Here's the result of running \`cat -n\` on ${path}:\n${numbered(text)}\n`;
     if (range.length !== 2)
       throw new EditorError('Invalid `view_range` parameter: it should be a list of two integers.');
     const [start, requestedEnd] = range as [number, number];
@@ -215,7 +163,7 @@ export class FileEditor {
       note = `NOTE: We only show up to ${lines.length} since there're only ${lines.length} lines in this file.\n`;
       end = lines.length;
     }
-    return `${note}Here's the result of running \`cat -n\` on ${path}:\n${numbered(lines.slice(start - 1, end).join('\n'), start)}\n`;
+    return `${note}Here's the result of running \`cat -n\` on ${path}:\n${numberedHead(lines.slice(start - 1, end).join('\n'), start)}\n`;
   }
 
   private replace(file: ResolvedPath, oldStr: string, newStr: string): [string, Partial<Observation>] {
@@ -224,34 +172,29 @@ export class FileEditor {
       throw new EditorError(`The path ${path} does not exist. Please provide a valid path.`);
     const text = readText(file);
     let needle = oldStr;
-    let count = occurrences(text, needle);
-    if (count === 0 && oldStr.trim() !== oldStr) {
+    let found = matches(text, needle);
+    if (found.count === 0 && oldStr.trim() !== oldStr) {
       needle = oldStr.trim();
-      count = needle ? occurrences(text, needle) : 0;
+      if (needle) found = matches(text, needle);
     }
-    if (count === 0) {
+    if (found.count === 0) {
       throw new EditorError(
         `No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`,
       );
     }
-    if (count > 1) {
-      const lines: number[] = [];
-      let at = text.indexOf(needle);
-      while (at !== -1) {
-        lines.push(text.slice(0, at).split('\n').length);
-        at = text.indexOf(needle, at + 1);
-      }
+    if (found.count > 1) {
+      const more = found.count - found.lines.length;
       throw new EditorError(
-        `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines ${JSON.stringify(lines)}. Please ensure it is unique.`,
+        `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines ${JSON.stringify(found.lines)}${more > 0 ? ` and ${more} more` : ''}. Please ensure it is unique.`,
       );
     }
     if (needle === newStr)
       throw new EditorError('No replacement was performed. `new_str` and `old_str` must be different.');
     const at = text.indexOf(needle);
     const updated = text.slice(0, at) + newStr + text.slice(at + needle.length);
-    this.remember(file.real, text);
+    this.history.remember(file.real, text);
     writeAtomic(file.real, updated);
-    const line = text.slice(0, at).split('\n').length - 1;
+    const line = (found.lines[0] as number) - 1;
     const shown = snippet(updated, line, newStr.split('\n').length);
     return [
       `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of ${path}:\n${shown}\nReview the changes and make sure they are as expected. Edit the file again if necessary.`,
@@ -272,7 +215,7 @@ export class FileEditor {
     }
     const updatedLines = [...lines.slice(0, line), ...newStr.split('\n'), ...lines.slice(line)];
     const updated = updatedLines.join('\n');
-    this.remember(at.real, text);
+    this.history.remember(at.real, text);
     writeAtomic(at.real, updated);
     const shown = snippet(updated, line, newStr.split('\n').length - 1);
     return [
@@ -282,18 +225,35 @@ export class FileEditor {
   }
 }
 
-function occurrences(text: string, needle: string): number {
+/** How many line numbers of a non-unique old_str the error lists: 30,000 of them made a 169k-character message. */
+const MAX_LISTED_LINES = 50;
+
+/**
+ * The non-overlapping places of `needle` (as OpenHands counts them): how many, and the line numbers
+ * of the first MAX_LISTED_LINES. Line breaks are counted once, from one match to the next, so a file
+ * with many matches costs one pass rather than one pass per match.
+ */
+function matches(text: string, needle: string): { count: number; lines: number[] } {
+  const lines: number[] = [];
   let count = 0;
+  let line = 1;
+  let counted = 0;
   let at = text.indexOf(needle);
   while (at !== -1) {
     count++;
+    if (lines.length < MAX_LISTED_LINES) {
+      for (let nl = text.indexOf('\n', counted); nl !== -1 && nl < at; nl = text.indexOf('\n', nl + 1))
+        line++;
+      counted = at;
+      lines.push(line);
+    }
     at = text.indexOf(needle, at + needle.length);
   }
-  return count;
+  return { count, lines };
 }
 
 function snippetAll(text: string): string {
-  return `Here's the result of running \`cat -n\` on the restored file:\n${numbered(text)}\n`;
+  return `Here's the result of running \`cat -n\` on the restored file:\n${numberedHead(text)}\n`;
 }
 
 function missing(parameter: string, command: string): EditorError {

@@ -57,7 +57,7 @@ export function planningFileEditorTool(options: ToolOptions = {}): Tool<Action> 
       } catch (error) {
         return refuse((error as Error).message);
       }
-      const result = editor.run({ ...action, kind: 'FileEditorAction', path: target }, ctx);
+      const result = await editor.run({ ...action, kind: 'FileEditorAction', path: target }, ctx);
       return {
         kind: 'PlanningFileEditorObservation',
         command: result.command,

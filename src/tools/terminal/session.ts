@@ -35,9 +35,21 @@ export interface CommandResult {
   output: string;
   /** The prompt that ended the command, or null when it is still running. */
   prompt: PromptInfo | null;
-  /** Why the wait ended before the prompt: no new output for a while, or the hard limit. */
-  timedOut: 'no_change' | 'hard' | null;
+  /** Why the wait ended before the prompt: no new output for a while, the hard limit, or an interrupt. */
+  timedOut: Ending;
 }
+
+type Ending = 'no_change' | 'hard' | 'interrupted' | null;
+
+/** How to wait for a command: its timeouts, and the conversation's signal, which interrupts it. */
+export interface WaitOptions {
+  hardTimeoutMs: number | null;
+  noChangeTimeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** How long an interrupted command's prompt is waited for after C-c, so the shell is ready for the next one. */
+const INTERRUPT_GRACE_MS = 2000;
 
 const KEYS: Record<string, string> = {
   ENTER: '\r',
@@ -195,7 +207,7 @@ export class TerminalSession {
       for (const listener of this.listeners) listener();
     });
     // The first prompt says the shell is ready.
-    await this.waitForPrompt(10_000, 10_000);
+    await this.waitForPrompt({ noChangeTimeoutMs: 10_000, hardTimeoutMs: 10_000 });
     this.cut('');
   }
 
@@ -235,10 +247,7 @@ export class TerminalSession {
   }
 
   /** Sends a command line (or raw input) and waits for its prompt or a timeout. */
-  async run(
-    input: string,
-    options: { hardTimeoutMs: number | null; noChangeTimeoutMs: number },
-  ): Promise<CommandResult> {
+  async run(input: string, options: WaitOptions): Promise<CommandResult> {
     await this.start();
     this.cut('');
     this.running = true;
@@ -247,7 +256,7 @@ export class TerminalSession {
   }
 
   /** Waits for more output of the running command (an empty command from the agent). */
-  async resume(options: { hardTimeoutMs: number | null; noChangeTimeoutMs: number }): Promise<CommandResult> {
+  async resume(options: WaitOptions): Promise<CommandResult> {
     return this.collect(options);
   }
 
@@ -255,11 +264,8 @@ export class TerminalSession {
     this.pty?.write(data);
   }
 
-  private async collect(options: {
-    hardTimeoutMs: number | null;
-    noChangeTimeoutMs: number;
-  }): Promise<CommandResult> {
-    const outcome = await this.waitForPrompt(options.noChangeTimeoutMs, options.hardTimeoutMs);
+  private async collect(options: WaitOptions): Promise<CommandResult> {
+    const outcome = await this.waitForPrompt(options);
     const match = PROMPT.exec(this.buffer);
     if (match) {
       const output = this.taken(match.index);
@@ -281,20 +287,40 @@ export class TerminalSession {
     return { output: cleanOutput(output), prompt: null, timedOut: outcome };
   }
 
-  /** Resolves when a prompt is in the buffer, or with the kind of timeout that ended the wait. */
-  private waitForPrompt(noChangeMs: number, hardMs: number | null): Promise<'no_change' | 'hard' | null> {
+  /**
+   * Resolves when a prompt is in the buffer, or with what ended the wait before it. An abort of the
+   * signal sends C-c, as the agent would, then waits a moment for the prompt: a command with steady
+   * output (`yes`) kept resetting the no-output timer, so an interrupted conversation left it running,
+   * and the terminal's next call waiting behind it.
+   */
+  private waitForPrompt({
+    noChangeTimeoutMs: noChangeMs,
+    hardTimeoutMs: hardMs,
+    signal,
+  }: WaitOptions): Promise<Ending> {
     return new Promise((resolve) => {
       let noChange: NodeJS.Timeout | undefined;
       let hard: NodeJS.Timeout | undefined;
-      const finish = (result: 'no_change' | 'hard' | null) => {
+      let interrupted = false;
+      let done = false;
+      const finish = (result: Ending) => {
+        done = true;
         clearTimeout(noChange);
         clearTimeout(hard);
         this.listeners.delete(check);
+        signal?.removeEventListener('abort', interrupt);
         resolve(result);
+      };
+      const interrupt = () => {
+        if (done) return;
+        interrupted = true;
+        this.pty?.write(keyBytes('C-c')!);
+        clearTimeout(hard);
+        hard = setTimeout(() => finish('interrupted'), INTERRUPT_GRACE_MS);
       };
       const armNoChange = () => {
         clearTimeout(noChange);
-        noChange = setTimeout(() => finish('no_change'), noChangeMs);
+        noChange = setTimeout(() => finish(interrupted ? 'interrupted' : 'no_change'), noChangeMs);
       };
       const check = () => {
         if (this.promptIn || this.exited) return finish(null);
@@ -303,6 +329,8 @@ export class TerminalSession {
       this.listeners.add(check);
       if (hardMs !== null) hard = setTimeout(() => finish('hard'), hardMs);
       check();
+      if (signal?.aborted) interrupt();
+      else if (!done) signal?.addEventListener('abort', interrupt, { once: true });
     });
   }
 

@@ -178,10 +178,10 @@ export class Terminal {
     if (action.is_input) {
       if (!shell.running) return this.error(command, 'No previous running command to interact with.');
       shell.write(keyBytes(command) ?? `${command}\n`);
-      result = await shell.resume({ hardTimeoutMs, noChangeTimeoutMs });
+      result = await shell.resume({ hardTimeoutMs, noChangeTimeoutMs, signal: ctx.signal });
     } else if (command.trim() === '') {
       if (!shell.running) return this.error(command, 'No previous running command to retrieve logs from.');
-      result = await shell.resume({ hardTimeoutMs, noChangeTimeoutMs });
+      result = await shell.resume({ hardTimeoutMs, noChangeTimeoutMs, signal: ctx.signal });
     } else {
       if (shell.running) {
         const pending = await shell.resume({ hardTimeoutMs: 0, noChangeTimeoutMs: 0 });
@@ -192,7 +192,11 @@ export class Terminal {
           );
         }
       }
-      result = await shell.run(`${command.replace(/\n+$/, '')}\n`, { hardTimeoutMs, noChangeTimeoutMs });
+      result = await shell.run(`${command.replace(/\n+$/, '')}\n`, {
+        hardTimeoutMs,
+        noChangeTimeoutMs,
+        signal: ctx.signal,
+      });
     }
     return this.observe(command, result, ctx, action.is_input === true, action.timeout ?? null);
   }
@@ -210,6 +214,8 @@ export class Terminal {
       suffix = `\n[The command completed with exit code ${prompt.exit_code}.${isInput && keyBytes(command) ? ` ${command.replace(/^C-(.)$/, (_m, k: string) => `CTRL+${k.toUpperCase()}`)} was sent.` : ''}]`;
     } else if (result.timedOut === 'hard') {
       suffix = `\n[The command timed out after ${hardSeconds} seconds. ${WAIT_HINT}]`;
+    } else if (result.timedOut === 'interrupted') {
+      suffix = `\n[The conversation was interrupted: CTRL+C was sent, and the command has not ended yet. ${WAIT_HINT}]`;
     } else {
       const seconds = this.options.noChangeTimeoutSeconds ?? DEFAULT_NO_CHANGE_SECONDS;
       suffix = `\n[The command has no new output after ${seconds} seconds. ${WAIT_HINT}]`;
