@@ -10,6 +10,9 @@ import { type BranchPoint, pointOf } from './branches.js';
 import { UnknownEventError } from './errors.js';
 import { finalResponseOf } from './state.js';
 
+/** How many events a read by kind scans at most before the event loop gets a turn (~5 ms on SQLite). */
+const WINDOW = 4096;
+
 /** Consecutive events of the log on the active branch, numbered `from` to `to`. */
 interface Run {
   from: number;
@@ -25,13 +28,13 @@ export class BranchReads {
 
   /** finalResponseOf (state.ts) of the branch: its newest finish action or agent message. */
   async finalResponse(): Promise<string> {
-    for (const run of await this.runs()) {
-      const [message] = await this.read(run, 'desc', 1, { kind: 'MessageEvent', source: 'agent' });
-      // Only a finish newer than that message answers instead; the store cannot filter on the
+    for await (const part of this.windows('desc')) {
+      const [message] = await this.read(part, 'desc', 1, { kind: 'MessageEvent', source: 'agent' });
+      // Only a finish newer than that message answers instead. The store cannot filter on the
       // action's kind, but an ActionEvent's text holds the string "FinishAction" only if it is one
       // (a quote inside a JSON string is escaped), so the others are not parsed.
-      const newer = { from: message ? message.seq + 1 : run.from, to: run.to };
-      for await (const action of this.newestFirst([newer], { kind: 'ActionEvent' })) {
+      const newer = { from: message ? message.seq + 1 : part.from, to: part.to };
+      for (const action of await this.read(newer, 'desc', WINDOW, { kind: 'ActionEvent' })) {
         if (!action.json.includes('"FinishAction"')) continue;
         const event = JSON.parse(action.json) as { action?: { kind?: string } };
         if (event.action?.kind === 'FinishAction') return finalResponseOf([event]);
@@ -43,8 +46,8 @@ export class BranchReads {
 
   /** Whether an event of `kind` is on the branch; looked for from the root, where a system prompt is. */
   async has(kind: string): Promise<boolean> {
-    for (const run of (await this.runs()).reverse())
-      if ((await this.read(run, 'asc', 1, { kind })).length > 0) return true;
+    for await (const part of this.windows('asc'))
+      if ((await this.read(part, 'asc', 1, { kind })).length > 0) return true;
     return false;
   }
 
@@ -55,7 +58,7 @@ export class BranchReads {
   async recoverAfterCrash(): Promise<AnyEvent[]> {
     const scan = new PendingScan();
     const tail: AnyEvent[] = [];
-    for await (const stored of this.newestFirst(await this.runs())) {
+    for await (const stored of this.newestFirst()) {
       const event = JSON.parse(stored.json) as AnyEvent;
       tail.push(event);
       if (!scan.take(event)) break;
@@ -96,18 +99,35 @@ export class BranchReads {
   }
 
   /**
-   * The events of `runs` newest first, a page at a time: small first (most questions are answered
-   * near the end), larger while the reader goes on, with a turn of the event loop between pages (a
-   * SQLite read is synchronous: requests are answered meanwhile).
+   * The branch cut into parts of at most WINDOW sequence numbers, in `order`, with a turn of the event
+   * loop between two: a read by kind scans every event of its part (the store has no index on kind),
+   * and a SQLite read is synchronous, so every other request waits for it.
    */
-  private async *newestFirst(
-    runs: readonly Run[],
-    filter: Pick<RangeRead, 'kind'> = {},
-  ): AsyncGenerator<EventJson> {
-    let limit = 16;
+  private async *windows(order: RangeRead['order']): AsyncGenerator<Run> {
+    const runs = await this.runs();
+    if (order === 'asc') runs.reverse();
+    let first = true;
     for (const run of runs) {
+      for (let done = 0; done <= run.to - run.from; done += WINDOW) {
+        if (!first) await setImmediate();
+        first = false;
+        yield order === 'desc'
+          ? { from: Math.max(run.from, run.to - done - WINDOW + 1), to: run.to - done }
+          : { from: run.from + done, to: Math.min(run.to, run.from + done + WINDOW - 1) };
+      }
+    }
+  }
+
+  /**
+   * Every event of the branch newest first, a page at a time: small first (most questions are
+   * answered near the end), larger while the reader goes on, with a turn of the event loop between
+   * two pages.
+   */
+  private async *newestFirst(): AsyncGenerator<EventJson> {
+    let limit = 16;
+    for (const run of await this.runs()) {
       for (let to = run.to; to >= run.from; ) {
-        const page = await this.read({ from: run.from, to }, 'desc', limit, filter);
+        const page = await this.read({ from: run.from, to }, 'desc', limit);
         yield* page;
         if (page.length < limit) break;
         to = page[page.length - 1]!.seq - 1;
@@ -121,7 +141,7 @@ export class BranchReads {
     run: Run,
     order: RangeRead['order'],
     limit: number,
-    filter: Pick<RangeRead, 'kind' | 'source'>,
+    filter: Pick<RangeRead, 'kind' | 'source'> = {},
   ): Promise<EventJson[]> {
     return this.events.range(this.conversationId, {
       ...filter,

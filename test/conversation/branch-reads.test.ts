@@ -159,6 +159,26 @@ function engineSuite(name: string, open: () => Promise<Store>) {
       }
     });
 
+    it('finds what sits at the edges of the parts it reads by kind (4,096 events each)', async () => {
+      // The newest agent message, and another's finish, at 4,094–4,097 events before the end.
+      for (const last of [message('agent', 'the edge'), action('resp_edge', 'FinishAction')]) {
+        const { id, log, add } = await conversation();
+        await add([...filler(10), last, ...filler(4_093)]);
+        for (let n = 0; n < 4; n++) {
+          await add(filler(1));
+          expect(await new BranchReads(store.events, id, undefined).finalResponse()).toBe(
+            finalResponseOf(log),
+          );
+        }
+      }
+      // The only system prompt, at the 4,096th and the 4,097th event from the root.
+      for (const before of [4_095, 4_096]) {
+        const { id, add } = await conversation();
+        await add([...filler(before), made('SystemPromptEvent', 'agent'), ...filler(10)]);
+        expect(await new BranchReads(store.events, id, undefined).has('SystemPromptEvent')).toBe(true);
+      }
+    });
+
     it('refuses, as the branch in memory does, a HEAD on an event the log does not hold', async () => {
       const { id, log, add } = await conversation();
       await add(chunk(random(4)));
