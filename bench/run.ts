@@ -4,6 +4,7 @@ import { stopLeftoverClis } from '../test/support/cli.js';
 import { cleanUpTestFile } from '../test/support/server.js';
 import { benchAgent } from './agent.bench.js';
 import { benchBurst, benchEvents, benchFirstTask, benchScaling } from './binary.js';
+import { benchReads } from './binary-reads.js';
 import { benchStartup } from './binary-startup.js';
 import { benchAppConversations, benchSandboxStart } from './control-plane.bench.js';
 import { printTable } from './lib.js';
@@ -26,10 +27,11 @@ const benches: [string, () => Promise<void>][] = [
   ['sandbox', benchSandboxStart],
   ['appconv', benchAppConversations],
   ['replicas', benchReplicas],
-  // The real binary over loopback (binary-startup.ts, binary.ts).
+  // The real binary over loopback (binary-startup.ts, binary.ts, binary-reads.ts).
   ['bin-start', benchStartup],
   ['bin-first', benchFirstTask],
   ['bin-events', benchEvents],
+  ['bin-reads', benchReads],
   ['bin-burst', benchBurst],
   ['bin-subagents', benchSubAgents],
   ['bin-scaling', benchScaling],

@@ -33,26 +33,39 @@ export function agentError(action: { tool_name: string; tool_call_id: string }, 
  * response), not O(history), on every step.
  */
 export function pendingActions(events: readonly AnyEvent[]): ActionEventT[] {
-  const answered = new Set<string>();
-  const pending: ActionEventT[] = [];
-  let batch: string | undefined;
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i] as AnyEvent & { tool_call_id?: string; source?: string };
+  const scan = new PendingScan();
+  for (let i = events.length - 1; i >= 0 && scan.take(events[i]!); i--);
+  return scan.pending;
+}
+
+/**
+ * pendingActions' backward scan, fed one event at a time, newest first: a reader of the store (after a
+ * crash) reads back only as far as the scan looks.
+ */
+export class PendingScan {
+  /** The pending actions among the events taken so far, in order. */
+  readonly pending: ActionEventT[] = [];
+  private readonly answered = new Set<string>();
+  private batch: string | undefined;
+
+  /** Takes the next older event; false once nothing older can be pending (this event changed nothing). */
+  take(event: AnyEvent): boolean {
+    const e = event as AnyEvent & { tool_call_id?: string; source?: string };
     if (e.kind === 'ObservationEvent' || e.kind === 'AgentErrorEvent' || e.kind === 'UserRejectObservation') {
-      answered.add(e.tool_call_id!);
+      this.answered.add(e.tool_call_id!);
     } else if (e.kind === 'ActionEvent') {
       const action = e as ActionEventT;
-      batch ??= action.llm_response_id;
-      if (action.llm_response_id !== batch) break;
-      if (action.action != null && !answered.has(action.tool_call_id)) pending.unshift(action);
+      this.batch ??= action.llm_response_id;
+      if (action.llm_response_id !== this.batch) return false;
+      if (action.action != null && !this.answered.has(action.tool_call_id)) this.pending.unshift(action);
     } else if (
-      batch !== undefined ||
+      this.batch !== undefined ||
       e.kind === 'SystemPromptEvent' ||
       (e.kind === 'MessageEvent' && e.source === 'agent')
     ) {
       // Past the latest batch, or an agent reply / the start: nothing older can be pending.
-      break;
+      return false;
     }
+    return true;
   }
-  return pending;
 }

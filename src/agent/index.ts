@@ -1,5 +1,5 @@
 export { Agent, type AgentSpec, type StepOutcome } from './agent.js';
-export { agentError, pendingActions } from './agent-events.js';
+export { agentError, PendingScan, pendingActions } from './agent-events.js';
 export { AgentLlms, type SwitchedLlms } from './agent-llms.js';
 export { builtinAgentDefinitions } from './builtin-sub-agents.js';
 export {

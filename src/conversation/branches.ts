@@ -91,7 +91,7 @@ function pathFrom(log: readonly AnyEvent[], points: readonly BranchPoint[], inde
 }
 
 /** The point of the branch that holds the event numbered `seq`; undefined: the first branch. */
-function pointOf(points: readonly BranchPoint[], seq: number): BranchPoint | undefined {
+export function pointOf(points: readonly BranchPoint[], seq: number): BranchPoint | undefined {
   let found: BranchPoint | undefined;
   for (const p of points) if (p.seq <= seq) found = p;
   return found;

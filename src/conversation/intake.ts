@@ -15,6 +15,7 @@ import {
 } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { profiledStart } from './agent-profile.js';
+import { BranchReads } from './branch-reads.js';
 import { withContextSkills } from './context-skills.js';
 import { InvalidConversationRequestError, nullIfNotFound } from './errors.js';
 import { messageAppend } from './message-append.js';
@@ -264,13 +265,15 @@ export abstract class ConversationIntake extends ConversationRuntimes {
   }
 
   /**
-   * Asked of the store unless the history is loaded (a message alone does not make it resident) or the
-   * conversation was navigated (then only its active branch counts).
+   * Asked of the store unless the history is loaded (a message alone does not make it resident); of
+   * a navigated conversation, only its active branch counts.
    */
   private async hasSystemPrompt(runtime: ConversationRuntime): Promise<boolean> {
-    const loaded =
-      runtime.loadedEvents() ?? (runtime.state.branch_points ? await runtime.loadHistory() : null);
+    const loaded = runtime.loadedEvents();
     if (loaded) return loaded.some((e) => e.kind === 'SystemPromptEvent');
+    const points = runtime.state.branch_points;
+    if (points)
+      return new BranchReads(this.store.events, runtime.conversationId, points).has('SystemPromptEvent');
     return this.store.events.exists(runtime.conversationId, { kind: 'SystemPromptEvent' });
   }
 }

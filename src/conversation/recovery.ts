@@ -1,18 +1,17 @@
 // After a restart: the conversations the store says were running were cut off by the stop. Each
 // goes to `error`, each action left without an observation gets an AgentErrorEvent (so a later `run`
 // continues), and a ConversationErrorEvent `ServerRestarted` says why the run stopped.
-import { recoverAfterCrash } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp } from '../events/index.js';
 import type { Logger } from '../llm/index.js';
 import { allItems, type Store } from '../store/index.js';
-import { activeBranch, headAfter } from './branches.js';
+import { BranchReads } from './branch-reads.js';
+import { headAfter } from './branches.js';
 import type { EventLog } from './event-log.js';
 import { stateOf, stateUpdateEvent } from './state.js';
 
 export interface RecoveryDeps {
   store: Store;
   log: EventLog;
-  loadEvents(id: string): Promise<AnyEvent[]>;
   /** The logger with the conversation's id on every line. */
   logFor(conversationId: string): Logger;
 }
@@ -52,9 +51,12 @@ export async function recoverOne(deps: RecoveryDeps, conversationId: string): Pr
   const record = await deps.store.conversations.get(conversationId);
   if (record?.executionStatus !== 'running' || record.sandboxId) return false;
   const state = stateOf(record);
-  const events = activeBranch(await deps.loadEvents(record.id), state.branch_points);
   const now = new Date().toISOString();
-  const unanswered = recoverAfterCrash(events);
+  const unanswered = await new BranchReads(
+    deps.store.events,
+    record.id,
+    state.branch_points,
+  ).recoverAfterCrash();
   const appended = [
     ...unanswered,
     restartError(unanswered.length),

@@ -142,13 +142,13 @@ export class ConversationRuntime implements AgentHost {
   }
 
   /**
-   * After HEAD moved (POST /navigate, with the new state in `record`): the agent's history becomes
-   * `branch`, read from a log whose last event is `seq`. A new array, so the agent rebuilds its view.
+   * After HEAD moved (POST /navigate, with the new state in `record`): the history is forgotten, and
+   * read again as the new branch by the next call that needs it (a new array, so the agent rebuilds
+   * its view). Moving HEAD itself reads nothing of the log.
    */
-  rebranch(record: ConversationRecord, branch: AnyEvent[], seq: number): void {
+  rebranch(record: ConversationRecord): void {
     this.record = record;
-    this.history = branch;
-    this.seq = seq;
+    this.history = null;
     this.loading = null;
   }
 

@@ -316,7 +316,6 @@ export abstract class ConversationRuntimes {
     return {
       store: this.store,
       log: this.options.log,
-      loadEvents: (id: string) => this.loadEvents(id),
       logFor: (id: string) => this.logFor(id),
     };
   }

@@ -14,7 +14,8 @@ import { removeWorktree } from '../git/index.js';
 import type { ConversationRecord, ConversationSearch } from '../store/index.js';
 import type { SubAgentPort } from '../tools/index.js';
 import { ConversationAgentChanges } from './agent-changes.js';
-import { activeBranch, navigatedPoints } from './branches.js';
+import { BranchReads } from './branch-reads.js';
+import { navigatedPoints } from './branches.js';
 import {
   CondenserUnavailableError,
   ConversationNotFoundError,
@@ -79,7 +80,8 @@ export class ConversationService extends ConversationAgentChanges {
   async finalResponse(userId: string, id: string): Promise<string> {
     const record = await this.get(userId, id);
     const loaded = this.runtimes.get(id)?.loadedEvents();
-    return finalResponseOf(loaded ?? activeBranch(await this.loadEvents(id), stateOf(record).branch_points));
+    if (loaded) return finalResponseOf(loaded);
+    return new BranchReads(this.store.events, id, stateOf(record).branch_points).finalResponse();
   }
 
   async fullState(userId: string, id: string): Promise<Record<string, unknown>> {
@@ -231,9 +233,9 @@ export class ConversationService extends ConversationAgentChanges {
         const record = await this.local(userId, id);
         const runtime = this.runtimes.get(id);
         if (runtime?.running || record.executionStatus === 'running') throw new ConversationRunningError(id);
-        const { events, seq } = await this.readEvents(id);
-        if (eventId !== null && !events.some((e) => e.id === eventId))
+        if (eventId !== null && !(await this.store.events.get(id, eventId)))
           throw new UnknownEventError('event_id', eventId);
+        const seq = await this.store.events.lastSeq(id);
         const state = stateOf(record);
         const next = {
           ...state,
@@ -247,7 +249,7 @@ export class ConversationService extends ConversationAgentChanges {
         await this.store.conversations.update(id, changes);
         const updated = { ...record, ...changes };
         if (runtime) {
-          runtime.rebranch(updated, activeBranch(events, next.branch_points), seq);
+          runtime.rebranch(updated);
           this.prompted.delete(runtime);
         }
         return this.infoOf(updated);

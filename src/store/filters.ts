@@ -1,7 +1,13 @@
 // The WHERE clauses of searches and counts, shared by the adapters: each filter member becomes one
 // clause with `?` for its parameter (PostgreSQL's adapter numbers them). The few spellings that
 // differ between engines come from the dialect.
-import type { ConversationFilter, ConversationSearch, DocumentFilter, EventFilter } from './types.js';
+import type {
+  ConversationFilter,
+  ConversationSearch,
+  DocumentFilter,
+  EventFilter,
+  RangeRead,
+} from './types.js';
 
 export type Where = { clauses: string[]; params: unknown[] };
 
@@ -62,6 +68,25 @@ export function eventWhere(filter: EventFilter, dialect: Dialect): Where {
     ['timestamp >= ?', filter.timestampGte],
     ['timestamp < ?', filter.timestampLt],
   ]);
+}
+
+/**
+ * A range read of one conversation's events (EventStore.range): the SQL, and its parameters after
+ * the key expression's (the limit last).
+ */
+export function rangeSql(key: string, read: RangeRead, dialect: Dialect): { sql: string; params: unknown[] } {
+  const bounds = where([
+    ['seq > ?', read.afterSeq ?? 0],
+    ['seq < ?', read.beforeSeq],
+  ]);
+  const filter = eventWhere({ kind: read.kind, source: read.source }, dialect);
+  const order = read.order === 'asc' ? 'ASC' : 'DESC';
+  return {
+    sql:
+      `SELECT seq, id, json${conversationEventsSql(key, [...bounds.clauses, ...filter.clauses])}` +
+      ` ORDER BY seq ${order} LIMIT ?`,
+    params: [...bounds.params, ...filter.params, read.limit],
+  };
 }
 
 export function conversationWhere(filter: ConversationFilter, dialect: Dialect): Where {

@@ -45,6 +45,16 @@ export interface EventSearch extends EventFilter {
   order: 'asc' | 'desc';
 }
 
+/** A read of one conversation's events between two sequence numbers (EventStore.range). */
+export interface RangeRead extends Pick<EventFilter, 'kind' | 'source'> {
+  /** Only events numbered above this; 0 (the default): from the first. */
+  afterSeq?: number;
+  /** Only events numbered below this; absent: to the last. */
+  beforeSeq?: number;
+  order: 'asc' | 'desc';
+  limit: number;
+}
+
 export interface EventPage {
   items: StoredEvent[];
   /** Id of the first event of the next page, or null at the end. */
@@ -174,6 +184,14 @@ export interface EventStore {
    * members a replay needs: building the other columns tripled the cost of reading a long history.
    */
   after(conversationId: string, afterSeq: number, limit: number): Promise<EventJson[]>;
+  /**
+   * Events with afterSeq < seq < beforeSeq in `order`, at most `limit`, only of `kind` and `source`
+   * where given (the members `after` answers). For a reader that wants one end of a log, or of a
+   * branch of it, and stops as soon as it has what it looks for: a search page also looks for the
+   * next page (through the whole history when nothing further matches) and cannot stop at a
+   * sequence number.
+   */
+  range(conversationId: string, read: RangeRead): Promise<EventJson[]>;
   /** The highest sequence number of the conversation, 0 when it has no events. */
   lastSeq(conversationId: string): Promise<number>;
   /** Events by id across all of an owner's conversations (one entry per id, null where not found). */

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ConversationRecord,
+  type RangeRead,
   type Store,
   UnknownConversationError,
   UnknownCursorError,
@@ -221,6 +222,24 @@ export function storeContract(
       expect(page[0]!.json).toBe(JSON.stringify(events[2]));
       expect(page[1]!.id).toBe(events[3]!.id);
       expect(await store.events.after(conv.id, 5, 10)).toEqual([]);
+    });
+
+    it('reads between two sequence numbers, either way, by kind and source', async () => {
+      const events = [message('a'), event(), message('b', 'agent'), event(), message('c', 'agent'), event()];
+      await store.events.append(conv.id, events);
+      const seqs = async (read: Partial<RangeRead>) =>
+        (await store.events.range(conv.id, { order: 'desc', limit: 10, ...read })).map((e) => e.seq);
+      expect(await seqs({})).toEqual([6, 5, 4, 3, 2, 1]);
+      expect(await seqs({ order: 'asc', afterSeq: 4 })).toEqual([5, 6]);
+      expect(await seqs({ afterSeq: 2, beforeSeq: 5 })).toEqual([4, 3]);
+      expect(await seqs({ order: 'asc', afterSeq: 2, beforeSeq: 5, limit: 1 })).toEqual([3]);
+      expect(await seqs({ limit: 2 })).toEqual([6, 5]);
+      expect(await seqs({ kind: 'MessageEvent' })).toEqual([5, 3, 1]);
+      expect(await seqs({ beforeSeq: 5, kind: 'MessageEvent', source: 'agent' })).toEqual([3]);
+      expect(await seqs({ afterSeq: 5, kind: 'MessageEvent' })).toEqual([]);
+      const [last] = await store.events.range(conv.id, { beforeSeq: 6, order: 'desc', limit: 1 });
+      expect(last).toEqual({ seq: 5, id: events[4]!.id, json: JSON.stringify(events[4]) });
+      expect(await store.events.range(randomUUID(), { order: 'asc', limit: 10 })).toEqual([]);
     });
 
     it('reads, updates, lists, counts and deletes conversations (with their events)', async () => {

@@ -7,6 +7,7 @@ import {
   OWNER_CURSOR_SQL,
   ownerCountSql,
   ownerPageSql,
+  rangeSql,
   type Where,
 } from '../filters.js';
 import { readPage } from '../pages.js';
@@ -19,6 +20,7 @@ import {
   type EventPage,
   type EventSearch,
   type EventStore,
+  type RangeRead,
   type StorableEvent,
   type StoredEvent,
   UnknownConversationError,
@@ -168,6 +170,11 @@ export class PgEvents implements EventStore {
       `SELECT seq, id, json FROM events WHERE conversation_key = ${KEY_OF} AND seq > $2 ORDER BY seq LIMIT $3`,
       [conversationId, afterSeq, limit],
     );
+  }
+
+  async range(conversationId: string, read: RangeRead): Promise<EventJson[]> {
+    const { sql, params } = rangeSql(KEY_OF_ID, read, POSTGRES);
+    return query<EventJson>(this.db, numbered(sql), [conversationId, ...params]);
   }
 
   async lastSeq(conversationId: string): Promise<number> {

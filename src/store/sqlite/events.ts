@@ -9,6 +9,7 @@ import {
   OWNER_CURSOR_SQL,
   ownerCountSql,
   ownerPageSql,
+  rangeSql,
   type Where,
 } from '../filters.js';
 import { readPage } from '../pages.js';
@@ -21,6 +22,7 @@ import {
   type EventPage,
   type EventSearch,
   type EventStore,
+  type RangeRead,
   type StorableEvent,
   type StoredEvent,
   UnknownConversationError,
@@ -215,6 +217,15 @@ export class SqliteEvents implements EventStore {
       out[i] = { seq: row[0], id: row[1], json: row[2] };
     }
     return out;
+  }
+
+  async range(conversationId: string, read: RangeRead): Promise<EventJson[]> {
+    const { sql, params } = rangeSql('?', read, SQLITE);
+    const rows = this.statements
+      .get(sql)
+      .raw()
+      .all(this.readKey(conversationId), ...params) as EventRow[];
+    return rows.map((row) => ({ seq: row[0], id: row[1], json: row[2] }));
   }
 
   async getManyOfOwner(ownerId: string, ids: readonly string[]): Promise<(EventJson | null)[]> {

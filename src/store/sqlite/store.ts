@@ -279,6 +279,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
       count: first,
       exists: first,
       after: first,
+      range: first,
       lastSeq: first,
       getManyOfOwner: first,
       searchOfOwner: first,
