@@ -76,11 +76,11 @@ export function rssBytes(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): numbe
 }
 
 /**
- * Probes `/health` every 10 ms until stopped, on a connection of its own, as a load balancer's checker
- * does (in the shared pool it would wait behind this process's other requests, not for the server).
- * `stop` answers each probe's round trip, ms.
+ * Probes `/health` every `everyMs` until stopped, on a connection of its own, as a load balancer's
+ * checker does (in the shared pool it would wait behind this process's other requests, not for the
+ * server). `stop` answers each probe's round trip, ms.
  */
-export function healthProbe(base: string): { stop(): Promise<number[]> } {
+export function healthProbe(base: string, everyMs = 10): { stop(): Promise<number[]> } {
   const checker = new Agent({ keepAlive: true, maxSockets: 1 });
   const waits: number[] = [];
   let probing = true;
@@ -89,7 +89,7 @@ export function healthProbe(base: string): { stop(): Promise<number[]> } {
       const t = performance.now();
       await rawRequest(base, { method: 'GET', path: '/health', agent: checker });
       waits.push(performance.now() - t);
-      await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, everyMs));
     }
   })();
   return {

@@ -3,14 +3,13 @@
 // each with the slowest /health answer meanwhile (a SQLite read is synchronous: however long a request
 // reads at once, every other request waits), and a start that recovers the conversation left running,
 // beside a plain start of the same data folder.
-import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type AnyEvent, newEventId, nowTimestamp } from '../src/events/index.js';
 import { openSqliteStore } from '../src/store/index.js';
 import { rawRequest } from '../test/support/http.js';
 import { conversationOf } from './binary.js';
-import { auth, type Binary, rssBytes, startBinary } from './binary-lib.js';
+import { auth, type Binary, healthProbe, rssBytes, startBinary } from './binary-lib.js';
 import { mb, ms, percentileOf, record } from './lib.js';
 
 interface Timed {
@@ -30,17 +29,7 @@ async function timedWithHealth(
   request: () => Promise<{ status: number }>,
   status: number,
 ): Promise<Timed> {
-  const checker = new Agent({ keepAlive: true, maxSockets: 1 });
-  const health: number[] = [];
-  let probing = true;
-  const probe = (async () => {
-    while (probing) {
-      const t = performance.now();
-      await rawRequest(url, { method: 'GET', path: '/health', agent: checker });
-      health.push(performance.now() - t);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  })();
+  const probe = healthProbe(url, 5);
   const times: number[] = [];
   for (let i = 0; i < 6; i++) {
     const t = performance.now();
@@ -50,10 +39,7 @@ async function timedWithHealth(
     // A pause between two, so that a /health answer waits for one request at most.
     await new Promise((r) => setTimeout(r, 50));
   }
-  probing = false;
-  await probe;
-  checker.destroy();
-  return { p50: percentileOf(times, 50), stall: Math.max(...health) };
+  return { p50: percentileOf(times, 50), stall: Math.max(...(await probe.stop())) };
 }
 
 /** The conversation's answers on a fresh server: nothing of it loaded. */
