@@ -6,12 +6,19 @@
 // store-wide (the V1 /api/v1/events batch get finds an event by id alone), so each copied event gets
 // a new id and every reference to a copied id inside the copy (an observation's `action_id`, a
 // condensation's `forgotten_event_ids`, `last_user_message_id`, …) is rewritten to match.
+//
+// The log is read twice, a page at a time, with a turn of the event loop between pages: first for its
+// ids alone (every copied id's new id is known before any reference to it is rewritten, wherever the
+// reference is: in the state, in an earlier event), then for the events, each page remapped and
+// appended before the next is read. A 100k-event fork held every event parsed at once and kept every
+// other request waiting for its 2-3 s; now it holds a page of events and the ids.
 import { cpSync, existsSync, lstatSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyEvent, dashedUuid, newEventId } from '../events/index.js';
-import type { ConversationRecord, Store } from '../store/index.js';
+import { loopTurns } from '../loop/index.js';
+import type { ConversationRecord, EventJson, Store } from '../store/index.js';
 import { pathTo } from './branches.js';
-import { ConversationIdInUseError } from './errors.js';
+import { ConversationIdInUseError, ConversationNotFoundError } from './errors.js';
 import type { EventLog } from './event-log.js';
 import type { ConversationState } from './state.js';
 
@@ -30,9 +37,10 @@ export interface ForkDeps {
   store: Store;
   log: EventLog;
   dataDir: string;
-  /** The source's whole log, every branch, oldest first. */
-  loadEvents(id: string): Promise<AnyEvent[]>;
 }
+
+/** Events read (and appended) at a time. */
+const PAGE = 500;
 
 /** Creates the fork of `source` (a conversation this server runs) and returns its record. */
 export async function forkConversation(
@@ -42,19 +50,28 @@ export async function forkConversation(
 ): Promise<ConversationRecord> {
   const id = request.id ? dashedUuid(request.id) : crypto.randomUUID();
   if (await deps.store.conversations.owner(id)) throw new ConversationIdInUseError(id);
-  // Read the record and the log as of one moment, between two appends of a running source.
-  const { record, events } = await deps.log.read(source.id, async () => ({
+  // The record and the number of the log's last event as of one moment, between two appends of a
+  // running source: the events up to that number are the copy, whatever is appended meanwhile.
+  const { record, last } = await deps.log.read(source.id, async () => ({
     record: (await deps.store.conversations.get(source.id)) ?? source,
-    events: await deps.loadEvents(source.id),
+    last: await deps.store.events.lastSeq(source.id),
   }));
   const sourceState = record.state as unknown as ConversationState;
+  const entries: { seq: number; id: string }[] = [];
+  for await (const page of pages(deps.store, source.id, last))
+    for (const e of page) entries.push({ seq: e.seq, id: e.id });
   const from = request.from_event_id ?? null;
-  const copied = from === null ? events : pathTo(events, sourceState.branch_points, from, 'from_event_id');
+  const copied = from === null ? entries : pathTo(entries, sourceState.branch_points, from, 'from_event_id');
   // A path has no branches: the fork's HEAD is the end of its log, as for a conversation never navigated.
   const { branch_points, leaf_event_id, ...linear } = sourceState;
   const copiedState = from === null ? sourceState : linear;
 
-  const ids = new Map(copied.map((e) => [e.id, newEventId()]));
+  // A page of new ids per turn too: 100k of them at once held the loop for ~250 ms.
+  const ids = new Map<string, string>();
+  for (let i = 0; i < copied.length; i += PAGE) {
+    for (const e of copied.slice(i, i + PAGE)) ids.set(e.id, newEventId());
+    await loopTurns.turn('background');
+  }
   const persistenceDir = join(deps.dataDir, 'conversations', id.replaceAll('-', ''));
   // The fork works in the source's folder, a worktree too, but does not own it: deleting the fork
   // leaves the source's worktree alone.
@@ -97,9 +114,15 @@ export async function forkConversation(
     throw error;
   }
   try {
-    for (let i = 0; i < copied.length; i += 500) {
-      const batch = copied.slice(i, i + 500).map((e) => remapIds(e, ids) as AnyEvent);
-      await deps.store.events.append(id, batch);
+    // A path ascends through the log (a branch continues from an older event), so the copy is the
+    // log's events up to the path's last, those of the path kept.
+    const kept = from === null ? null : new Set(copied.map((e) => e.seq));
+    const end = copied.length === 0 ? 0 : copied[copied.length - 1]!.seq;
+    for await (const page of pages(deps.store, source.id, end)) {
+      const batch: AnyEvent[] = [];
+      for (const e of page)
+        if (!kept || kept.has(e.seq)) batch.push(remapIds(JSON.parse(e.json), ids) as AnyEvent);
+      if (batch.length > 0) await deps.store.events.append(id, batch);
     }
   } catch (error) {
     await deps.store.conversations.delete(id);
@@ -107,6 +130,21 @@ export async function forkConversation(
     throw error;
   }
   return (await deps.store.conversations.get(id)) as ConversationRecord;
+}
+
+/**
+ * The source's events numbered 1 to `last`, a page at a time, a turn of the event loop after each (a
+ * fork is long work, taken in turns like an agent's steps). Those events were all there when the
+ * fork began, and events never change: fewer means the source was deleted since.
+ */
+async function* pages(store: Store, conversationId: string, last: number): AsyncGenerator<EventJson[]> {
+  for (let after = 0; after < last; ) {
+    const page = await store.events.after(conversationId, after, Math.min(PAGE, last - after));
+    if (page.length === 0) throw new ConversationNotFoundError(conversationId);
+    yield page;
+    after = page[page.length - 1]!.seq;
+    await loopTurns.turn('background');
+  }
 }
 
 /**
