@@ -83,7 +83,7 @@ export async function benchFirstTask(): Promise<void> {
 }
 
 /** A data folder holding one conversation of about `total` events, `viaApi` of them sent through the API. */
-async function conversationOf(total: number, viaApi: number): Promise<{ dir: string; id: string }> {
+export async function conversationOf(total: number, viaApi: number): Promise<{ dir: string; id: string }> {
   const dir = dataDir('events');
   const b = await startBinary(dir);
   const id = await createConversation(b.url, DEAD_LLM);

@@ -5,6 +5,7 @@ import { cleanUpTestFile } from '../test/support/server.js';
 import { benchAgent } from './agent.bench.js';
 import { benchBurst, benchEvents, benchFirstTask, benchScaling } from './binary.js';
 import { benchStartup } from './binary-startup.js';
+import { benchWrites } from './binary-writes.js';
 import { benchAppConversations, benchSandboxStart } from './control-plane.bench.js';
 import { printTable } from './lib.js';
 import { benchPgAppend } from './pgstore.bench.js';
@@ -26,10 +27,11 @@ const benches: [string, () => Promise<void>][] = [
   ['sandbox', benchSandboxStart],
   ['appconv', benchAppConversations],
   ['replicas', benchReplicas],
-  // The real binary over loopback (binary-startup.ts, binary.ts).
+  // The real binary over loopback (binary-startup.ts, binary.ts, binary-writes.ts).
   ['bin-start', benchStartup],
   ['bin-first', benchFirstTask],
   ['bin-events', benchEvents],
+  ['bin-writes', benchWrites],
   ['bin-burst', benchBurst],
   ['bin-subagents', benchSubAgents],
   ['bin-scaling', benchScaling],
