@@ -6,6 +6,7 @@ import { benchAgent } from './agent.bench.js';
 import { benchBurst, benchEvents, benchFirstTask, benchScaling } from './binary.js';
 import { benchReads } from './binary-reads.js';
 import { benchStartup } from './binary-startup.js';
+import { benchWrites } from './binary-writes.js';
 import { benchAppConversations, benchSandboxStart } from './control-plane.bench.js';
 import { printTable } from './lib.js';
 import { benchPgAppend } from './pgstore.bench.js';
@@ -27,11 +28,12 @@ const benches: [string, () => Promise<void>][] = [
   ['sandbox', benchSandboxStart],
   ['appconv', benchAppConversations],
   ['replicas', benchReplicas],
-  // The real binary over loopback (binary-startup.ts, binary.ts, binary-reads.ts).
+  // The real binary over loopback (binary-startup.ts, binary.ts, binary-reads.ts, binary-writes.ts).
   ['bin-start', benchStartup],
   ['bin-first', benchFirstTask],
   ['bin-events', benchEvents],
   ['bin-reads', benchReads],
+  ['bin-writes', benchWrites],
   ['bin-burst', benchBurst],
   ['bin-subagents', benchSubAgents],
   ['bin-scaling', benchScaling],

@@ -36,13 +36,16 @@ export function activeBranch(
   return last.parent_event_id === null ? [] : pathTo(log, points, last.parent_event_id);
 }
 
-/** The path from the root to `eventId`, oldest first; an UnknownEventError when it is not in the log. */
-export function pathTo(
-  log: readonly AnyEvent[],
+/**
+ * The path from the root to `eventId`, oldest first; an UnknownEventError when it is not in the log.
+ * Only the ids are read (a fork walks the log's ids alone).
+ */
+export function pathTo<E extends { id: string }>(
+  log: readonly E[],
   points: readonly BranchPoint[] | undefined,
   eventId: string,
   field = 'event_id',
-): AnyEvent[] {
+): E[] {
   const index = log.findIndex((e) => e.id === eventId);
   if (index < 0) throw new UnknownEventError(field, eventId);
   return points?.length ? pathFrom(log, points, index) : log.slice(0, index + 1);
@@ -74,9 +77,13 @@ export function headAfter(state: ConversationState, events: readonly AnyEvent[])
 }
 
 /** The path from the root to `log[index]`: each branch back to its point, then on from its parent. */
-function pathFrom(log: readonly AnyEvent[], points: readonly BranchPoint[], index: number): AnyEvent[] {
+function pathFrom<E extends { id: string }>(
+  log: readonly E[],
+  points: readonly BranchPoint[],
+  index: number,
+): E[] {
   const indexOf = new Map(log.map((e, i) => [e.id, i]));
-  const pieces: AnyEvent[][] = [];
+  const pieces: E[][] = [];
   const visited = new Set<number>();
   for (let end: number | undefined = index; end !== undefined; ) {
     // A parent is always older than its branch, so a walk ends; the set guards a hand-edited record.

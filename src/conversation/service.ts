@@ -210,12 +210,7 @@ export class ConversationService extends ConversationAgentChanges {
   async fork(userId: string, id: string, request: ForkRequest): Promise<ConversationInfo> {
     const source = await this.local(userId, id);
     const { store, options } = this;
-    const deps = {
-      store,
-      log: options.log,
-      dataDir: options.dataDir,
-      loadEvents: (c: string) => this.loadEvents(c),
-    };
+    const deps = { store, log: options.log, dataDir: options.dataDir };
     return this.infoOf(await forkConversation(deps, source, request));
   }
 

@@ -50,8 +50,25 @@ export function newEventId(): string {
   bytes[6] = 0x70 | (sequence >>> 8);
   bytes[7] = sequence & 0xff;
   bytes[8] = 0x80 | (bytes[8]! & 0x3f);
-  const hex = Buffer.from(bytes).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return dashedHex(bytes);
+}
+
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+const idText = Buffer.alloc(36);
+
+/**
+ * The dashed hex of 16 bytes as one flat string. Joined from its pieces (`${a}-${b}…`) it was a rope
+ * of them, ~370 bytes of heap per id where the flat one takes ~64: a fork's map of 100k new ids
+ * took 33 MB. And ~0.3 µs an id instead of ~2.
+ */
+function dashedHex(from: Uint8Array): string {
+  let at = 0;
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) idText[at++] = 0x2d; // -
+    idText[at++] = HEX_DIGITS[from[i]! >> 4]!;
+    idText[at++] = HEX_DIGITS[from[i]! & 15]!;
+  }
+  return idText.toString('latin1');
 }
 
 let lastMicros = 0;

@@ -2,6 +2,7 @@
 // one socket write: a real client must read every frame whole, in order, byte for byte the stored
 // text (or agentd's {"seq","event"} envelope), whatever the frame's length field size and the script.
 import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
@@ -103,5 +104,60 @@ describe('replay frames', () => {
       .map((f) => JSON.parse(f) as { seq: number; event: { kind: string } });
     expect(live.map((f) => f.seq)).toEqual([stored.length + 1, stored.length + 2]);
     expect(live[0]!.event.kind).toBe('MessageEvent');
+  });
+});
+
+describe('replay to a reader that stops reading', () => {
+  const bound = 64 * 1024;
+  let server: TestServer;
+  afterAll(() => server.close({ remove: true }));
+
+  it('holds the next page until the socket drains, then sends every frame, in order', async () => {
+    server = await startServer({ keys: ['k'], sockets: { maxBufferedBytes: bound } });
+    const res = await api(server, '/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({ agent, workspace: { working_dir: tempDir() } }),
+    });
+    const id = ((await res.json()) as { id: string }).id;
+    // ~20 MB of events: more than the kernel's buffers on both ends of a loopback connection hold,
+    // so the server's own queue fills while the reader is paused.
+    const filler = 'x'.repeat(1000);
+    for (let i = 0; i < 20; i++) {
+      await server.store.events.append(
+        id,
+        Array.from({ length: 1000 }, (_, j) => ({
+          id: randomUUID(),
+          timestamp: `2026-11-23T10:00:00.${String(i * 1000 + j).padStart(6, '0')}`,
+          source: 'user',
+          kind: 'PauseEvent',
+          filler,
+        })),
+      );
+    }
+    const total = await server.store.events.lastSeq(id);
+    // The server's side of the connection (what ws's bufferedAmount counts: its queued bytes).
+    const upgraded = new Promise<Duplex>((resolve) =>
+      server.app.server.once('upgrade', (_req, raw) => resolve(raw)),
+    );
+    const socket = new WebSocket(wsUrl(server.url, `/sockets/events/${id}?session_api_key=k&after_seq=0`));
+    const seqs: number[] = [];
+    const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+    const done = new Promise<void>((resolve, reject) => {
+      socket.on('message', (data) => {
+        const seq = (JSON.parse(data.toString('utf8')) as { seq: number | null }).seq;
+        if (seq !== null) seqs.push(seq);
+        if (seqs.length === total) resolve();
+      });
+      socket.once('error', reject);
+    });
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.pause();
+    // Stalled with more than half its bound queued, the server waits for the reader.
+    const peer = await upgraded;
+    while (peer.writableLength <= bound / 2) await new Promise((r) => setTimeout(r, 10));
+    socket.resume();
+    await Promise.race([done, closed.then((code) => Promise.reject(new Error(`closed ${code}`)))]);
+    expect(seqs).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    socket.close();
   });
 });

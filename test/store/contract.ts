@@ -9,6 +9,7 @@ import {
   UnknownConversationError,
   UnknownCursorError,
 } from '../../src/store/index.js';
+import { DELETE_CHUNK } from '../../src/store/sqlite/store.js';
 import { conversationRecord } from '../support/records.js';
 
 export function conversation(overrides: Partial<ConversationRecord> = {}): ConversationRecord {
@@ -292,6 +293,32 @@ export function storeContract(
       expect(await store.conversations.get(conv.id)).toBeNull();
       expect(await store.events.lastSeq(conv.id)).toBe(0);
       expect(await store.events.after(conv.id, 0, 10)).toEqual([]);
+    });
+
+    it('deletes a conversation of many events (more than one SQLite chunk) with every event', async () => {
+      const many = Array.from({ length: 2 * DELETE_CHUNK + 7 }, () => event());
+      for (let i = 0; i < many.length; i += 1000) await store.events.append(conv.id, many.slice(i, i + 1000));
+      const other = conversation();
+      await store.conversations.create(other);
+      await store.events.append(other.id, [event()]);
+
+      expect(await store.conversations.delete(conv.id)).toBe(true);
+      expect(await store.conversations.get(conv.id)).toBeNull();
+      expect(await store.conversations.owner(conv.id)).toBeNull();
+      expect(await store.conversations.count({ ownerId: 'owner-1' })).toBe(1);
+      expect(await store.events.lastSeq(conv.id)).toBe(0);
+      expect(await store.events.after(conv.id, 0, 10)).toEqual([]);
+      const ends = [many[0]!.id, many[many.length - 1]!.id];
+      expect(await store.events.getManyOfOwner('owner-1', ends)).toEqual([null, null]);
+      expect(await store.events.countOfOwner('owner-1', {})).toBe(1);
+      // The rows are gone, not only hidden: the conversation's id and its events' ids (unique
+      // store-wide) can be stored again.
+      await store.conversations.create(conv);
+      await store.events.append(conv.id, many.slice(0, 3));
+      expect((await store.events.after(conv.id, 0, 10)).map((e) => e.id)).toEqual(
+        many.slice(0, 3).map((e) => e.id),
+      );
+      expect((await store.events.after(other.id, 0, 10)).length).toBe(1);
     });
 
     it('stores settings documents per user', async () => {

@@ -12,9 +12,11 @@
 //  - A reader that falls behind by more than a bounded buffer is disconnected (close 1008); it never
 //    slows the agent or other readers.
 //  - On shutdown every socket is closed with 1001; a peer that does not answer within 2 s is cut.
+import type { Duplex } from 'node:stream';
 import websocket, { type WebsocketPluginOptions } from '@fastify/websocket';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
+import type { WebSocket } from 'ws';
 import type { BashService } from '../../bash/index.js';
 import type { BusMessage, EventBus } from '../../bus/index.js';
 import { ConversationNotFoundError } from '../../conversation/errors.js';
@@ -85,6 +87,28 @@ function frameBatcher(socket: object): () => void {
       raw.uncork();
     });
   };
+}
+
+/**
+ * Resolves once the socket has at most `bytes` queued, or is no longer open: a replay's next page
+ * waits for a stalled reader. It waits for its TCP socket's 'drain' (its queue emptied), which
+ * ws's frames and the replay's pages both go through; polling every 1 ms cost 10 stalled readers
+ * ~3% of a core. 'drain' comes only once a write found the queue at its high-water mark (16 KiB):
+ * below that nothing is left to wait for.
+ */
+async function queuedAtMost(socket: WebSocket, bytes: number): Promise<void> {
+  const raw = (socket as unknown as { _socket?: Duplex })._socket;
+  while (raw && socket.readyState === socket.OPEN && socket.bufferedAmount > bytes && raw.writableNeedDrain) {
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        raw.off('drain', done);
+        raw.off('close', done);
+        resolve();
+      };
+      raw.on('drain', done);
+      raw.on('close', done);
+    });
+  }
 }
 
 function resendOf(q: SocketQuery): Resend {
@@ -221,11 +245,7 @@ export const socketRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app,
           for (const e of events) socket.send(frameText(e.seq, e.json, envelope), { binary: false });
           return true;
         },
-        ready: async () => {
-          while (socket.readyState === socket.OPEN && socket.bufferedAmount > maxBuffered / 2) {
-            await new Promise((r) => setTimeout(r, 1));
-          }
-        },
+        ready: () => queuedAtMost(socket, maxBuffered / 2),
         onOverflow: () => socket.close(POLICY, 'Slow consumer: send buffer overflow'),
       });
       socket.once('close', () => subscription.close());
