@@ -127,7 +127,7 @@ describe('a sub-agent task in the web UI', () => {
     if (shots) await list.screenshot({ path: join(shots, 'sub-agent-types.png') });
 
     await page.getByLabel(/Sub-agents \(the agent may hand tasks/).check();
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('status').getByText('Saved').waitFor();
     await page.close();
     const settings = (await (

@@ -115,7 +115,7 @@ describe('the web UI in Chromium', () => {
     );
     await page.getByLabel('Max iterations').fill('42');
     await page.getByLabel(/Confirmation mode/).check();
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     const stored = (await (await api('/api/settings')).json()) as Record<string, unknown>;
     expect(stored).toMatchObject({ max_iterations: 42, confirmation_mode: true, llm_api_key_set: true });
