@@ -5,7 +5,7 @@
 // no seq, so no seam between a REST page and the socket can lose or repeat one. Older events come
 // from REST's search, newest first from the first one here; its page_id is inclusive, so that one
 // comes again and is dropped. Store seqs are 1-based and gap-free: the count is the last seq.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import type { Ev } from '../types.js';
 import { History } from './history.js';
@@ -85,9 +85,12 @@ export function useHistory(id: string, handlers: EventHandlers): ConversationEve
     };
   }, [id]);
 
+  // One read at a time, whatever the clicks: two would put the same page in twice.
+  const reading = useRef(false);
   const loadEarlier = () => {
     const first = history.events[0];
-    if (!first || earlier.loading) return;
+    if (!first || reading.current) return;
+    reading.current = true;
     setEarlier({ loading: true, error: null });
     const query = `sort_order=TIMESTAMP_DESC&limit=${PAGE}&page_id=${encodeURIComponent(first.id)}`;
     api<{ items: Ev[]; next_page_id: string | null }>(`/api/conversations/${id}/events/search?${query}`)
@@ -97,7 +100,10 @@ export function useHistory(id: string, handlers: EventHandlers): ConversationEve
         setVersion(history.version);
         setEarlier({ loading: false, error: null });
       })
-      .catch((e: unknown) => setEarlier({ loading: false, error: errorText(e) }));
+      .catch((e: unknown) => setEarlier({ loading: false, error: errorText(e) }))
+      .finally(() => {
+        reading.current = false;
+      });
   };
 
   return { history, version, streaming, link, earlier, loadEarlier };
