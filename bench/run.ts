@@ -16,6 +16,7 @@ import { benchIdleMemory } from './startup.bench.js';
 import { benchAppend } from './store.bench.js';
 import { benchSubAgents } from './sub-agents.bench.js';
 import { benchBrowser, benchGrep } from './tools.bench.js';
+import { benchWebOpen } from './web.bench.js';
 
 const benches: [string, () => Promise<void>][] = [
   ['store', benchAppend],
@@ -25,6 +26,7 @@ const benches: [string, () => Promise<void>][] = [
   ['idle', benchIdleMemory],
   ['browser', benchBrowser],
   ['grep', benchGrep],
+  ['web-open', benchWebOpen],
   ['sandbox', benchSandboxStart],
   ['appconv', benchAppConversations],
   ['replicas', benchReplicas],

@@ -1,7 +1,7 @@
 // What the web UI's Chromium tests share. webUiInChromium() gives a test file its own scripted LLM,
 // real binary (dist/cli.js, with a temp data folder and home) and Chromium, started before its tests
 // and stopped after; a failed test leaves a screenshot of each page it had open. Its helpers reach
-// them: serve (a server on this data folder, e.g. again on the same port after a stop), api,
+// them: serve (a server on this data folder, e.g. again on the same port after a stop), dataDir, api,
 // scriptNext, storedEvents, signedInPage, startFromPage and shot. Also marketplace(), an extensions
 // repository offering one skill, and finishing(), an LLM step that finishes with a message.
 // Screenshots go to AGENTD_SCREENSHOT_DIR when set, else to a temp folder removed after the run.
@@ -24,6 +24,8 @@ export interface WebUi {
   readonly cli: RunningCli;
   /** The first server's port (a restart may take it again). */
   readonly port: number;
+  /** The servers' data folder (agentd.db: a test may append events there while none runs). */
+  readonly dataDir: string;
   /** The URL with the key that the first server's banner prints. */
   readonly signInUrl: string;
   readonly browser: Browser;
@@ -147,6 +149,7 @@ export function webUiInChromium(options: { home?: string; extensionsRepo?: strin
     get port() {
       return port;
     },
+    dataDir,
     get signInUrl() {
       return signInUrl;
     },

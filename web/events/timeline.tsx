@@ -1,11 +1,14 @@
 // A conversation's events for people: messages as Markdown with the thinking folded, each tool call
 // with its result, errors plainly; bookkeeping events (state updates, token ids, logs) are not shown.
+// Each row is drawn again only when what it shows changes (its event's result came, approval began
+// or ended), not on every event of a live conversation.
+import { Component } from 'preact';
 import type { Ev } from '../types.js';
+import { callIdOf, type History, isResult } from './history.js';
 import { Markdown, textOf } from './text.js';
 import { ToolCall } from './tools.js';
 
 type Obj = Record<string, unknown>;
-const RESULT_KINDS = new Set(['ObservationEvent', 'AgentErrorEvent', 'UserRejectObservation']);
 
 /** Reasoning and thinking blocks of a message or action, folded. */
 function Thinking(props: { event: Ev; message?: Obj }) {
@@ -26,14 +29,17 @@ function Thinking(props: { event: Ev; message?: Obj }) {
   );
 }
 
-/** Each action's result by tool call id. */
-export function resultsByCall(events: Ev[]): Map<string, Ev> {
-  const results = new Map<string, Ev>();
-  for (const e of events) if (RESULT_KINDS.has(e.kind)) results.set(String(e.tool_call_id), e);
-  return results;
+interface RowProps {
+  event: Ev;
+  /** An action's result, once here. */
+  result: Ev | null;
+  /** An action waiting for approval. */
+  pending: boolean;
+  /** A result drawn alone: its action is not among the events (and none are left to load). */
+  alone: boolean;
 }
 
-function EventView(props: { event: Ev; results: Map<string, Ev>; actions: Set<string>; waiting: boolean }) {
+function EventView(props: RowProps) {
   const e = props.event;
   switch (e.kind) {
     case 'MessageEvent': {
@@ -48,7 +54,7 @@ function EventView(props: { event: Ev; results: Map<string, Ev>; actions: Set<st
     }
     case 'ActionEvent': {
       const thought = textOf(e.thought);
-      const result = props.results.get(String(e.tool_call_id)) ?? null;
+      const result = props.result;
       return (
         <>
           <Thinking event={e} />
@@ -57,7 +63,7 @@ function EventView(props: { event: Ev; results: Map<string, Ev>; actions: Set<st
               <Markdown text={thought} />
             </div>
           )}
-          <ToolCall event={e} result={result} pending={props.waiting && !result} />
+          <ToolCall event={e} result={result} pending={props.pending} />
         </>
       );
     }
@@ -65,7 +71,7 @@ function EventView(props: { event: Ev; results: Map<string, Ev>; actions: Set<st
     case 'AgentErrorEvent':
     case 'UserRejectObservation':
       // Drawn with its action; alone only when the action is not (yet) here.
-      if (props.actions.has(String(e.tool_call_id))) return null;
+      if (!props.alone) return null;
       return <pre class="orphan">{JSON.stringify(e, null, 2)}</pre>;
     case 'ConversationErrorEvent':
       return (
@@ -98,18 +104,60 @@ function EventView(props: { event: Ev; results: Map<string, Ev>; actions: Set<st
   }
 }
 
-export function Timeline(props: { events: Ev[]; waiting: boolean; streaming: string }) {
-  const results = resultsByCall(props.events);
-  const actions = new Set(
-    props.events.filter((e) => e.kind === 'ActionEvent').map((e) => String(e.tool_call_id)),
-  );
+class Row extends Component<RowProps> {
+  override shouldComponentUpdate(next: RowProps): boolean {
+    const p = this.props;
+    return (
+      p.event !== next.event ||
+      p.result !== next.result ||
+      p.pending !== next.pending ||
+      p.alone !== next.alone
+    );
+  }
+  override render() {
+    return (
+      <li data-event-id={this.props.event.id} data-kind={this.props.event.kind}>
+        <EventView {...this.props} />
+      </li>
+    );
+  }
+}
+
+interface RowsProps {
+  history: History;
+  /** The history's version: the rows are drawn again when it moves. */
+  version: number;
+  waiting: boolean;
+}
+
+/** The events' rows, apart from the streamed text below them, which changes with every token. */
+class Rows extends Component<RowsProps> {
+  override shouldComponentUpdate(next: RowsProps): boolean {
+    return this.props.version !== next.version || this.props.waiting !== next.waiting;
+  }
+  override render() {
+    const { history, waiting } = this.props;
+    return history.events.map((e) => {
+      const result = e.kind === 'ActionEvent' ? (history.results.get(callIdOf(e)) ?? null) : null;
+      // A result whose action is not here may have it among the events not loaded yet.
+      const alone = isResult(e) && !history.hasEarlier && !history.actions.has(callIdOf(e));
+      return (
+        <Row
+          key={e.id}
+          event={e}
+          result={result}
+          pending={waiting && e.kind === 'ActionEvent' && !result}
+          alone={alone}
+        />
+      );
+    });
+  }
+}
+
+export function Timeline(props: { history: History; version: number; waiting: boolean; streaming: string }) {
   return (
     <ol class="timeline" aria-live="polite">
-      {props.events.map((e) => (
-        <li key={e.id} data-event-id={e.id} data-kind={e.kind}>
-          <EventView event={e} results={results} actions={actions} waiting={props.waiting} />
-        </li>
-      ))}
+      <Rows history={props.history} version={props.version} waiting={props.waiting} />
       {props.streaming && (
         <li class="message agent streaming">
           <Markdown text={props.streaming} />

@@ -1,12 +1,12 @@
-// One conversation, live: its events over the WebSocket (exact resume), status, cost and tokens,
-// controls (pause, resume, interrupt, switching the model to a saved profile, starting a
-// sub-conversation, opening its working folder's files), a goal to work toward (goal.tsx), its parent
-// and sub-conversations, approval of pending actions, and a composer
-// for follow-ups.
-import { useEffect, useRef, useState } from 'preact/hooks';
+// One conversation, live: its events (the newest first, older ones on demand: use-history.ts),
+// status, cost and tokens, controls (pause, resume, interrupt, switching the model to a saved
+// profile, starting a sub-conversation, opening its working folder's files), a goal to work toward
+// (goal.tsx), its parent and sub-conversations, approval of pending actions, and a composer for
+// follow-ups.
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
-import { openStream, type StreamState } from '../events/stream.js';
-import { resultsByCall, Timeline } from '../events/timeline.js';
+import { Timeline } from '../events/timeline.js';
+import { useHistory } from '../events/use-history.js';
 import { navigate } from '../router.js';
 import type { ConversationInfo, Ev, GoalStatus, Stats } from '../types.js';
 import { ErrorNote, Link, StatusBadge } from '../ui.js';
@@ -32,12 +32,9 @@ const ACTIVE = new Set(['running', 'waiting_for_confirmation']);
 export function ConversationPage(props: { id: string }) {
   const { id } = props;
   const [info, setInfo] = useState<ConversationInfo | null>(null);
-  const [events, setEvents] = useState<Ev[]>([]);
   const [status, setStatus] = useState<string | undefined>(undefined);
   const [stats, setStats] = useState<Stats | undefined>(undefined);
   const [goal, setGoal] = useState<GoalStatus | null>(null);
-  const [streaming, setStreaming] = useState('');
-  const [link, setLink] = useState<{ state: StreamState; detail?: string }>({ state: 'connecting' });
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
   const bottom = useRef<HTMLDivElement>(null);
@@ -53,49 +50,50 @@ export function ConversationPage(props: { id: string }) {
       })
       .catch((e: unknown) => setError(errorText(e)));
 
-  useEffect(() => {
-    void loadInfo();
-    return openStream(id, {
-      onState: (state, detail) => {
-        setLink({ state, detail });
-        // A refused socket may mean the key went stale: a REST read shows the sign-in page on a 401.
-        if (state === 'refused') void loadInfo();
-      },
-      onEvent: (event, seq) => {
-        if (event.kind === 'StreamingDeltaEvent') {
-          if (typeof event.content === 'string') setStreaming((s) => s + event.content);
-          return;
-        }
-        if (event.kind === 'ConversationStateUpdateEvent') {
-          const value = event.value as Record<string, unknown> | undefined;
-          if (event.key === 'full_state' && value) {
-            if (typeof value.execution_status === 'string') setStatus(value.execution_status);
-            if (value.stats) setStats(value.stats as Stats);
-          } else if (event.key === 'execution_status' && typeof event.value === 'string') {
-            setStatus(event.value);
-          } else if (event.key === 'stats' && value) {
-            setStats(value as Stats);
-          } else if (event.key === 'agent' && value) {
-            setInfo((i) => i && { ...i, agent: value as ConversationInfo['agent'] });
-          } else if (event.key === 'goal' && value) {
-            setGoal(value as unknown as GoalStatus);
-          }
-        }
-        if (seq === null) return;
-        if (event.source === 'agent') setStreaming('');
-        setEvents((list) => [...list, event]);
-      },
-    });
-  }, [id]);
+  const onStateUpdate = (event: Ev) => {
+    const value = event.value as Record<string, unknown> | undefined;
+    if (event.key === 'full_state' && value) {
+      if (typeof value.execution_status === 'string') setStatus(value.execution_status);
+      if (value.stats) setStats(value.stats as Stats);
+    } else if (event.key === 'execution_status' && typeof event.value === 'string') {
+      setStatus(event.value);
+    } else if (event.key === 'stats' && value) {
+      setStats(value as Stats);
+    } else if (event.key === 'agent' && value) {
+      setInfo((i) => i && { ...i, agent: value as ConversationInfo['agent'] });
+    } else if (event.key === 'goal' && value) {
+      setGoal(value as unknown as GoalStatus);
+    }
+  };
+  // A refused socket may mean the key went stale: a REST read shows the sign-in page on a 401.
+  const { history, version, streaming, link, earlier, loadEarlier } = useHistory(id, {
+    onStateUpdate,
+    onRefused: () => void loadInfo(),
+  });
+  useEffect(() => void loadInfo(), [id]);
 
   // The title is set after the first message; read it again when the status moves.
   useEffect(() => {
     if (status && info && status !== info.execution_status) void loadInfo();
   }, [status]);
 
+  // New events and streamed text bring the page to its end; older ones, put in front, leave the view
+  // where it was (the page grows above it).
+  const newest = history.events[history.events.length - 1]?.id;
   useEffect(() => {
     bottom.current?.scrollIntoView({ block: 'end' });
-  }, [events.length, streaming]);
+  }, [newest, streaming]);
+  const heightBelow = useRef<number | null>(null);
+  const showEarlier = () => {
+    heightBelow.current = document.documentElement.scrollHeight - window.scrollY;
+    loadEarlier();
+  };
+  const first = history.events[0]?.id;
+  useLayoutEffect(() => {
+    if (heightBelow.current === null) return;
+    window.scrollTo(0, document.documentElement.scrollHeight - heightBelow.current);
+    heightBelow.current = null;
+  }, [first]);
 
   const post = async (path: string, body?: unknown) => {
     setError(null);
@@ -130,11 +128,9 @@ export function ConversationPage(props: { id: string }) {
   };
 
   const waiting = status === 'waiting_for_confirmation';
-  const results = resultsByCall(events);
+  const unanswered = history.unanswered();
   // A task under way makes its conversation and changes its status while this one stays `running`.
-  const tasksRunning = events.some(
-    (e) => e.kind === 'ActionEvent' && e.tool_name === 'task' && !results.has(String(e.tool_call_id)),
-  );
+  const tasksRunning = unanswered.some((e) => e.tool_name === 'task');
   // Its new children are in the conversation's info: read again while a task runs.
   useEffect(() => {
     if (!tasksRunning) return;
@@ -142,9 +138,7 @@ export function ConversationPage(props: { id: string }) {
     return () => clearInterval(timer);
   }, [tasksRunning]);
   const children = useSubConversations(info?.sub_conversation_ids ?? [], tasksRunning);
-  const pending = waiting
-    ? events.filter((e) => e.kind === 'ActionEvent' && !results.has(String(e.tool_call_id)))
-    : [];
+  const pending = waiting ? unanswered : [];
   const sum = totals(stats);
   return (
     <section class="conversation">
@@ -203,7 +197,15 @@ export function ConversationPage(props: { id: string }) {
       />
       <ErrorNote error={error} />
       <TaskConversations.Provider value={children}>
-        <Timeline events={events} waiting={waiting} streaming={streaming} />
+        {history.hasEarlier && (
+          <div class="earlier">
+            <button type="button" onClick={showEarlier} disabled={earlier.loading}>
+              {earlier.loading ? 'Loading earlier events…' : 'Load earlier events'}
+            </button>
+            <ErrorNote error={earlier.error} />
+          </div>
+        )}
+        <Timeline history={history} version={version} waiting={waiting} streaming={streaming} />
       </TaskConversations.Provider>
       {pending.length > 0 && (
         <Approval
