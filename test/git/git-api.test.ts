@@ -6,7 +6,7 @@ import { existsSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSy
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
-import { commitAll, git, newRepo, write } from './repos.js';
+import { commitAll, git, nestedRepos, newRepo, write } from './repos.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -212,12 +212,7 @@ describe('folders that are not (yet) repositories', () => {
   });
 
   it('lists repositories directly inside the folder under their folder name', async () => {
-    const outer = newRepo({ 'top.txt': 'top\n' });
-    const inner = join(outer, 'inner');
-    write(outer, 'inner/kept.txt', 'kept\n');
-    git(inner, 'init', '-q');
-    git(inner, 'add', '-A');
-    git(inner, 'commit', '-q', '-m', 'inner first');
+    const { outer } = nestedRepos();
     write(outer, 'inner/kept.txt', 'kept, edited\n');
     write(outer, 'top.txt', 'top, edited\n');
     expect((await get('/api/git/changes', { path: outer })).body).toEqual([
@@ -294,12 +289,7 @@ it("runs none of a repository's own commands when it reads it: its filters and f
 });
 
 it("reads a repository's filter settings once per request, and afresh for each", async () => {
-  const outer = newRepo({ 'top.txt': 'top\n' });
-  const inner = join(outer, 'inner');
-  write(outer, 'inner/kept.txt', 'kept\n');
-  git(inner, 'init', '-q');
-  git(inner, 'add', '-A');
-  git(inner, 'commit', '-q', '-m', 'inner first');
+  const { outer, inner } = nestedRepos();
   write(outer, 'top.txt', 'top, edited\n');
   // A git first on the PATH that notes each call's folder and arguments, then runs the real one.
   const bin = tempDir('agentd-git-bin-');

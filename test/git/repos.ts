@@ -42,3 +42,14 @@ export function commitAll(repo: string, message: string): string {
   git(repo, 'commit', '-q', '-m', message);
   return git(repo, 'rev-parse', 'HEAD');
 }
+
+/** A repository (`top.txt` committed) with another inside it, `inner/` (`kept.txt` committed). */
+export function nestedRepos(): { outer: string; inner: string } {
+  const outer = newRepo({ 'top.txt': 'top\n' });
+  const inner = join(outer, 'inner');
+  write(outer, 'inner/kept.txt', 'kept\n');
+  git(inner, 'init', '-q');
+  git(inner, 'add', '-A');
+  git(inner, 'commit', '-q', '-m', 'inner first');
+  return { outer, inner };
+}
