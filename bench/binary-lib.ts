@@ -102,17 +102,21 @@ export function healthProbe(base: string, everyMs = 10): { stop(): Promise<numbe
   };
 }
 
+/** The server's RSS now, and a reading of its peak from now on (VmHWM, reset through /proc's clear_refs). */
+export function rssFromHere(pid: number): { before: number; peak: () => number } {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  return { before: rssBytes(pid), peak: () => rssBytes(pid, 'VmHWM') };
+}
+
 /**
  * GET download-trajectory to its last byte: ms, the zip's bytes, the longest `/health` round trip
- * meanwhile, and the server's RSS before and its peak meanwhile (VmHWM, first reset to the current RSS
- * through /proc's clear_refs).
+ * meanwhile, and the server's RSS before and its peak meanwhile.
  */
 export async function trajectoryDownload(
   b: Binary,
   id: string,
 ): Promise<{ ms: number; bytes: number; healthWorst: number; before: number; peak: number }> {
-  writeFileSync(`/proc/${b.pid}/clear_refs`, '5');
-  const before = rssBytes(b.pid);
+  const rss = rssFromHere(b.pid);
   const probe = healthProbe(b.url);
   const t = performance.now();
   const res = await fetch(`${b.url}/api/file/download-trajectory/${id}`, { headers: auth });
@@ -120,7 +124,7 @@ export async function trajectoryDownload(
   const bytes = (await res.arrayBuffer()).byteLength;
   const ms = performance.now() - t;
   const healthWorst = Math.max(...(await probe.stop()));
-  return { ms, bytes, healthWorst, before, peak: rssBytes(b.pid, 'VmHWM') };
+  return { ms, bytes, healthWorst, before: rss.before, peak: rss.peak() };
 }
 
 export async function post<T = { id: string }>(

@@ -9,7 +9,7 @@ import { type AnyEvent, newEventId, nowTimestamp } from '../src/events/index.js'
 import { openSqliteStore } from '../src/store/index.js';
 import { rawRequest } from '../test/support/http.js';
 import { conversationOf } from './binary.js';
-import { auth, type Binary, healthProbe, rssBytes, startBinary } from './binary-lib.js';
+import { auth, type Binary, healthProbe, rssBytes, rssFromHere, startBinary } from './binary-lib.js';
 import { mb, ms, percentileOf, record } from './lib.js';
 
 interface Timed {
@@ -52,9 +52,9 @@ async function answers(b: Binary, id: string, lastId: string) {
       headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-  const before = rssBytes(b.pid);
+  const { before, peak } = rssFromHere(b.pid);
   const final = await timedWithHealth(b.url, call('GET', '/agent_final_response'), 200);
-  const rss = rssBytes(b.pid, 'VmHWM');
+  const rss = peak();
   const unknown = await timedWithHealth(b.url, call('POST', '/navigate', { event_id: newEventId() }), 404);
   // HEAD onto the log's last event: the branch stays the whole log.
   const known = await timedWithHealth(b.url, call('POST', '/navigate', { event_id: lastId }), 200);

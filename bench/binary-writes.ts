@@ -3,7 +3,6 @@
 // own (as a load balancer's checker): the longest probe round trip is how long the server stopped
 // answering anyone else. A fork's peak RSS is read from /proc (VmHWM, reset first). Then what readers
 // that stop reading mid-replay cost the server while they stay stalled.
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
@@ -17,7 +16,7 @@ import {
   KEY,
   mainThreadCpuMicros,
   post,
-  rssBytes,
+  rssFromHere,
   startBinary,
 } from './binary-lib.js';
 import { mb, ms, percentileOf, record } from './lib.js';
@@ -40,11 +39,10 @@ async function whileProbing<T>(b: Binary, request: () => Promise<T>): Promise<Ti
 
 /** POST …/fork; the fork's id and the server's RSS before and at its peak meanwhile. */
 async function fork(b: Binary, id: string, body: Record<string, unknown>) {
-  writeFileSync(`/proc/${b.pid}/clear_refs`, '5');
-  const before = rssBytes(b.pid);
+  const rss = rssFromHere(b.pid);
   const res = await post(b.url, `/api/conversations/${id}/fork`, body);
   if (res.status !== 201) throw new Error(`fork answered ${res.status}: ${JSON.stringify(res.json)}`);
-  return { id: res.json.id, before, peak: rssBytes(b.pid, 'VmHWM') };
+  return { id: res.json.id, before: rss.before, peak: rss.peak() };
 }
 
 async function remove(b: Binary, id: string): Promise<void> {
