@@ -83,27 +83,25 @@ export class BashEventLog {
 
   /** The owner's event with this id (32 hex digits or dashed), or null. */
   get(id: string, owner: string): BashEvent | null {
+    return this.entryOf(id, owner)?.event ?? null;
+  }
+
+  private entryOf(id: string, owner: string): Entry | null {
     const entry = this.byId.get(id.replaceAll('-', '').toLowerCase());
-    return entry?.owner === owner ? entry.event : null;
+    return entry?.owner === owner ? entry : null;
   }
 
   /**
    * The owner's events with these ids, one item per id in order (null where missing), as OpenHands'
-   * batch get answers. Each distinct id is looked up once; a repeated one is answered again, and its
-   * bytes count again, since the response carries it again. Throws BatchTooLargeError past
+   * batch get answers. A repeated id is answered again, and its bytes count again, since the response
+   * carries it again. Throws BatchTooLargeError past
    * `maxPageBytes` unless the answer holds one event.
    */
   batch(ids: readonly string[], owner: string): (BashEvent | null)[] {
-    const found = new Map<string, Entry | null>();
     let bytes = 0;
     let events = 0;
     const items = ids.map((id) => {
-      let entry = found.get(id);
-      if (entry === undefined) {
-        const e = this.byId.get(id.replaceAll('-', '').toLowerCase());
-        entry = e?.owner === owner ? e : null;
-        found.set(id, entry);
-      }
+      const entry = this.entryOf(id, owner);
       if (entry === null) return null;
       bytes += bytesOf(entry) + 1;
       events += 1;

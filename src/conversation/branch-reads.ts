@@ -2,9 +2,9 @@
 // the agent's last answer, whether the branch has a system prompt, the actions a crash left without
 // an answer. Reading and parsing a 100k-event log whole to look at its end took 0.7 s, all of it
 // synchronous with SQLite: /health waited as long.
-import { setImmediate } from 'node:timers/promises';
 import { PendingScan, recoverAfterCrash } from '../agent/index.js';
 import type { AnyEvent } from '../events/index.js';
+import { loopTurns } from '../loop/index.js';
 import type { EventJson, EventStore, RangeRead } from '../store/index.js';
 import { type BranchPoint, pointOf } from './branches.js';
 import { UnknownEventError } from './errors.js';
@@ -109,7 +109,7 @@ export class BranchReads {
     let first = true;
     for (const run of runs) {
       for (let done = 0; done <= run.to - run.from; done += WINDOW) {
-        if (!first) await setImmediate();
+        if (!first) await loopTurns.turn('background');
         first = false;
         yield order === 'desc'
           ? { from: Math.max(run.from, run.to - done - WINDOW + 1), to: run.to - done }
@@ -132,7 +132,7 @@ export class BranchReads {
         if (page.length < limit) break;
         to = page[page.length - 1]!.seq - 1;
         limit = Math.min(limit * 4, 1024);
-        await setImmediate();
+        await loopTurns.turn('background');
       }
     }
   }

@@ -330,10 +330,6 @@ export abstract class ConversationRuntimes {
     };
   }
 
-  protected async loadEvents(id: string): Promise<AnyEvent[]> {
-    return (await this.readEvents(id)).events;
-  }
-
   /** Every event of a conversation, parsed, with the sequence number of the last one. */
   protected async readEvents(id: string): Promise<{ events: AnyEvent[]; seq: number }> {
     const events: AnyEvent[] = [];

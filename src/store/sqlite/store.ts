@@ -207,7 +207,7 @@ class SqliteConversations implements ConversationStore {
   /** Removes what deletes cut off by a crash left (at open, before anyone reads). */
   finishDeletes(): void {
     for (const key of this.tombstones.all() as number[]) {
-      this.statements.get('DELETE FROM events WHERE conversation_key = ?').run(key);
+      while (this.removeEvents.run(key, DELETE_CHUNK).changes === DELETE_CHUNK);
       this.removeRow.run(key);
     }
   }

@@ -7,10 +7,11 @@ import { join, relative } from 'node:path';
 import { linkTarget, type ResolvedPath } from '../paths.js';
 import type { ToolOptions } from '../types.js';
 
-/** As many as list_directory shows. */
+/** Entries a folder listing shows at most: file_editor's view and list_directory. */
 export const MAX_ENTRIES = 500;
 
-const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+/** A folder's entries in byte order of their names, as both listings show them. */
+export const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
  * Symbolic links are listed (a folder one that stays in the workspace with its `/`) but never

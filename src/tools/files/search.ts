@@ -7,13 +7,13 @@ import { join, relative } from 'node:path';
 import type { Static } from 'typebox';
 import { GlobAction, GrepAction, ListDirectoryAction } from '../../events/index.js';
 import { loopTurns } from '../../loop/index.js';
+import { byName, MAX_ENTRIES } from '../editor/listing.js';
 import { linkTarget, type ResolvedPath, resolveInWorkspace, workspaceRoot } from '../paths.js';
 import type { Tool, ToolOptions } from '../types.js';
 import { fileTool, ToolInputError } from './common.js';
 import { defaultFinder, type FileFinder, globToRegExp, SKIPPED } from './finders.js';
 
 const MAX_RESULTS = 100;
-const MAX_ENTRIES = 500;
 
 /**
  * Statuses read between two turns of the loop (~7 ms here): read all at once, 151k files held it
@@ -148,9 +148,7 @@ export function listDirectoryTool(options: ToolOptions = {}): Tool<Static<typeof
       const visit = async (dir: string, depth: number): Promise<void> => {
         let names: Dirent[];
         try {
-          names = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
-            a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-          );
+          names = (await readdir(dir, { withFileTypes: true })).sort(byName);
         } catch {
           return; // a folder we may not read lists as empty
         }
