@@ -46,6 +46,8 @@ export class BranchReads {
 
   /** Whether an event of `kind` is on the branch; looked for from the root, where a system prompt is. */
   async has(kind: string): Promise<boolean> {
+    // Without branch points the branch is the whole log: one indexed question.
+    if (!this.points?.length) return this.events.exists(this.conversationId, { kind });
     for await (const part of this.windows('asc'))
       if ((await this.read(part, 'asc', 1, { kind })).length > 0) return true;
     return false;

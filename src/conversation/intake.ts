@@ -271,9 +271,7 @@ export abstract class ConversationIntake extends ConversationRuntimes {
   private async hasSystemPrompt(runtime: ConversationRuntime): Promise<boolean> {
     const loaded = runtime.loadedEvents();
     if (loaded) return loaded.some((e) => e.kind === 'SystemPromptEvent');
-    const points = runtime.state.branch_points;
-    if (points)
-      return new BranchReads(this.store.events, runtime.conversationId, points).has('SystemPromptEvent');
-    return this.store.events.exists(runtime.conversationId, { kind: 'SystemPromptEvent' });
+    const branch = new BranchReads(this.store.events, runtime.conversationId, runtime.state.branch_points);
+    return branch.has('SystemPromptEvent');
   }
 }
