@@ -1,7 +1,7 @@
 // Reads of a conversation's events for REST: batch get, cursor search, count, get one.
 // Answers are built from the stored JSON text, never parsed and re-serialized.
 import { resolveEventKind } from '../events/index.js';
-import type { EventFilter, EventJson, EventSearch, Store } from '../store/index.js';
+import type { EventFilter, EventIds, EventJson, EventSearch, Store } from '../store/index.js';
 import { ConversationNotFoundError } from './errors.js';
 
 export interface EventQuery {
@@ -37,9 +37,10 @@ export class EventQueries {
   }
 
   /** The JSON array in UTF-8, as the store made it. */
-  async batch(userId: string, conversationId: string, ids: readonly string[]): Promise<Buffer> {
-    await this.owned(userId, conversationId);
-    return this.store.events.getManyJson(conversationId, ids);
+  async batch(userId: string, conversationId: string, ids: EventIds): Promise<Buffer> {
+    const answer = await this.store.events.getManyJson(conversationId, userId, ids);
+    if (answer === null) throw new ConversationNotFoundError(conversationId);
+    return answer;
   }
 
   /** The page as JSON text: `{"items":[…],"next_page_id":…}`. */

@@ -148,6 +148,23 @@ export interface ConversationStore {
   count(filter: ConversationFilter): Promise<number>;
 }
 
+/**
+ * The ids of a batch get, and the JSON text of that list: the text the client sent when the ids came
+ * as a JSON body (SQLite's json_each reads it as it is), else written out when first asked for.
+ */
+export class EventIds {
+  constructor(
+    readonly list: readonly string[],
+    /** The JSON text that parses to exactly `list`, when the caller has it. */
+    private text?: string,
+  ) {}
+
+  get json(): string {
+    this.text ??= JSON.stringify(this.list);
+    return this.text;
+  }
+}
+
 export interface EventStore {
   /**
    * Appends a batch in one transaction: each event gets the conversation's next sequence number.
@@ -168,8 +185,10 @@ export interface EventStore {
    * The batch get's answer, made by the database in one query: a JSON array in UTF-8 with one item
    * per id, in order, the stored text of the event or null where the id is not in this conversation.
    * Bytes, since this is a hot path: no row objects, and no text decoded only to be encoded again.
+   * Null when the conversation does not exist or is not `ownerId`'s: the owner check is part of the
+   * same query, not a read of its own before it.
    */
-  getManyJson(conversationId: string, ids: readonly string[]): Promise<Buffer>;
+  getManyJson(conversationId: string, ownerId: string, ids: EventIds): Promise<Buffer | null>;
   get(conversationId: string, id: string): Promise<StoredEvent | null>;
   /** Cursor pages in O(page). Throws UnknownCursorError for a page id that is not an event of the conversation. */
   search(conversationId: string, query: EventSearch): Promise<EventPage>;

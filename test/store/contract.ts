@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ConversationRecord,
+  EventIds,
   type RangeRead,
   type Store,
   UnknownConversationError,
@@ -134,18 +135,25 @@ export function storeContract(
       const [foreign] = await store.events.append(other.id, [event()]);
       const events = [event(), message('hi'), event()];
       await store.events.append(conv.id, events);
-      const got = await store.events.getManyJson(conv.id, [
-        events[2]!.id,
-        'missing',
-        events[0]!.id,
-        foreign!.id,
-        events[2]!.id,
-      ]);
-      expect(JSON.parse(got.toString('utf8'))).toEqual([events[2], null, events[0], null, events[2]]);
-      expect((await store.events.getManyJson(conv.id, [])).toString('utf8')).toBe('[]');
-      expect((await store.events.getManyJson('no-such-conversation', [events[0]!.id])).toString()).toBe(
-        '[null]',
+      const asked = [events[2]!.id, 'missing', events[0]!.id, foreign!.id, events[2]!.id];
+      // The same answer from the list and from the JSON text a client sent (spaced as it pleases).
+      for (const ids of [
+        new EventIds(asked),
+        new EventIds(asked, ` [ ${asked.map((id) => `"${id}"`).join(' , ')} ] `),
+      ]) {
+        const got = await store.events.getManyJson(conv.id, conv.ownerId, ids);
+        expect(JSON.parse(got!.toString('utf8'))).toEqual([events[2], null, events[0], null, events[2]]);
+      }
+      expect((await store.events.getManyJson(conv.id, conv.ownerId, new EventIds([])))?.toString()).toBe(
+        '[]',
       );
+      // Null, for no ids as for some, where the conversation is missing or another owner's.
+      for (const ids of [[events[0]!.id], []]) {
+        expect(
+          await store.events.getManyJson('no-such-conversation', conv.ownerId, new EventIds(ids)),
+        ).toBeNull();
+        expect(await store.events.getManyJson(conv.id, 'someone-else', new EventIds(ids))).toBeNull();
+      }
       expect((await store.events.get(conv.id, events[1]!.id))?.kind).toBe('MessageEvent');
       expect(await store.events.get(conv.id, 'missing')).toBeNull();
     });
@@ -157,7 +165,9 @@ export function storeContract(
       const asked = Array.from({ length: 300 }, (_, i) =>
         i % 37 === 5 ? `missing-${i}` : events[(i * 149) % events.length]!.id,
       );
-      const body = (await store.events.getManyJson(conv.id, asked)).toString('utf8');
+      const body = (await store.events.getManyJson(conv.id, conv.ownerId, new EventIds(asked)))!.toString(
+        'utf8',
+      );
       const byId = new Map<string, unknown>(events.map((e) => [e.id, e]));
       expect(JSON.parse(body)).toEqual(asked.map((id) => byId.get(id) ?? null));
     });

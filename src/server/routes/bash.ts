@@ -147,7 +147,7 @@ export const bashRoutes: FastifyPluginAsync<BashRoutesOptions> = async (app, { b
     },
     async (request) => {
       // OpenHands takes the ids as a JSON array in the body of this GET (Fastify does not read it).
-      const ids = await batchIds(request);
+      const ids = (await batchIds(request)).list;
       if (ids.length > MAX_BATCH_IDS)
         throw new RequestValidationError([
           { loc: ['body'], msg: `List should have at most ${MAX_BATCH_IDS} items`, type: 'too_long' },

@@ -9,6 +9,7 @@ import type { EventQueries } from '../../conversation/event-queries.js';
 import type { SendMessageRequest } from '../../conversation/schemas.js';
 import type { ConversationService } from '../../conversation/service.js';
 import type { ValidationIssue } from '../../events/index.js';
+import { EventIds } from '../../store/index.js';
 import { hasBody } from '../body-stall.js';
 import { HttpError, RequestValidationError } from '../errors.js';
 import { decodeUtf8, parseJsonText } from '../json-body.js';
@@ -60,10 +61,10 @@ function readBody(raw: IncomingMessage): Promise<Buffer | null> {
 }
 
 /** Validates the body as a JSON array of strings (UTF-8, depth-limited); FastAPI-shaped issues otherwise. */
-function parseIdList(body: Buffer): string[] {
+function parseIdList(body: Buffer): EventIds {
   const text = decodeUtf8(body);
   const ids = flatStrings(text);
-  if (ids !== null) return ids;
+  if (ids !== null) return new EventIds(ids, text);
   // Not a flat array of strings: the general reader says why, with its exact errors.
   const value = parseJsonText(text);
   if (!Array.isArray(value)) {
@@ -77,7 +78,7 @@ function parseIdList(body: Buffer): string[] {
       issues.push({ loc: ['body', i], msg: 'Input should be a valid string', type: 'string_type' });
   });
   if (issues.length > 0) throw new RequestValidationError(issues);
-  return value as string[];
+  return new EventIds(value as string[]);
 }
 
 /**
@@ -101,11 +102,11 @@ function flatStrings(text: string): string[] | null {
  * The ids of a batch get: the GET body's JSON array when there is a body (OpenHands), else the
  * repeated `event_ids` query parameters; 422 `missing` when neither.
  */
-export async function batchIds(request: { raw: IncomingMessage; query: unknown }): Promise<string[]> {
+export async function batchIds(request: { raw: IncomingMessage; query: unknown }): Promise<EventIds> {
   const body = await readBody(request.raw);
   if (body !== null) return parseIdList(body);
   const query = request.query as { event_ids?: string[] };
-  if (query.event_ids) return query.event_ids;
+  if (query.event_ids) return new EventIds(query.event_ids);
   throw new RequestValidationError([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
 }
 

@@ -16,6 +16,7 @@ import {
   type ConversationPatch,
   type ConversationRecord,
   type EventFilter,
+  type EventIds,
   type EventJson,
   type EventPage,
   type EventSearch,
@@ -106,16 +107,17 @@ export class PgEvents implements EventStore {
     return (await changes(this.db, numbered(sql), [...values, conversationId])) > 0;
   }
 
-  async getManyJson(conversationId: string, ids: readonly string[]): Promise<Buffer> {
-    if (ids.length === 0) return Buffer.from('[]');
+  async getManyJson(conversationId: string, ownerId: string, ids: EventIds): Promise<Buffer | null> {
+    // No row when the conversation is not the owner's; else one, '[]' for no ids.
     const rows = await query<{ body: string }>(
       this.db,
-      "SELECT '[' || string_agg(coalesce(e.json, 'null'), ',' ORDER BY j.n) || ']' AS body" +
+      "SELECT (SELECT '[' || coalesce(string_agg(coalesce(e.json, 'null'), ',' ORDER BY j.n), '') || ']'" +
         ' FROM unnest($2::text[]) WITH ORDINALITY AS j (id, n)' +
-        ` LEFT JOIN events AS e ON e.conversation_key = ${KEY_OF} AND e.id = j.id`,
-      [conversationId, ids],
+        ' LEFT JOIN events AS e ON e.conversation_key = c.key AND e.id = j.id) AS body' +
+        ' FROM conversations AS c WHERE c.id = $1 AND c.owner_id = $3',
+      [conversationId, ids.list, ownerId],
     );
-    return Buffer.from(rows[0]!.body, 'utf8');
+    return rows[0] ? Buffer.from(rows[0].body, 'utf8') : null;
   }
 
   async get(conversationId: string, id: string): Promise<StoredEvent | null> {

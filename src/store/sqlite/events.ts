@@ -18,6 +18,7 @@ import {
   type ConversationPatch,
   type ConversationRecord,
   type EventFilter,
+  type EventIds,
   type EventJson,
   type EventPage,
   type EventSearch,
@@ -69,15 +70,17 @@ export class SqliteEvents implements EventStore {
     this.insert = db.prepare(
       'INSERT INTO events (conversation_key, seq, id, kind, source, timestamp, body, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    // The answer as one value, joined by SQLite: the LEFT JOIN keeps json_each as the outer loop (one
-    // index lookup per requested id, null where none), json_each walks the ids in array order, and
-    // an aggregate without GROUP BY takes the rows in loop order; an ORDER BY j.key inside it would
-    // sort a copy of every text (twice the time). The BLOB cast hands the bytes to Node as they are
-    // stored, never decoded into a JavaScript string. A test holds the order to this.
+    // The answer as one value, joined by SQLite, in the owner's conversation's row (no row when the
+    // conversation is not the owner's; '[]' for no ids). The LEFT JOIN keeps json_each as the outer
+    // loop (one index lookup per requested id, null where none), json_each walks the ids in array
+    // order, and an aggregate without GROUP BY takes the rows in loop order; an ORDER BY j.key inside
+    // it would sort a copy of every text (twice the time). The BLOB cast hands the bytes to Node as
+    // they are stored, never decoded into a JavaScript string. A test holds the order to this.
     this.byIds = db
       .prepare(
-        "SELECT CAST('[' || group_concat(coalesce(e.json, 'null'), ',') || ']' AS BLOB) FROM json_each(?) AS j" +
-          ' LEFT JOIN events AS e ON e.conversation_key = ? AND e.id = j.value',
+        "SELECT (SELECT CAST('[' || coalesce(group_concat(coalesce(e.json, 'null'), ','), '') || ']' AS BLOB)" +
+          ' FROM json_each(?) AS j LEFT JOIN events AS e ON e.conversation_key = c.key AND e.id = j.value)' +
+          ' FROM conversations AS c WHERE c.id = ? AND c.owner_id = ?',
       )
       .pluck();
     this.byId = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE conversation_key = ? AND id = ?`);
@@ -167,9 +170,8 @@ export class SqliteEvents implements EventStore {
     );
   }
 
-  async getManyJson(conversationId: string, ids: readonly string[]): Promise<Buffer> {
-    if (ids.length === 0) return Buffer.from('[]');
-    return this.byIds.get(JSON.stringify(ids), this.readKey(conversationId)) as Buffer;
+  async getManyJson(conversationId: string, ownerId: string, ids: EventIds): Promise<Buffer | null> {
+    return (this.byIds.get(ids.json, conversationId, ownerId) as Buffer | undefined) ?? null;
   }
 
   async get(conversationId: string, id: string): Promise<StoredEvent | null> {
