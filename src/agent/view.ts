@@ -19,13 +19,74 @@ interface CondensationFields {
   summary_offset?: number | null;
 }
 
-export class MessageView {
-  private entries: ViewEvent[] = [];
-  private builder: MessageBuilder;
-  private seen = 0;
+/**
+ * The events a view holds after the Condensations so far, without their Messages: what MessageView
+ * builds its Messages from, and what ResidentHistory (resident-history.ts) keeps of a long history.
+ */
+export class ViewEntries {
+  private list: ViewEvent[] = [];
   /** tool_call_ids of the calls in the view: a result whose call is not there is left out. */
   private calls = new Set<unknown>();
   private requested = false;
+
+  /** The events the LLM sees, in order (what a condenser counts and cuts). */
+  get events(): readonly ViewEvent[] {
+    return this.list;
+  }
+
+  /** A CondensationRequest came after the last Condensation. */
+  get condensationRequested(): boolean {
+    return this.requested;
+  }
+
+  /**
+   * Takes the next event of the history: 'added' when it joined the view's events at the end,
+   * 'condensed' when it was a Condensation (the events were replaced), else null.
+   */
+  add(event: ViewEvent): 'added' | 'condensed' | null {
+    if (event.kind === 'CondensationRequest') {
+      this.requested = true;
+      return null;
+    }
+    if (event.kind === 'Condensation') {
+      this.requested = false;
+      this.apply(event as unknown as CondensationFields);
+      return 'condensed';
+    }
+    if (!LLM_KINDS.has(event.kind)) return null;
+    if (ANSWER_KINDS.has(event.kind) && !this.calls.has(event.tool_call_id)) return null;
+    if (event.kind === 'ActionEvent') this.calls.add(event.tool_call_id);
+    this.list.push(event);
+    return 'added';
+  }
+
+  /**
+   * Forgets the condensation's events (grown to whole tool batches), and replaces any earlier summary
+   * with its own at `summary_offset` (counted in the view after the removal).
+   */
+  private apply(c: CondensationFields): void {
+    const forgotten = closeOverBatches(this.list, new Set(c.forgotten_event_ids ?? []));
+    let kept = this.list.filter((e) => !forgotten.has(e.id));
+    if (typeof c.summary === 'string' && typeof c.summary_offset === 'number') {
+      kept = kept.filter((e) => e.kind !== 'CondensationSummaryEvent');
+      const summary = {
+        id: `${c.id}-summary`,
+        timestamp: c.timestamp,
+        source: 'environment',
+        summary: c.summary,
+        kind: 'CondensationSummaryEvent',
+      } as ViewEvent;
+      kept.splice(Math.min(c.summary_offset, kept.length), 0, summary);
+    }
+    this.list = kept;
+    this.calls = new Set(kept.filter((e) => e.kind === 'ActionEvent').map((e) => e.tool_call_id));
+  }
+}
+
+export class MessageView {
+  private view = new ViewEntries();
+  private builder: MessageBuilder;
+  private seen = 0;
   private history: readonly AnyEvent[] | null = null;
 
   constructor(private readonly tools: ReadonlyMap<string, Tool>) {
@@ -38,7 +99,7 @@ export class MessageView {
       if (this.history) this.reset();
       this.history = events;
     }
-    for (; this.seen < events.length; this.seen++) this.add(events[this.seen] as ViewEvent);
+    for (; this.seen < events.length; this.seen++) this.take(events[this.seen] as ViewEvent);
     return this.builder.messages;
   }
 
@@ -48,16 +109,14 @@ export class MessageView {
   }
 
   private reset(): void {
-    this.entries = [];
+    this.view = new ViewEntries();
     this.builder = new MessageBuilder(this.tools);
     this.seen = 0;
-    this.calls = new Set();
-    this.requested = false;
   }
 
   /** The events the LLM sees, in order (what a condenser counts and cuts). */
   get events(): readonly ViewEvent[] {
-    return this.entries;
+    return this.view.events;
   }
 
   get messages(): LlmMessage[] {
@@ -66,47 +125,16 @@ export class MessageView {
 
   /** A CondensationRequest came after the last Condensation. */
   get condensationRequested(): boolean {
-    return this.requested;
+    return this.view.condensationRequested;
   }
 
-  private add(event: ViewEvent): void {
-    if (event.kind === 'CondensationRequest') {
-      this.requested = true;
-      return;
+  /** A Condensation rebuilds the Messages once, from the (condensed, so bounded) view. */
+  private take(event: ViewEvent): void {
+    const change = this.view.add(event);
+    if (change === 'added') this.builder.add(event);
+    else if (change === 'condensed') {
+      this.builder = new MessageBuilder(this.tools);
+      for (const e of this.view.events) this.builder.add(e);
     }
-    if (event.kind === 'Condensation') {
-      this.requested = false;
-      this.apply(event as unknown as CondensationFields);
-      return;
-    }
-    if (!LLM_KINDS.has(event.kind)) return;
-    if (ANSWER_KINDS.has(event.kind) && !this.calls.has(event.tool_call_id)) return;
-    if (event.kind === 'ActionEvent') this.calls.add(event.tool_call_id);
-    this.entries.push(event);
-    this.builder.add(event);
-  }
-
-  /**
-   * Forgets the condensation's events (grown to whole tool batches), replaces any earlier summary with
-   * its own at `summary_offset` (counted in the view after the removal), and rebuilds the Messages.
-   */
-  private apply(c: CondensationFields): void {
-    const forgotten = closeOverBatches(this.entries, new Set(c.forgotten_event_ids ?? []));
-    let kept = this.entries.filter((e) => !forgotten.has(e.id));
-    if (typeof c.summary === 'string' && typeof c.summary_offset === 'number') {
-      kept = kept.filter((e) => e.kind !== 'CondensationSummaryEvent');
-      const summary = {
-        id: `${c.id}-summary`,
-        timestamp: c.timestamp,
-        source: 'environment',
-        summary: c.summary,
-        kind: 'CondensationSummaryEvent',
-      } as ViewEvent;
-      kept.splice(Math.min(c.summary_offset, kept.length), 0, summary);
-    }
-    this.entries = kept;
-    this.calls = new Set(kept.filter((e) => e.kind === 'ActionEvent').map((e) => e.tool_call_id));
-    this.builder = new MessageBuilder(this.tools);
-    for (const e of kept) this.builder.add(e);
   }
 }
