@@ -67,6 +67,7 @@ export {
   readPluginAt,
 } from './plugins.js';
 export { dynamicContext, SYSTEM_PROMPT } from './prompt.js';
+export { ResidentHistory } from './resident-history.js';
 export { type RunOptions, recoverAfterCrash, rejectPending, run } from './run.js';
 export {
   ConfirmationPolicy,

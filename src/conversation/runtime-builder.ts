@@ -14,13 +14,14 @@ import {
   SummarizingCondenser,
   type SwitchedLlms,
 } from '../agent/index.js';
-import type { AnyEvent } from '../events/index.js';
 import { HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.js';
 import { createLLM, type LLM, type Logger, mapLlmSecrets } from '../llm/index.js';
 import { type EffectiveSettings, mcpConfigOnly, SecretBox } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { createTools, isTaskTool, type SubAgentPort } from '../tools/index.js';
 import { mapMcpValues, storedAgentMcp, withAgentMcp, withSettingsOAuthStores } from './agent-mcp.js';
+import type { BranchPoint } from './branches.js';
+import type { LoadedHistory } from './history-read.js';
 import { ConversationOAuthState } from './mcp-oauth-state.js';
 import { ConversationRuntime } from './runtime.js';
 import type { ConversationServiceOptions } from './runtimes.js';
@@ -42,15 +43,15 @@ export interface RuntimeSources {
   options: ConversationServiceOptions;
   /** The conversation's logger (its id on every line). */
   logger: Logger;
-  /** Every event of the conversation, with the last sequence number: the runtime's history. */
-  readEvents: () => Promise<{ events: AnyEvent[]; seq: number }>;
+  /** The conversation's history as its runtime keeps it (history-read.ts), of the branch at `points`. */
+  readHistory: (points: readonly BranchPoint[] | undefined) => Promise<LoadedHistory>;
   /** How its task tool runs sub-agents of these types (sub-agent-tasks.ts). */
   subAgents: (record: ConversationRecord, types: readonly AgentDefinition[]) => SubAgentPort;
 }
 
 /** `created`: what a start has just read (the owner's settings) and sealed; else read and opened here. */
 export async function buildRuntime(
-  { options, logger, readEvents, subAgents }: RuntimeSources,
+  { options, logger, readHistory, subAgents }: RuntimeSources,
   record: ConversationRecord,
   created?: CreatedConversation,
 ): Promise<ConversationRuntime> {
@@ -124,7 +125,7 @@ export async function buildRuntime(
   const secrets = new ConversationSecrets(() => stateOf(runtime.record).secrets, options.secretBox, logger);
   const runtime: ConversationRuntime = new ConversationRuntime(
     record,
-    readEvents,
+    readHistory,
     agent,
     tools,
     options.log,

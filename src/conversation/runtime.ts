@@ -5,14 +5,15 @@
 // history is read from the store only by what hands it to the agent (a run, a condensation, an
 // answer, a rejection): a message, a status or a setting change on a long conversation does not
 // make its whole history resident.
-import type { Agent, AgentHost } from '../agent/index.js';
+import { type Agent, type AgentHost, ResidentHistory } from '../agent/index.js';
 import { type AnyEvent, newEventId, nowTimestamp, type StreamingDeltaEvent } from '../events/index.js';
 import type { LlmDelta } from '../llm/index.js';
 import { loopTurns } from '../loop/index.js';
 import type { ConversationRecord, StoredEvent } from '../store/index.js';
 import type { Tool, ToolContext } from '../tools/index.js';
-import { activeBranch, headAfter } from './branches.js';
+import { type BranchPoint, headAfter } from './branches.js';
 import type { EventLog } from './event-log.js';
+import type { LoadedHistory } from './history-read.js';
 import type { ConfirmationPolicy, ExecutionStatus } from './schemas.js';
 import type { ConversationSecrets } from './secrets.js';
 import { type ConversationState, type StateKey, stateOf, stateUpdateEvent } from './state.js';
@@ -29,17 +30,18 @@ export class ConversationRuntime implements AgentHost {
   /** Set by the first close; a second (a delete racing an eviction) must not release MCP twice. */
   private closing: Promise<void> | null = null;
   /**
-   * The agent's history once loaded: the active branch (branches.ts), which is every event so far
-   * unless the conversation was navigated; `seq` is the sequence number of the log's last event.
+   * The agent's history once loaded: of the active branch (branches.ts), which is every event so far
+   * unless the conversation was navigated, what the agent needs resident (agent/resident-history.ts);
+   * `seq` is the sequence number of the log's last event.
    */
-  private history: AnyEvent[] | null = null;
+  private history: ResidentHistory | null = null;
   private seq = 0;
-  private loading: Promise<AnyEvent[]> | null = null;
+  private loading: Promise<void> | null = null;
 
   constructor(
     public record: ConversationRecord,
-    /** Reads the conversation's events from the store, with the sequence number of the last one. */
-    private readonly readHistory: () => Promise<{ events: AnyEvent[]; seq: number }>,
+    /** Reads the history of the branch at the given points from the store (history-read.ts). */
+    private readonly readHistory: (points: readonly BranchPoint[] | undefined) => Promise<LoadedHistory>,
     readonly agent: Agent,
     readonly tools: Tool[],
     private readonly log: EventLog,
@@ -73,15 +75,21 @@ export class ConversationRuntime implements AgentHost {
     };
   }
 
-  /** The agent's history; only after `loadHistory()` resolved (the agent's entry points await it). */
+  /**
+   * The agent's history; only after `loadHistory()` resolved (the agent's entry points await it). A
+   * new array after each Condensation (ResidentHistory).
+   */
   events(): readonly AnyEvent[] {
     if (!this.history) throw new Error('the conversation history is read before it was loaded');
-    return this.history;
+    return this.history.events;
   }
 
-  /** The history if it is in memory already, else null (a reader may go to the store instead). */
+  /**
+   * The whole active branch if it is in memory, else null (a reader goes to the store instead): not
+   * loaded yet, or a Condensation left out what the LLM no longer sees.
+   */
   loadedEvents(): readonly AnyEvent[] | null {
-    return this.history;
+    return this.history && !this.history.partial ? this.history.events : null;
   }
 
   /**
@@ -90,19 +98,19 @@ export class ConversationRuntime implements AgentHost {
    * read's last: none is missed or counted twice whichever way an append and the read interleave.
    */
   loadHistory(): Promise<readonly AnyEvent[]> {
-    if (this.history && !this.loading) return Promise.resolve(this.history);
+    if (this.history && !this.loading) return Promise.resolve(this.history.events);
     this.loading ??= this.log
-      .read(this.conversationId, this.readHistory)
-      .then(({ events, seq }) => {
-        this.history = activeBranch(events, this.state.branch_points);
+      .read(this.conversationId, () => this.readHistory(this.state.branch_points))
+      .then(({ history, seq }) => {
+        this.history = history;
         this.seq = seq;
-        return this.history;
       })
       .catch((error: unknown) => {
         this.loading = null; // a later call tries again
         throw error;
       });
-    return this.loading;
+    // The history as it is now: a Condensation since the read replaced the array.
+    return this.loading.then(() => this.events());
   }
 
   /**
@@ -112,7 +120,7 @@ export class ConversationRuntime implements AgentHost {
    */
   startsEmpty(): void {
     if (this.history || this.loading) return;
-    this.history = [];
+    this.history = new ResidentHistory();
     this.seq = 0;
   }
 
@@ -156,7 +164,7 @@ export class ConversationRuntime implements AgentHost {
     if (!this.history) return;
     for (let i = 0; i < events.length; i++) {
       if (stored[i]!.seq <= this.seq) continue;
-      this.history.push(events[i]!);
+      this.history.add(events[i]!);
       this.seq = stored[i]!.seq;
     }
   }

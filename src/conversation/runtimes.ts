@@ -21,10 +21,11 @@ import { ConversationInSandboxError, ConversationNotFoundError } from './errors.
 import type { EventLog } from './event-log.js';
 import { OWNED_OPS, type OwnedOp, replyOf, unwrap } from './forwarding.js';
 import { GoalLoops, goalCutOff } from './goal-loop.js';
+import { readHistory } from './history-read.js';
 import { LiveRuntimes } from './live-runtimes.js';
 import { recoverInterrupted, recoverOne } from './recovery.js';
 import type { ConversationRuntime } from './runtime.js';
-import { buildRuntime, type CreatedConversation } from './runtime-builder.js';
+import { buildRuntime, type CreatedConversation, type RuntimeSources } from './runtime-builder.js';
 import type { ConversationInfo } from './schemas.js';
 import { conversationInfo, fullState } from './state.js';
 
@@ -205,10 +206,10 @@ export abstract class ConversationRuntimes {
       }
     }
     return this.runtimes.use(id, async () => {
-      const sources = {
+      const sources: RuntimeSources = {
         options: this.options,
         logger: this.logFor(id),
-        readEvents: () => this.readEvents(id),
+        readHistory: (points) => readHistory(this.store.events, id, points),
         subAgents: (record: ConversationRecord, types: readonly AgentDefinition[]) =>
           this.subAgentPort(record, types),
       };
@@ -331,14 +332,4 @@ export abstract class ConversationRuntimes {
   }
 
   /** Every event of a conversation, parsed, with the sequence number of the last one. */
-  protected async readEvents(id: string): Promise<{ events: AnyEvent[]; seq: number }> {
-    const events: AnyEvent[] = [];
-    let after = 0;
-    for (;;) {
-      const page = await this.store.events.after(id, after, 1000);
-      for (const e of page) events.push(JSON.parse(e.json) as AnyEvent);
-      if (page.length > 0) after = page[page.length - 1]!.seq;
-      if (page.length < 1000) return { events, seq: after };
-    }
-  }
 }
