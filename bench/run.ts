@@ -5,6 +5,7 @@ import { cleanUpTestFile } from '../test/support/server.js';
 import { benchAgent } from './agent.bench.js';
 import { benchBurst, benchEvents, benchFirstTask, benchScaling } from './binary.js';
 import { benchReads } from './binary-reads.js';
+import { benchResume } from './binary-resume.js';
 import { benchStartup } from './binary-startup.js';
 import { benchWrites } from './binary-writes.js';
 import { benchAppConversations, benchSandboxStart } from './control-plane.bench.js';
@@ -35,6 +36,7 @@ const benches: [string, () => Promise<void>][] = [
   ['bin-first', benchFirstTask],
   ['bin-events', benchEvents],
   ['bin-reads', benchReads],
+  ['bin-resume', benchResume],
   ['bin-writes', benchWrites],
   ['bin-burst', benchBurst],
   ['bin-subagents', benchSubAgents],
