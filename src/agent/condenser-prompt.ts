@@ -4,6 +4,13 @@ import type { ViewEvent } from './view.js';
 /** Longest text kept of one event in the prompt: a long tool output is mostly noise for a summary. */
 const MAX_EVENT_CHARS = 4_000;
 
+/**
+ * Most characters of events in one summarizing call (~30k tokens): a view past it (a long history
+ * condensed for the first time, or a huge one a request cut in half) is summed up in parts, each
+ * merged into the summary of the parts before it, so no prompt outgrows the LLM's context.
+ */
+export const MAX_PROMPT_EVENT_CHARS = 120_000;
+
 const INSTRUCTIONS = `You are keeping the memory of an autonomous software agent that works in a sandboxed workspace.
 Its conversation has grown too long, so the events listed below are about to be dropped from what it sees.
 Your summary will take their place. The agent will still see the start of the conversation (its instructions
@@ -22,8 +29,30 @@ NEXT STEPS: what remains, in order.
 Keep paths, names, numbers and error messages exact. Be brief but do not drop anything the agent will need.
 Include only what the events show; do not guess. Reply with the summary only.`;
 
-/** The one user message sent to the summarizing LLM. */
-export function summarizationPrompt(previousSummary: string | null, events: readonly ViewEvent[]): string {
+/**
+ * The events as the prompt lists them, numbered, in parts of at most MAX_PROMPT_EVENT_CHARS (one event
+ * is never split; an event is clipped to MAX_EVENT_CHARS first).
+ */
+export function eventParts(events: readonly ViewEvent[], limit = MAX_PROMPT_EVENT_CHARS): string[][] {
+  const parts: string[][] = [];
+  let part: string[] = [];
+  let size = 0;
+  events.forEach((e, i) => {
+    const line = `[${i + 1}] ${clip(render(e))}`;
+    if (part.length > 0 && size + line.length > limit) {
+      parts.push(part);
+      part = [];
+      size = 0;
+    }
+    part.push(line);
+    size += line.length + 2;
+  });
+  if (part.length > 0) parts.push(part);
+  return parts;
+}
+
+/** The one user message of a summarizing call: `lines` are a part of eventParts. */
+export function summarizationPrompt(previousSummary: string | null, lines: readonly string[]): string {
   const parts = [INSTRUCTIONS];
   if (previousSummary) {
     parts.push(
@@ -32,7 +61,6 @@ export function summarizationPrompt(previousSummary: string | null, events: read
       `<earlier_summary>\n${previousSummary}\n</earlier_summary>`,
     );
   }
-  const lines = events.map((e, i) => `[${i + 1}] ${clip(render(e))}`);
   parts.push(`<events>\n${lines.join('\n\n')}\n</events>`);
   return parts.join('\n\n');
 }

@@ -6,7 +6,7 @@
 import type { AnyEvent } from '../events/index.js';
 import { newEventId, nowTimestamp } from '../events/index.js';
 import type { LLM } from '../llm/index.js';
-import { summarizationPrompt } from './condenser-prompt.js';
+import { eventParts, summarizationPrompt } from './condenser-prompt.js';
 import { type Entry, safeCuts } from './tool-batches.js';
 import type { MessageView } from './view.js';
 
@@ -66,21 +66,25 @@ export class SummarizingCondenser {
     const forgotten = entries.slice(range.start, range.end);
     // At most one summary is in the view; its text is carried into the new one wherever it sits.
     const previous = entries.find((e) => e.kind === 'CondensationSummaryEvent');
-    const prompt = summarizationPrompt(
-      previous ? (previous.summary as string) : null,
-      forgotten.filter((e) => e.kind !== 'CondensationSummaryEvent'),
-    );
-    const response = await this.config.llm.complete(
-      {
-        messages: [{ role: 'user', content: [{ type: 'text', text: prompt, cache_prompt: false }] }],
-        tools: [],
-      },
-      signal,
-    );
-    const summary = (response.message.content ?? [])
-      .map((c) => ('text' in c ? c.text : ''))
-      .join('')
-      .trim();
+    let summary = previous ? (previous.summary as string) : null;
+    let responseId = '';
+    // One call per part, each merging its events into the summary so far (an empty answer keeps it).
+    for (const lines of eventParts(forgotten.filter((e) => e.kind !== 'CondensationSummaryEvent'))) {
+      const prompt = summarizationPrompt(summary, lines);
+      const response = await this.config.llm.complete(
+        {
+          messages: [{ role: 'user', content: [{ type: 'text', text: prompt, cache_prompt: false }] }],
+          tools: [],
+        },
+        signal,
+      );
+      const text = (response.message.content ?? [])
+        .map((c) => ('text' in c ? c.text : ''))
+        .join('')
+        .trim();
+      summary = text || summary;
+      responseId = response.id;
+    }
     return {
       id: newEventId(),
       timestamp: nowTimestamp(),
@@ -88,7 +92,7 @@ export class SummarizingCondenser {
       forgotten_event_ids: forgotten.map((e) => e.id),
       summary: summary || null,
       summary_offset: summary ? range.start : null,
-      llm_response_id: response.id,
+      llm_response_id: responseId,
       kind: 'Condensation',
     } as AnyEvent;
   }

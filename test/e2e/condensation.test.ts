@@ -2,6 +2,7 @@
 // fake. The scripted server records every request, so the tests read what the LLM was really sent.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_PROMPT_EVENT_CHARS } from '../../src/agent/condenser-prompt.js';
 import {
   allEvents,
   type Ev,
@@ -206,6 +207,50 @@ describe('condensation', () => {
 
     const missing = await api(server, `/api/conversations/${randomUUID()}/condense`, { method: 'POST' });
     expect(missing.status).toBe(404);
+  });
+
+  it('sums up a part too long for one prompt in calls of a bounded size, each merging the summary so far', async () => {
+    const summarizerKey = `sk-${randomUUID()}`;
+    let part = 0;
+    llm.script(summarizerKey, () => ({ text: `PART-${++part}` }));
+    // 100 steps of ~3,600 characters of output each: half of that view is ~190k characters to sum up.
+    const big = (i: number): ScriptStep => ({
+      toolCalls: [
+        { name: 'terminal', arguments: { command: `head -c 3600 /dev/zero | tr '\\0' ${i % 10}` } },
+      ],
+    });
+    const steps = [...Array.from({ length: 100 }, (_, i) => big(i)), finish];
+    const { id } = await startConversation(server, llm, steps, {
+      tools: ['terminal'],
+      agent: {
+        condenser: {
+          kind: 'LLMSummarizingCondenser',
+          llm: {
+            model: 'openai/scripted-model',
+            api_key: summarizerKey,
+            base_url: llm.openaiBaseUrl,
+            num_retries: 0,
+          },
+          max_size: 1000,
+          keep_first: 4,
+        },
+      },
+    });
+    expect(await waitForStatus(server, id, ['finished'])).toBe('finished');
+    expect((await api(server, `/api/conversations/${id}/condense`, { method: 'POST' })).status).toBe(200);
+
+    const prompts = llm.requestsFor(summarizerKey).map((r) => textOf(messagesOf(r)[0]!));
+    expect(prompts.length).toBeGreaterThanOrEqual(2);
+    for (const prompt of prompts) expect(prompt.length).toBeLessThan(MAX_PROMPT_EVENT_CHARS + 5_000);
+    // Each part after the first merges the summary of the parts before it; the events are listed once.
+    prompts.slice(1).forEach((prompt, i) => {
+      expect(prompt).toContain(`<earlier_summary>\nPART-${i + 1}\n</earlier_summary>`);
+    });
+    const listed = prompts.flatMap((p) => [...p.matchAll(/^\[(\d+)\] /gm)].map((m) => Number(m[1])));
+    expect(listed).toEqual(listed.map((_, i) => i + 1));
+    const condensation = (await allEvents(server, id)).at(-1) as Ev & { forgotten_event_ids: string[] };
+    expect(condensation).toMatchObject({ kind: 'Condensation', summary: `PART-${prompts.length}` });
+    expect(condensation.forgotten_event_ids).toHaveLength(listed.length);
   });
 
   // The second: a Claude prompt of 5,000 tokens, 4,800 read from Anthropic's cache, which says
