@@ -69,6 +69,25 @@ export class BranchReads {
   }
 
   /**
+   * Every event of the branch oldest first, `page` events at a time, with a turn of the event loop
+   * between two pages (a runtime's history read back: history-read.ts).
+   */
+  async *oldestFirst(page: number): AsyncGenerator<EventJson[]> {
+    const runs = (await this.runs()).reverse();
+    let first = true;
+    for (const run of runs) {
+      for (let from = run.from; from <= run.to; ) {
+        if (!first) await loopTurns.turn('background');
+        first = false;
+        const events = await this.read({ from, to: run.to }, 'asc', page);
+        if (events.length === 0) break;
+        yield events;
+        from = events[events.length - 1]!.seq + 1;
+      }
+    }
+  }
+
+  /**
    * The branch as runs of the log, newest first: activeBranch's walk (branches.ts), over the store.
    * The log's length is its last sequence number (they are gap-free).
    */

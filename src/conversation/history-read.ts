@@ -1,12 +1,12 @@
-// A conversation's history read back for its runtime: the active branch, into a ResidentHistory
-// (agent/resident-history.ts), so what a Condensation made the LLM forget does not stay resident.
-// A log without branch points is read a page at a time, with a turn of the loop between two pages:
-// a 100k-event history neither sits in memory whole nor holds the server while it is read.
+// A conversation's history read back for its runtime: the active branch, oldest first, a page at a
+// time with a turn of the loop between two (BranchReads.oldestFirst), into a ResidentHistory
+// (agent/resident-history.ts): a 100k-event history neither sits in memory whole (what a Condensation
+// made the LLM forget is dropped as the pages go by) nor holds the server while it is read.
 import { ResidentHistory } from '../agent/index.js';
 import type { AnyEvent } from '../events/index.js';
-import { loopTurns } from '../loop/index.js';
 import type { EventStore } from '../store/index.js';
-import { activeBranch, type BranchPoint } from './branches.js';
+import { BranchReads } from './branch-reads.js';
+import type { BranchPoint } from './branches.js';
 
 /** Events per read of the store. */
 const PAGE = 1000;
@@ -17,26 +17,15 @@ export interface LoadedHistory {
   seq: number;
 }
 
+/** Ordered with the conversation's appends by the caller (EventLog.read): the log stays as it is. */
 export async function readHistory(
-  events: Pick<EventStore, 'after'>,
+  events: EventStore,
   conversationId: string,
   points: readonly BranchPoint[] | undefined,
 ): Promise<LoadedHistory> {
+  const seq = await events.lastSeq(conversationId);
   const history = new ResidentHistory();
-  // A navigated conversation's branch is a walk over the whole log's ids (branches.ts).
-  const log: AnyEvent[] | null = points?.length ? [] : null;
-  let seq = 0;
-  for (;;) {
-    const page = await events.after(conversationId, seq, PAGE);
-    for (const e of page) {
-      const event = JSON.parse(e.json) as AnyEvent;
-      if (log) log.push(event);
-      else history.add(event);
-    }
-    if (page.length > 0) seq = page[page.length - 1]!.seq;
-    if (page.length < PAGE) break;
-    await loopTurns.turn('background');
-  }
-  if (log) for (const event of activeBranch(log, points)) history.add(event);
+  for await (const page of new BranchReads(events, conversationId, points).oldestFirst(PAGE))
+    for (const e of page) history.add(JSON.parse(e.json) as AnyEvent);
   return { history, seq };
 }

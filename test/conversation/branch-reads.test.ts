@@ -1,5 +1,6 @@
 // The active branch read from the store from one end (branch-reads.ts) answers what the whole branch
-// in memory answers (activeBranch, then finalResponseOf, recoverAfterCrash, a system prompt on it),
+// in memory answers (activeBranch, then finalResponseOf, recoverAfterCrash, a system prompt on it,
+// the branch itself oldest first),
 // on random trees of a real log, on SQLite and on PostgreSQL; and it reads back only as far as the
 // question needs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +89,12 @@ async function sameAnswers(store: Store, id: string, log: AnyEvent[], points: Br
   expect(await reads.finalResponse()).toBe(finalResponseOf(branch));
   expect(recovered(await reads.recoverAfterCrash())).toEqual(recovered(recoverAfterCrash(branch)));
   expect(await reads.has('SystemPromptEvent')).toBe(branch.some((e) => e.kind === 'SystemPromptEvent'));
+  // The whole branch, oldest first, in pages of any size (a runtime's history read back).
+  for (const page of [7, 1000]) {
+    const read: string[] = [];
+    for await (const events of reads.oldestFirst(page)) read.push(...events.map((e) => e.id));
+    expect(read).toEqual(branch.map((e) => e.id));
+  }
 }
 
 function engineSuite(name: string, open: () => Promise<Store>) {
