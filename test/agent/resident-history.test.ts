@@ -5,10 +5,8 @@
 // view (earlier summaries and half batches included), with and without a summary.
 import { describe, expect, it } from 'vitest';
 import { MessageView, pendingActions, ResidentHistory } from '../../src/agent/index.js';
-import { type AnyEvent, newEventId } from '../../src/events/index.js';
-
-const ev = (kind: string, members: Record<string, unknown> = {}) =>
-  ({ id: newEventId(), timestamp: '2025-01-01T00:00:00', kind, ...members }) as unknown as AnyEvent;
+import type { AnyEvent } from '../../src/events/index.js';
+import { action, ev, result, system, user } from '../support/view-events.js';
 
 /** A small deterministic generator (mulberry32). */
 function generator(seed: number): (n: number) => number {
@@ -24,45 +22,21 @@ function generator(seed: number): (n: number) => number {
 /** A history of about `length` events, with the view it builds as it goes (what a condenser reads). */
 function history(seed: number, length: number): AnyEvent[] {
   const pick = generator(seed);
-  const events: AnyEvent[] = [
-    ev('SystemPromptEvent', { source: 'agent', system_prompt: { type: 'text', text: 'SYS' }, tools: [] }),
-  ];
+  const events: AnyEvent[] = [system()];
   const view = new MessageView(new Map());
-  let calls = 0;
   let responses = 0;
-  const text = (t: string) => ({ role: 'user', content: [{ type: 'text', text: t }] });
   while (events.length < length) {
     const roll = pick(100);
     if (roll < 15) {
-      events.push(ev('MessageEvent', { source: 'user', llm_message: text(`u${events.length}`) }));
+      events.push(user(`u${events.length}`));
     } else if (roll < 55) {
       // A batch of one to three calls; most get a result, some not yet, some out of order.
       const response = `r${++responses}`;
-      const batch = Array.from({ length: 1 + pick(3) }, () =>
-        ev('ActionEvent', {
-          source: 'agent',
-          thought: [],
-          llm_response_id: response,
-          tool_name: 'terminal',
-          tool_call_id: `call_${++calls}`,
-          tool_call: { id: `call_${calls}`, name: 'terminal', arguments: '{}', origin: 'completion' },
-          action: { kind: 'TerminalAction', command: `c${calls}` },
-        }),
-      );
+      const batch = Array.from({ length: 1 + pick(3) }, () => action(response));
       events.push(...batch);
       for (const a of pick(2) ? batch : [...batch].reverse()) {
         if (pick(10) === 0) continue;
-        const id = (a as { tool_call_id: string }).tool_call_id;
-        events.push(
-          ev(pick(8) === 0 ? 'AgentErrorEvent' : 'ObservationEvent', {
-            source: 'environment',
-            tool_name: 'terminal',
-            tool_call_id: id,
-            action_id: a.id,
-            error: 'failed',
-            observation: { kind: 'TerminalObservation', content: [{ type: 'text', text: `o${id}` }] },
-          }),
-        );
+        events.push(result(a, `o${a.id}`, pick(8) === 0 ? 'AgentErrorEvent' : 'ObservationEvent'));
       }
     } else if (roll < 62) {
       // A result whose call is in no view.

@@ -1,33 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MessageView } from '../../src/agent/index.js';
-import { type AnyEvent, newEventId } from '../../src/events/index.js';
+import type { AnyEvent } from '../../src/events/index.js';
+import { action, ev, result, system, user } from '../support/view-events.js';
 
-// Events with just the members the view reads.
-const ev = (kind: string, members: Record<string, unknown> = {}) =>
-  ({ id: newEventId(), timestamp: '2025-01-01T00:00:00', kind, ...members }) as unknown as AnyEvent;
-const system = () =>
-  ev('SystemPromptEvent', { source: 'agent', system_prompt: { type: 'text', text: 'SYS' }, tools: [] });
-const user = (text: string) =>
-  ev('MessageEvent', { source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text }] } });
-let calls = 0;
-const action = (response: string) =>
-  ev('ActionEvent', {
-    source: 'agent',
-    thought: [],
-    llm_response_id: response,
-    tool_name: 'terminal',
-    tool_call_id: `call_${++calls}`,
-    tool_call: { id: `call_${calls}`, name: 'terminal', arguments: '{}', origin: 'completion' },
-    action: { kind: 'TerminalAction', command: 'ls' },
-  });
-const result = (a: AnyEvent, text = 'out') =>
-  ev('ObservationEvent', {
-    source: 'environment',
-    tool_name: 'terminal',
-    tool_call_id: (a as { tool_call_id: string }).tool_call_id,
-    action_id: a.id,
-    observation: { kind: 'TerminalObservation', content: [{ type: 'text', text }] },
-  });
 const condensation = (forgotten: AnyEvent[], summary: string | null, offset: number | null) =>
   ev('Condensation', {
     source: 'environment',

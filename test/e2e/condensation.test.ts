@@ -55,6 +55,20 @@ const echo = (i: number, parallel = 1): ScriptStep => ({
 });
 const finish: ScriptStep = { toolCalls: [{ name: 'finish', arguments: { message: 'finished' } }] };
 
+/** A summarizing condenser with an LLM of its own (the scripted server's, for `key`). */
+const summarizer = (key: string, maxSize: number) => ({
+  kind: 'LLMSummarizingCondenser',
+  llm: {
+    model: 'openai/scripted-model',
+    api_key: key,
+    base_url: llm.openaiBaseUrl,
+    num_retries: 0,
+    usage_id: 'condenser',
+  },
+  max_size: maxSize,
+  keep_first: 4,
+});
+
 /** Every tool call is answered right after its assistant message, and every answer has its call. */
 function pairsIntact(messages: (Message & { tool_call_id?: string })[]): boolean {
   let open = new Set<string>();
@@ -152,20 +166,7 @@ describe('condensation', () => {
     const steps = [...Array.from({ length: 6 }, (_, i) => echo(i)), finish, { text: 'Noted.' }];
     const { id, key } = await startConversation(server, llm, steps, {
       tools: ['terminal'],
-      agent: {
-        condenser: {
-          kind: 'LLMSummarizingCondenser',
-          llm: {
-            model: 'openai/scripted-model',
-            api_key: summarizerKey,
-            base_url: llm.openaiBaseUrl,
-            num_retries: 0,
-            usage_id: 'condenser',
-          },
-          max_size: 100,
-          keep_first: 4,
-        },
-      },
+      agent: { condenser: summarizer(summarizerKey, 100) },
     });
     await waitForStatus(server, id, ['finished']);
     expect(llm.requestsFor(summarizerKey)).toHaveLength(0);
@@ -222,19 +223,7 @@ describe('condensation', () => {
     const steps = [...Array.from({ length: 100 }, (_, i) => big(i)), finish];
     const { id } = await startConversation(server, llm, steps, {
       tools: ['terminal'],
-      agent: {
-        condenser: {
-          kind: 'LLMSummarizingCondenser',
-          llm: {
-            model: 'openai/scripted-model',
-            api_key: summarizerKey,
-            base_url: llm.openaiBaseUrl,
-            num_retries: 0,
-          },
-          max_size: 1000,
-          keep_first: 4,
-        },
-      },
+      agent: { condenser: summarizer(summarizerKey, 1000) },
     });
     expect(await waitForStatus(server, id, ['finished'])).toBe('finished');
     expect((await api(server, `/api/conversations/${id}/condense`, { method: 'POST' })).status).toBe(200);
