@@ -147,6 +147,17 @@ export function storeContract(
       expect((await store.events.getManyJson(conv.id, conv.ownerId, new EventIds([])))?.toString()).toBe(
         '[]',
       );
+      // An id no event can have (PostgreSQL's text holds no NUL) is missing, as any other.
+      const odd = new EventIds(['a\u0000b', events[0]!.id]);
+      expect(JSON.parse((await store.events.getManyJson(conv.id, conv.ownerId, odd))!.toString())).toEqual([
+        null,
+        events[0],
+      ]);
+      expect(await store.events.get(conv.id, 'a\u0000b')).toBeNull();
+      expect(await store.events.count(conv.id, { kind: 'Pause\u0000Event' })).toBe(0);
+      expect(
+        (await store.events.search(conv.id, { body: 'h\u0000', limit: 10, order: 'asc' })).items,
+      ).toEqual([]);
       // Null, for no ids as for some, where the conversation is missing or another owner's.
       for (const ids of [[events[0]!.id], []]) {
         expect(

@@ -21,8 +21,24 @@ export async function query<R extends pg.QueryResultRow>(
   text: string,
   values: unknown[] = [],
 ): Promise<R[]> {
-  const result = await db.query<R>({ name: nameOf(text), text, values });
+  const result = await db.query<R>({
+    name: nameOf(text),
+    text,
+    values: text.startsWith('SELECT') ? values.map(comparable) : values,
+  });
   return result.rows;
+}
+
+/**
+ * PostgreSQL's text holds no U+0000 (it refuses such a parameter, which was a 500), so in a read a
+ * string that has one equals no stored text: it is compared as NULL, which matches nothing, as SQLite
+ * finds nothing for it. A write still refuses it.
+ */
+function comparable(value: unknown): unknown {
+  if (typeof value === 'string') return value.includes('\u0000') ? null : value;
+  if (Array.isArray(value) && value.some((v) => typeof v === 'string' && v.includes('\u0000')))
+    return value.map(comparable);
+  return value;
 }
 
 /** Rows changed by a statement. */
