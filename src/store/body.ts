@@ -1,5 +1,6 @@
 // The searchable text of an event: for a MessageEvent, its content, extended content and reasoning,
 // lower-cased once at append so that the body filter is a plain substring test. Other kinds have none.
+import { textColumn } from './rows.js';
 import type { StorableEvent } from './types.js';
 
 type TextItem = { text?: unknown };
@@ -15,5 +16,5 @@ export function messageBody(event: StorableEvent): string | null {
   for (const item of m.llm_message?.content ?? []) if (typeof item.text === 'string') parts.push(item.text);
   for (const item of m.extended_content ?? []) if (typeof item.text === 'string') parts.push(item.text);
   if (typeof m.llm_message?.reasoning_content === 'string') parts.push(m.llm_message.reasoning_content);
-  return parts.join('\n').toLowerCase();
+  return textColumn(parts.join('\n').toLowerCase());
 }

@@ -34,11 +34,21 @@ export function toRecord(row: ConversationRow): ConversationRecord {
 }
 
 /** A record's column values, in CONVERSATION_COLUMNS order. */
+/**
+ * Free text as a column holds it: U+0000 becomes U+FFFD, on both engines alike, since PostgreSQL's
+ * text cannot hold it (a title or a message with one failed to store there).
+ */
+export function textColumn<T extends string | null | undefined>(value: T): T {
+  return (
+    typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value
+  ) as T;
+}
+
 export function toRow(record: ConversationRecord): unknown[] {
   return [
     record.id,
     record.ownerId,
-    record.title,
+    textColumn(record.title),
     JSON.stringify(record.tags),
     record.executionStatus,
     JSON.stringify(record.state),
@@ -51,7 +61,7 @@ export function toRow(record: ConversationRecord): unknown[] {
 
 /** Columns a ConversationPatch may set, with how each value is stored. */
 const PATCH_COLUMNS: Record<keyof ConversationPatch, [string, (v: unknown) => unknown]> = {
-  title: ['title', (v) => v],
+  title: ['title', (v) => textColumn(v as string | null)],
   tags: ['tags', (v) => JSON.stringify(v)],
   executionStatus: ['execution_status', (v) => v],
   state: ['state', (v) => JSON.stringify(v)],

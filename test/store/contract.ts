@@ -123,6 +123,14 @@ export function storeContract(
       expect(await store.events.after(failed.id, 0, 10)).toHaveLength(2);
     });
 
+    it('stores a title with U+0000 (which PostgreSQL cannot hold) with U+FFFD in its place, at create and update', async () => {
+      const record = conversation({ title: 'a\u0000b' });
+      await store.conversations.create(record);
+      expect((await store.conversations.get(record.id))?.title).toBe('a\uFFFDb');
+      await store.conversations.update(record.id, { title: '\u0000c' });
+      expect((await store.conversations.get(record.id))?.title).toBe('\uFFFDc');
+    });
+
     it('refuses to append to an unknown conversation', async () => {
       await expect(store.events.append(randomUUID(), [event()])).rejects.toBeInstanceOf(
         UnknownConversationError,
@@ -154,6 +162,12 @@ export function storeContract(
         events[0],
       ]);
       expect(await store.events.get(conv.id, 'a\u0000b')).toBeNull();
+      // Text with U+0000 is stored and found as any other (PostgreSQL's body column cannot hold it).
+      const [nul] = await store.events.append(conv.id, [message('a\u0000b NUL')]);
+      expect((await store.events.get(conv.id, nul!.id))?.json).toContain('a\\u0000b');
+      expect(
+        (await store.events.search(conv.id, { body: 'nul', limit: 10, order: 'asc' })).items,
+      ).toHaveLength(1);
       expect(await store.events.count(conv.id, { kind: 'Pause\u0000Event' })).toBe(0);
       expect(
         (await store.events.search(conv.id, { body: 'h\u0000', limit: 10, order: 'asc' })).items,
