@@ -3,7 +3,9 @@
 // recovery after a restart read back only as far as they need, not the whole log (which for 100k
 // events took 0.6–1 s of synchronous parsing, /health waiting as long). Measured here as the rows
 // the real SQLite store hands out (its reads by page and by range); the answers are the ones the
-// whole branch gives.
+// whole branch gives. And a long conversation condensed again and again resumes with only what its
+// agent needs resident (agent/resident-history.ts): the view its last Condensation left and what came
+// after, the LLM sent what the whole log gives.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AnyEvent, newEventId, nowTimestamp } from '../../src/events/index.js';
@@ -33,11 +35,15 @@ async function rowsReadBy<T>(work: () => Promise<T>): Promise<{ result: T; rows:
 }
 
 const LONG = 3_000;
+const ROUNDS = 60;
+
+const made = (kind: string, source: string, rest: object) =>
+  ({ id: newEventId(), timestamp: nowTimestamp(), source, kind, ...rest }) as unknown as AnyEvent;
+const userMessage = (text: string) =>
+  made('MessageEvent', 'user', { llm_message: { role: 'user', content: [{ type: 'text', text }] } });
 
 /** `n` events after an agent's finish: a terminal step (action, observation) and a user message each. */
 function laterEvents(n: number): AnyEvent[] {
-  const made = (kind: string, source: string, rest: object) =>
-    ({ id: newEventId(), timestamp: nowTimestamp(), source, kind, ...rest }) as unknown as AnyEvent;
   return Array.from({ length: n }, (_, i) => {
     const call = `call_later_${i}`;
     if (i % 3 === 0)
@@ -52,11 +58,48 @@ function laterEvents(n: number): AnyEvent[] {
         tool_name: 'terminal',
         tool_call_id: `call_later_${i - 1}`,
       });
-    return made('MessageEvent', 'user', {
-      llm_message: { role: 'user', content: [{ type: 'text', text: `later ${i}` }] },
-    });
+    return userMessage(`later ${i}`);
   });
 }
+
+/** A round of work: a user message and `steps` terminal steps (action, observation). */
+function round(label: string, steps: number): AnyEvent[] {
+  const events = [userMessage(label)];
+  for (let i = 0; i < steps; i++) {
+    const call = `call_${newEventId()}`;
+    events.push(
+      made('ActionEvent', 'agent', {
+        thought: [],
+        tool_name: 'terminal',
+        tool_call_id: call,
+        llm_response_id: `resp_${call}`,
+        tool_call: { id: call, name: 'terminal', arguments: '{"command":"true"}', origin: 'completion' },
+        action: { kind: 'TerminalAction', command: 'true' },
+      }),
+      made('ObservationEvent', 'environment', {
+        tool_name: 'terminal',
+        tool_call_id: call,
+        observation: {
+          kind: 'TerminalObservation',
+          command: 'true',
+          exit_code: 0,
+          content: [{ type: 'text', text: `${label} out ${i}` }],
+          metadata: { exit_code: 0, prefix: '', suffix: '' },
+        },
+      }),
+    );
+  }
+  return events;
+}
+
+/** A Condensation that forgets `events` and sums them up after the system prompt and the task. */
+const condensation = (events: readonly AnyEvent[], summary: string) =>
+  made('Condensation', 'environment', {
+    forgotten_event_ids: events.map((e) => e.id),
+    summary,
+    summary_offset: 2,
+    llm_response_id: `resp_${newEventId()}`,
+  });
 
 const llm = new ScriptedLLM();
 let server: TestServer;
@@ -70,6 +113,20 @@ afterAll(async () => {
   await server.close();
   await llm.stop();
 });
+
+/** The history the conversation's runtime keeps (test-only: the service's runtimes are its own). */
+const resident = (id: string) =>
+  (
+    server.conversations as unknown as { runtimes: { get(id: string): { events(): readonly AnyEvent[] } } }
+  ).runtimes
+    .get(id)!
+    .events();
+
+/** The texts of the LLM's last request, one string per message. */
+function lastRequestTexts(): string[] {
+  const messages = llm.requests.at(-1)!.body.messages as { content?: unknown }[];
+  return messages.map((m) => JSON.stringify(m.content ?? ''));
+}
 
 /** Stops the server, does `work` on its store file, and starts a new one (no runtime, nothing loaded). */
 async function offline(work: (store: ReturnType<typeof openSqliteStore>) => Promise<void>): Promise<number> {
@@ -185,5 +242,37 @@ describe('a long conversation', () => {
     expect(recovery[0]).toMatchObject({ tool_call_id: 'call_cut_1', tool_name: 'terminal' });
     expect(recovery[1]!.detail).toContain('1 tool call(s) did not finish');
     expect(recovery[2]).toMatchObject({ key: 'execution_status', value: 'error' });
+  });
+});
+
+describe('a long, condensed conversation', () => {
+  it('resumes with the view of its last Condensation resident, and the LLM sees what the whole log gives', async () => {
+    const { id } = await startConversation(server, llm, [finishStep, finishStep], { message: 'Task one' });
+    expect(await waitForStatus(server, id, ['finished'])).toBe('finished');
+    await offline(async (store) => {
+      for (let r = 0; r < ROUNDS; r++) {
+        const work = round(`round ${r}`, 20);
+        await store.events.append(id, [...work, condensation(work, `summary ${r}`)]);
+      }
+      await store.events.append(id, round('round last', 2));
+    });
+    const stored = (await allEvents(server, id)).length;
+    expect(stored).toBeGreaterThan(ROUNDS * 41);
+
+    const sent = await api(server, `/api/conversations/${id}/events`, {
+      method: 'POST',
+      body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'Task two' }], run: true }),
+    });
+    expect(sent.status).toBe(200);
+    expect(await waitForStatus(server, id, ['finished'])).toBe('finished');
+
+    const texts = lastRequestTexts().join('\n');
+    for (const seen of ['Task one', `summary ${ROUNDS - 1}`, 'round last out 1', 'Task two'])
+      expect(texts).toContain(seen);
+    for (const gone of [`summary ${ROUNDS - 2}`, 'round 0', `round ${ROUNDS - 1} out`])
+      expect(texts).not.toContain(gone);
+    // The view and what followed the last Condensation: tens of events, of the thousands stored.
+    expect(resident(id).length).toBeLessThan(40);
+    expect((await allEvents(server, id)).filter((e) => e.kind === 'SystemPromptEvent')).toHaveLength(1);
   });
 });
