@@ -7,6 +7,7 @@ import {
   allEvents,
   type Ev,
   info,
+  residentHistory,
   shape,
   startConversation,
   waitForStatus,
@@ -124,6 +125,11 @@ describe('condensation', () => {
     // The event log keeps every event: all 33 calls (24 steps, 8 of them double, and finish).
     expect(events.filter((e) => e.kind === 'ActionEvent')).toHaveLength(33);
     expect(events.filter((e) => e.kind === 'ObservationEvent')).toHaveLength(33);
+    // While the runtime keeps only what its agent needs: what the last Condensation forgot is gone.
+    const newest = condensations.at(-1) as Ev & { forgotten_event_ids: string[] };
+    const resident = new Set(residentHistory(as(user), id).map((e) => e.id));
+    expect(resident.size).toBeLessThan(events.length / 2);
+    for (const forgotten of newest.forgotten_event_ids) expect(resident.has(forgotten)).toBe(false);
 
     const requests = llm.requestsFor(key);
     const summaryRequests = requests.filter(isSummaryRequest);

@@ -11,7 +11,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AnyEvent, newEventId, nowTimestamp } from '../../src/events/index.js';
 import { openSqliteStore } from '../../src/store/index.js';
 import { SqliteEvents } from '../../src/store/sqlite/events.js';
-import { allEvents, type Ev, finishStep, startConversation, waitForStatus } from '../support/conversation.js';
+import {
+  allEvents,
+  type Ev,
+  finishStep,
+  residentHistory,
+  startConversation,
+  waitForStatus,
+} from '../support/conversation.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
 
@@ -113,14 +120,6 @@ afterAll(async () => {
   await server.close();
   await llm.stop();
 });
-
-/** The history the conversation's runtime keeps (test-only: the service's runtimes are its own). */
-const resident = (id: string) =>
-  (
-    server.conversations as unknown as { runtimes: { get(id: string): { events(): readonly AnyEvent[] } } }
-  ).runtimes
-    .get(id)!
-    .events();
 
 /** The texts of the LLM's last request, one string per message. */
 function lastRequestTexts(): string[] {
@@ -272,7 +271,7 @@ describe('a long, condensed conversation', () => {
     for (const gone of [`summary ${ROUNDS - 2}`, 'round 0', `round ${ROUNDS - 1} out`])
       expect(texts).not.toContain(gone);
     // The view and what followed the last Condensation: tens of events, of the thousands stored.
-    expect(resident(id).length).toBeLessThan(40);
+    expect(residentHistory(server, id).length).toBeLessThan(40);
     expect((await allEvents(server, id)).filter((e) => e.kind === 'SystemPromptEvent')).toHaveLength(1);
   });
 });

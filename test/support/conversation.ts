@@ -101,6 +101,19 @@ export async function waitForStatus(
 }
 
 /** Every event of the conversation, through the paged search. */
+/**
+ * The history the conversation's live runtime keeps in memory (agent/resident-history.ts); test-only
+ * access, since the service's runtimes are its own.
+ */
+export function residentHistory(server: TestServer, id: string): readonly Ev[] {
+  const service = server.conversations as unknown as {
+    runtimes: { get(id: string): { events(): readonly Ev[] } | undefined };
+  };
+  const runtime = service.runtimes.get(id);
+  if (!runtime) throw new Error(`conversation ${id} has no live runtime`);
+  return runtime.events();
+}
+
 export async function allEvents(server: TestServer, id: string): Promise<Ev[]> {
   const out: Ev[] = [];
   let pageId: string | null = null;
