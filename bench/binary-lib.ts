@@ -102,6 +102,19 @@ export function healthProbe(base: string, everyMs = 10): { stop(): Promise<numbe
   };
 }
 
+/** `request` run while /health is probed every `everyMs`: its time, the longest probe meanwhile, its value. */
+export async function whileProbing<T>(
+  url: string,
+  request: () => Promise<T>,
+  everyMs = 5,
+): Promise<{ ms: number; health: number; value: T }> {
+  const probe = healthProbe(url, everyMs);
+  const t = performance.now();
+  const value = await request();
+  const ms = performance.now() - t;
+  return { ms, health: Math.max(...(await probe.stop())), value };
+}
+
 /** The server's RSS now, and a reading of its peak from now on (VmHWM, reset through /proc's clear_refs). */
 export function rssFromHere(pid: number): { before: number; peak: () => number } {
   writeFileSync(`/proc/${pid}/clear_refs`, '5');
@@ -117,14 +130,22 @@ export async function trajectoryDownload(
   id: string,
 ): Promise<{ ms: number; bytes: number; healthWorst: number; before: number; peak: number }> {
   const rss = rssFromHere(b.pid);
-  const probe = healthProbe(b.url);
-  const t = performance.now();
-  const res = await fetch(`${b.url}/api/file/download-trajectory/${id}`, { headers: auth });
-  if (res.status !== 200) throw new Error(`download-trajectory answered ${res.status}`);
-  const bytes = (await res.arrayBuffer()).byteLength;
-  const ms = performance.now() - t;
-  const healthWorst = Math.max(...(await probe.stop()));
-  return { ms, bytes, healthWorst, before: rss.before, peak: rss.peak() };
+  const download = await whileProbing(
+    b.url,
+    async () => {
+      const res = await fetch(`${b.url}/api/file/download-trajectory/${id}`, { headers: auth });
+      if (res.status !== 200) throw new Error(`download-trajectory answered ${res.status}`);
+      return (await res.arrayBuffer()).byteLength;
+    },
+    10,
+  );
+  return {
+    ms: download.ms,
+    bytes: download.value,
+    healthWorst: download.health,
+    before: rss.before,
+    peak: rss.peak(),
+  };
 }
 
 export async function post<T = { id: string }>(

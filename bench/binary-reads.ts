@@ -104,18 +104,9 @@ async function starts(dir: string, id: string) {
 }
 
 export async function benchReads(): Promise<void> {
-  const { dir, id } = await conversationOf(100_000, 10_000);
+  const { dir, id, lastId } = await conversationOf(100_000, 10_000);
   const b = await startBinary(dir);
-  const last = JSON.parse(
-    (
-      await rawRequest(b.url, {
-        method: 'GET',
-        path: `/api/conversations/${id}/events/search?sort_order=TIMESTAMP_DESC&limit=1`,
-        headers: auth,
-      })
-    ).text,
-  ) as { items: { id: string }[] };
-  const r = await answers(b, id, last.items[0]!.id);
+  const r = await answers(b, id, lastId);
   await b.stop();
   const s = await starts(dir, id);
   const row = (t: Timed) => `${ms(t.p50)}; /health ${ms(t.stall)}`;

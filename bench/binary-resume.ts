@@ -3,18 +3,17 @@
 // Measured at 10k and 100k events, a Condensation every 100: message sent → run finished (one echo
 // step), the server's RSS before and at its peak, and the slowest /health answer meanwhile.
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { type AnyEvent, newEventId, nowTimestamp } from '../src/events/index.js';
 import { ScriptedLLM } from '../src/llm/index.js';
 import { openSqliteStore } from '../src/store/index.js';
 import {
   createConversation,
   dataDir,
-  healthProbe,
   post,
   rssFromHere,
   startBinary,
   untilFinished,
+  whileProbing,
 } from './binary-lib.js';
 import { echoScript } from './echo-script.js';
 import { mb, ms, record } from './lib.js';
@@ -55,20 +54,22 @@ async function resume(total: number, llm: ScriptedLLM) {
   const b = await startBinary(dir);
   await new Promise((r) => setTimeout(r, 500)); // a settled, idle server
   const rss = rssFromHere(b.pid);
-  const probe = healthProbe(b.url);
   const done = untilFinished(b.url, id);
-  const t = performance.now();
-  await post(b.url, `/api/conversations/${id}/events`, {
-    role: 'user',
-    content: [{ type: 'text', text: 'go on' }],
-    run: true,
-  });
-  await done;
-  const took = performance.now() - t;
-  const stall = Math.max(...(await probe.stop()));
+  const run = await whileProbing(
+    b.url,
+    async () => {
+      await post(b.url, `/api/conversations/${id}/events`, {
+        role: 'user',
+        content: [{ type: 'text', text: 'go on' }],
+        run: true,
+      });
+      await done;
+    },
+    10,
+  );
   const peak = rss.peak();
   await b.stop();
-  return { took, stall, before: rss.before, peak };
+  return { took: run.ms, stall: run.health, before: rss.before, peak };
 }
 
 export async function benchResume(): Promise<void> {

@@ -4,7 +4,6 @@
 // answering anyone else. A fork's peak RSS is read from /proc (VmHWM, reset first). Then what readers
 // that stop reading mid-replay cost the server while they stay stalled.
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { openSqliteStore } from '../src/store/index.js';
 import { rawRequest } from '../test/support/http.js';
@@ -12,12 +11,12 @@ import { conversationOf } from './binary.js';
 import {
   auth,
   type Binary,
-  healthProbe,
   KEY,
   mainThreadCpuMicros,
   post,
   rssFromHere,
   startBinary,
+  whileProbing,
 } from './binary-lib.js';
 import { mb, ms, percentileOf, record } from './lib.js';
 
@@ -26,15 +25,6 @@ interface Timed<T> {
   /** The longest /health round trip while the request ran. */
   health: number;
   value: T;
-}
-
-/** Runs `request` while /health is probed (5 ms apart). */
-async function whileProbing<T>(b: Binary, request: () => Promise<T>): Promise<Timed<T>> {
-  const probe = healthProbe(b.url, 5);
-  const t = performance.now();
-  const value = await request();
-  const took = performance.now() - t;
-  return { ms: took, health: Math.max(...(await probe.stop())), value };
 }
 
 /** POST …/fork; the fork's id and the server's RSS before and at its peak meanwhile. */
@@ -85,12 +75,12 @@ export async function benchWrites(): Promise<void> {
   const fromMiddle: Timed<unknown>[] = [];
   const deletes: Timed<unknown>[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    const all = await whileProbing(b, () => fork(b, id, {}));
+    const all = await whileProbing(b.url, () => fork(b, id, {}));
     whole.push(all);
-    const half = await whileProbing(b, () => fork(b, id, { from_event_id: middle }));
+    const half = await whileProbing(b.url, () => fork(b, id, { from_event_id: middle }));
     fromMiddle.push(half);
     // A copy of the whole source: a 100k-event conversation, deleted.
-    deletes.push(await whileProbing(b, () => remove(b, all.value.id)));
+    deletes.push(await whileProbing(b.url, () => remove(b, all.value.id)));
     await remove(b, half.value.id);
   }
   const stalled = await stalledReaders(b, id);

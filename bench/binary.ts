@@ -82,26 +82,31 @@ export async function benchFirstTask(): Promise<void> {
   await llm.stop();
 }
 
-/** A data folder holding one conversation of about `total` events, `viaApi` of them sent through the API. */
-export async function conversationOf(total: number, viaApi: number): Promise<{ dir: string; id: string }> {
+/**
+ * A data folder holding one conversation of about `total` events, `viaApi` of them sent through the
+ * API; its id and the id of its log's last event.
+ */
+export async function conversationOf(
+  total: number,
+  viaApi: number,
+): Promise<{ dir: string; id: string; lastId: string }> {
   const dir = dataDir('events');
   const b = await startBinary(dir);
   const id = await createConversation(b.url, DEAD_LLM);
   await sendMessages(b.url, id, viaApi / 2);
   await b.stop();
   const have = viaApi; // two events per message, plus a few state events
-  if (total > have) {
-    const store = openSqliteStore({ path: join(dir, 'agentd.db') });
-    for (let done = have; done < total; done += 1000) {
-      const n = Math.min(1000, total - done);
-      await store.events.append(
-        id,
-        Array.from({ length: n }, (_, i) => syntheticEvent(done + i)),
-      );
-    }
-    await store.close();
+  const store = openSqliteStore({ path: join(dir, 'agentd.db') });
+  for (let done = have; done < total; done += 1000) {
+    const n = Math.min(1000, total - done);
+    await store.events.append(
+      id,
+      Array.from({ length: n }, (_, i) => syntheticEvent(done + i)),
+    );
   }
-  return { dir, id };
+  const [last] = await store.events.range(id, { order: 'desc', limit: 1 });
+  await store.close();
+  return { dir, id, lastId: last!.id };
 }
 
 /** Requests each server answers before the batch get is timed (see eventFigures). */

@@ -31,7 +31,7 @@ const benches: [string, () => Promise<void>][] = [
   ['sandbox', benchSandboxStart],
   ['appconv', benchAppConversations],
   ['replicas', benchReplicas],
-  // The real binary over loopback (binary-startup.ts, binary.ts, binary-reads.ts, binary-writes.ts).
+  // The real binary over loopback (binary-startup.ts, binary.ts, binary-reads.ts, binary-resume.ts, binary-writes.ts).
   ['bin-start', benchStartup],
   ['bin-first', benchFirstTask],
   ['bin-events', benchEvents],

@@ -3,14 +3,12 @@
 // into a stopped server's data folder through the store (10k API calls would take minutes), as in
 // binary.ts; the socket and REST reads the page makes are the binary's own.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
-import { openSqliteStore } from '../src/store/index.js';
 import { CHROMIUM_PATH } from '../src/tools/browser/session.js';
-import { createConversation, dataDir, KEY, startBinary } from './binary-lib.js';
+import { conversationOf } from './binary.js';
+import { KEY, startBinary } from './binary-lib.js';
 import { ms, percentileOf, record } from './lib.js';
-import { syntheticEvent } from './synthetic.js';
 
 const EVENTS = 10_000;
 /** A second, on the reference 2-core machine: what the page opens with does not grow with the conversation. */
@@ -25,30 +23,14 @@ const REPEAT_UNDER_MS = 60_000;
  */
 const GIVE_UP_MS = 10 * 60_000;
 
-/** A data folder with one conversation of `total` synthetic events; its id and its last event's id. */
-async function longConversation(total: number): Promise<{ dir: string; id: string; lastId: string }> {
-  const dir = dataDir('web');
-  const b = await startBinary(dir);
-  const id = await createConversation(b.url, { url: 'http://127.0.0.1:9/v1', key: 'sk-none' });
-  await b.stop();
-  const store = openSqliteStore({ path: join(dir, 'agentd.db') });
-  let lastId = '';
-  for (let done = 0; done < total; done += 1000) {
-    const batch = Array.from({ length: Math.min(1000, total - done) }, (_, i) => syntheticEvent(done + i));
-    await store.events.append(id, batch);
-    lastId = batch[batch.length - 1]!.id;
-  }
-  await store.close();
-  return { dir, id, lastId };
-}
-
 export async function benchWebOpen(): Promise<void> {
   const name = `web UI: open a ${EVENTS / 1000}k-event conversation → newest event visible (Chromium)`;
   if (!existsSync(CHROMIUM_PATH)) {
     record({ name, value: `skipped (no Chromium at ${CHROMIUM_PATH})` });
     return;
   }
-  const { dir, id, lastId } = await longConversation(EVENTS);
+  // Every event made offline: the newest is a tool call, which the page shows in a row of its own.
+  const { dir, id, lastId } = await conversationOf(EVENTS, 0);
   const b = await startBinary(dir);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
   const loads: number[] = [];
