@@ -22,6 +22,11 @@ export class ConversationRuntime implements AgentHost {
   readonly conversationId: string;
   /** The run in progress, if any. */
   running: Promise<void> | null = null;
+  /**
+   * A condensation forced outside a run (POST /condense) is going: its Condensation is appended to
+   * the history when its summary call returns, so HEAD may not move meanwhile (navigate refuses).
+   */
+  condensing = false;
   private pause = false;
   private abort = new AbortController();
   /** The state changes stored so far, in order (see changeState). */

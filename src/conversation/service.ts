@@ -217,7 +217,8 @@ export class ConversationService extends ConversationAgentChanges {
   /**
    * Moves HEAD to an event of the conversation (OpenHands' POST /navigate; null: an empty tree): the
    * events appended next start a branch from it and the agent sees only the path to it (branches.ts).
-   * Every branch stays in the log. Not while a run is going (ConversationRunningError).
+   * Every branch stays in the log. Not while a run or a forced condensation is going
+   * (ConversationRunningError).
    */
   async navigate(userId: string, id: string, eventId: string | null): Promise<ConversationInfo> {
     // The log is read and the new state stored in the conversation's append order: no event lands
@@ -227,7 +228,8 @@ export class ConversationService extends ConversationAgentChanges {
         // The caller's, not a sandbox's mirror; the live runtime's record when there is one (get()).
         const record = await this.local(userId, id);
         const runtime = this.runtimes.get(id);
-        if (runtime?.running || record.executionStatus === 'running') throw new ConversationRunningError(id);
+        if (runtime?.running || runtime?.condensing || record.executionStatus === 'running')
+          throw new ConversationRunningError(id);
         if (eventId !== null && !(await this.store.events.get(id, eventId)))
           throw new UnknownEventError('event_id', eventId);
         const seq = await this.store.events.lastSeq(id);
@@ -265,8 +267,13 @@ export class ConversationService extends ConversationAgentChanges {
       // A fresh abort signal (an earlier interrupt may have spent it), and no eviction meanwhile.
       if (idle) runtime.beginRun();
       return this.runtimes.hold(runtime, async () => {
-        await runtime.loadHistory();
-        return (await runtime.agent.condense(runtime)) === 'continue';
+        runtime.condensing = true;
+        try {
+          await runtime.loadHistory();
+          return (await runtime.agent.condense(runtime)) === 'continue';
+        } finally {
+          runtime.condensing = false;
+        }
       });
     });
   }
