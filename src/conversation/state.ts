@@ -146,6 +146,9 @@ export function fullState(record: ConversationRecord): Record<string, unknown> {
   if (s.security_analyzer) value.security_analyzer = s.security_analyzer;
   if (s.last_user_message_id) value.last_user_message_id = s.last_user_message_id;
   if (s.hook_config) value.hook_config = s.hook_config;
+  // The goal's state is a state key of its own (`goal` updates): a reader that joins late (the web page
+  // opens at the newest events) learns it here.
+  if (s.goal) value.goal = s.goal;
   return value;
 }
 

@@ -12,6 +12,7 @@ import {
   waitForStatus,
 } from '../support/conversation.js';
 import { api, startServer, type TestServer, tempDir } from '../support/server.js';
+import { connect, wsUrl } from '../support/ws.js';
 
 const env = serverAndLlm();
 
@@ -82,6 +83,18 @@ describe('/goal', () => {
     ]);
     expect(statuses[0]).toMatchObject({ objective: 'Make the tests pass', max_iterations: 10 });
     await waitForStatus(env.server, id, ['finished']);
+    // A reader that joins now (the web page reads only the newest events) learns the goal from the
+    // socket's first frame, the full_state snapshot.
+    const late = await connect(
+      wsUrl(env.server.url, `/sockets/events/${id}?session_api_key=${env.server.key}&after_seq=1000000`),
+    );
+    type Frame = { event?: { key?: string; value?: { goal?: unknown } } };
+    const snapshot = (await late.next((f) => (f as Frame).event?.key === 'full_state')) as Frame;
+    late.close();
+    expect(snapshot.event?.value?.goal).toMatchObject({
+      status: 'complete',
+      objective: 'Make the tests pass',
+    });
 
     const texts = userTexts(await allEvents(env.server, id));
     expect(texts[0]).toBe('Make the tests pass');

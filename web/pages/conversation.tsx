@@ -55,6 +55,7 @@ export function ConversationPage(props: { id: string }) {
     if (event.key === 'full_state' && value) {
       if (typeof value.execution_status === 'string') setStatus(value.execution_status);
       if (value.stats) setStats(value.stats as Stats);
+      if (value.goal) setGoal(value.goal as GoalStatus);
     } else if (event.key === 'execution_status' && typeof event.value === 'string') {
       setStatus(event.value);
     } else if (event.key === 'stats' && value) {
