@@ -71,6 +71,9 @@ export class ToolExecution {
     const { signal } = host;
     const tool = this.tools.get(event.tool_name)!;
     const previous = (!tool.concurrent && this.toolLocks.get(tool.name)) || Promise.resolve();
+    // The tool's own call, which may outlive an interrupt (a terminal waits a moment for its prompt
+    // after C-c): the next call of a tool that is not concurrent waits for it too, not only for the race.
+    let execution: Promise<unknown> = Promise.resolve();
     const run = previous.then(async (): Promise<AnyEvent | typeof INTERRUPTED> => {
       if (signal.aborted) return INTERRUPTED;
       try {
@@ -78,10 +81,9 @@ export class ToolExecution {
         if (signal.aborted) return INTERRUPTED;
         if (refused) return refused;
         const interrupt = aborted(signal);
-        const observation = await Promise.race([
-          tool.execute(event.action, host.toolContext),
-          interrupt.promise,
-        ]);
+        const executing = tool.execute(event.action, host.toolContext);
+        execution = executing.catch(() => undefined);
+        const observation = await Promise.race([executing, interrupt.promise]);
         interrupt.release();
         if (observation === INTERRUPTED) return INTERRUPTED;
         return {
@@ -96,11 +98,10 @@ export class ToolExecution {
         return agentError(event, `Error executing tool '${event.tool_name}': ${(error as Error).message}`);
       }
     });
-    if (!tool.concurrent)
-      this.toolLocks.set(
-        tool.name,
-        run.catch(() => undefined),
-      );
+    if (!tool.concurrent) {
+      const settled = () => execution;
+      this.toolLocks.set(tool.name, run.then(settled, settled));
+    }
     return run;
   }
 
