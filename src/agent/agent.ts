@@ -146,7 +146,8 @@ export class Agent {
 
   /** The conversation as the LLM sees it. */
   messages(events: readonly AnyEvent[]): LlmMessage[] {
-    // Another history (HEAD moved): the last call's size was another branch's.
+    // Another history (HEAD moved, or a Condensation replaced the runtime's resident history): the
+    // last call's size was another view's.
     if (events !== this.view.source) this.contextTokens = null;
     return this.view.update(events);
   }

@@ -33,13 +33,13 @@ Include only what the events show; do not guess. Reply with the summary only.`;
  * The events as the prompt lists them, numbered, in parts of at most MAX_PROMPT_EVENT_CHARS (one event
  * is never split; an event is clipped to MAX_EVENT_CHARS first).
  */
-export function eventParts(events: readonly ViewEvent[], limit = MAX_PROMPT_EVENT_CHARS): string[][] {
+export function eventParts(events: readonly ViewEvent[]): string[][] {
   const parts: string[][] = [];
   let part: string[] = [];
   let size = 0;
   events.forEach((e, i) => {
     const line = `[${i + 1}] ${clip(render(e))}`;
-    if (part.length > 0 && size + line.length > limit) {
+    if (part.length > 0 && size + line.length > MAX_PROMPT_EVENT_CHARS) {
       parts.push(part);
       part = [];
       size = 0;

@@ -11,9 +11,9 @@ import { ViewEntries, type ViewEvent } from './view.js';
  * Takes a history's events in order and keeps `events`: a MessageView built from them has the same
  * events and Messages as one built from the whole history (the Condensation kept there puts its
  * summary back where it stands and forgets nothing that is still kept), and every event since the
- * last Condensation is there, of every kind, and the actions still waiting to run (the pending scan
- * finds what it finds in the whole history; the stuck detector, looking further back than the last
- * Condensation, sees what the LLM still sees there). The summary a Condensation put in the view is kept as the view
+ * last Condensation is there, of every kind, and the actions still waiting to run: the pending scan
+ * finds what it finds in the whole history, and the stuck detector, which looks no further back than
+ * the last Condensation, what it finds there. The summary a Condensation put in the view is kept as the view
  * holds it, so `events` may hold a CondensationSummaryEvent that is not a stored event.
  *
  * `events` is the same array while events are added, and a new one after each Condensation: an agent

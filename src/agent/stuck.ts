@@ -46,7 +46,9 @@ function sinceLastUserMessage(events: readonly AnyEvent[], window: number): AnyE
   let from = start;
   for (let i = events.length - 1; i >= start; i--) {
     const e = events[i] as { kind: string; source?: string };
-    if (e.kind === 'MessageEvent' && e.source === 'user') {
+    // A Condensation changed what the LLM sees: a loop is looked for in what came after it, as after
+    // the user's last message (and a runtime whose history a Condensation trimmed keeps no more).
+    if ((e.kind === 'MessageEvent' && e.source === 'user') || e.kind === 'Condensation') {
       from = i + 1;
       break;
     }

@@ -1,6 +1,6 @@
 // The active branch (branches.ts) read from the store from one end, only as far as a question needs:
 // the agent's last answer, whether the branch has a system prompt, the actions a crash left without
-// an answer. Reading and parsing a 100k-event log whole to look at its end took 0.7 s, all of it
+// an answer. Reading and parsing a 100k-event log whole to look at its end took 0.6–1 s, all of it
 // synchronous with SQLite: /health waited as long.
 import { PendingScan, recoverAfterCrash } from '../agent/index.js';
 import type { AnyEvent } from '../events/index.js';
@@ -10,7 +10,7 @@ import { type BranchPoint, pointOf } from './branches.js';
 import { UnknownEventError } from './errors.js';
 import { finalResponseOf } from './state.js';
 
-/** How many events a read by kind scans at most before the event loop gets a turn (~5 ms on SQLite). */
+/** How many events a read by kind scans at most before the event loop gets a turn (~10 ms on SQLite). */
 const WINDOW = 4096;
 
 /** Consecutive events of the log on the active branch, numbered `from` to `to`. */
@@ -46,7 +46,8 @@ export class BranchReads {
 
   /** Whether an event of `kind` is on the branch; looked for from the root, where a system prompt is. */
   async has(kind: string): Promise<boolean> {
-    // Without branch points the branch is the whole log: one indexed question.
+    // Without branch points the branch is the whole log: one question, which stops at the first match
+    // (a system prompt is the first event); a log without one is scanned whole in that one statement.
     if (!this.points?.length) return this.events.exists(this.conversationId, { kind });
     for await (const part of this.windows('asc'))
       if ((await this.read(part, 'asc', 1, { kind })).length > 0) return true;

@@ -330,6 +330,4 @@ export abstract class ConversationRuntimes {
       error: (fields, message) => logger.error({ conversation_id: conversationId, ...fields }, message),
     };
   }
-
-  /** Every event of a conversation, parsed, with the sequence number of the last one. */
 }

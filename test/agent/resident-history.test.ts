@@ -1,10 +1,11 @@
 // ResidentHistory keeps of a history what the agent needs: a view built from it must be the view of
-// the whole history, event for event and Message for Message, and the last stretch must be whole.
+// the whole history, event for event and Message for Message, the last stretch must be whole, and the
+// pending scan and stuck detection must find what they find in the whole history.
 // Histories are generated from fixed seeds (no randomness between runs), with tool batches, missing
 // and stray results, events the view skips, requests, and Condensations that forget any part of the
 // view (earlier summaries and half batches included), with and without a summary.
 import { describe, expect, it } from 'vitest';
-import { MessageView, pendingActions, ResidentHistory } from '../../src/agent/index.js';
+import { isStuck, MessageView, pendingActions, ResidentHistory } from '../../src/agent/index.js';
 import type { AnyEvent } from '../../src/events/index.js';
 import { action, ev, result, system, user } from '../support/view-events.js';
 
@@ -105,6 +106,7 @@ describe('ResidentHistory', () => {
         expect(live.messages).toEqual(expected.messages);
         expect(sinceLastCondensation(resident.events)).toEqual(sinceLastCondensation(whole));
         expect(pendingActions(resident.events)).toEqual(pendingActions(whole));
+        expect(isStuck(resident.events)).toBe(isStuck(whole));
         if (!resident.partial) expect(resident.events).toEqual(whole);
         else partial += 1;
       }

@@ -39,8 +39,14 @@ describe('stuck detection', () => {
     const alternate = (i: number) => (i % 2 ? step('a', '1') : step('b', '2'));
     expect(isStuck(times(5, alternate))).toBe(false);
     expect(isStuck(times(6, alternate))).toBe(true);
-    // A user message starts over.
+    // A user message starts over, and so does a Condensation: a loop is looked for in what came after
+    // it, whether the history holds what it forgot or not (a runtime's resident history does not).
     expect(isStuck([...times(4, () => step('ls', 'a')), userSays])).toBe(false);
+    const condensed = { kind: 'Condensation' } as unknown as AnyEvent;
+    expect(isStuck([...times(2, () => step('ls', 'a')), condensed, ...times(2, () => step('ls', 'a'))])).toBe(
+      false,
+    );
+    expect(isStuck([condensed, ...times(4, () => step('ls', 'a'))])).toBe(true);
   });
 
   it("takes a conversation's thresholds", () => {
