@@ -36,9 +36,6 @@ export class BatchTooLargeError extends Error {
   }
 }
 
-/** JSON bytes a page's items may add up to; one event larger than this is answered alone. */
-export const MAX_PAGE_BYTES = 8 * 1024 * 1024;
-
 const PAGE_ID = /^[0-9]{1,15}$/;
 
 function charsOf(event: BashEvent): number {
@@ -58,7 +55,8 @@ export class BashEventLog {
   constructor(
     private readonly maxEvents: number,
     private readonly maxChars: number,
-    private readonly maxPageBytes = MAX_PAGE_BYTES,
+    /** JSON bytes a page's items may add up to; one event larger than this is answered alone. */
+    private readonly maxPageBytes: number,
   ) {}
 
   get size(): number {

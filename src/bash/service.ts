@@ -3,7 +3,7 @@
 // their events are the owner's (the user whose key started them), read and cleared by that user only.
 import { randomUUID } from 'node:crypto';
 import { nowTimestamp } from '../events/index.js';
-import { BashEventLog, MAX_PAGE_BYTES } from './event-log.js';
+import { BashEventLog } from './event-log.js';
 import { type RunLimits, type RunningCommand, runCommand } from './runner.js';
 import type {
   BashCommand,
@@ -36,7 +36,7 @@ export const DEFAULT_BASH_LIMITS: BashLimits = {
   maxChars: 64 * 1024 * 1024,
   maxRunning: 64,
   maxSubscribers: 50,
-  maxPageBytes: MAX_PAGE_BYTES,
+  maxPageBytes: 8 * 1024 * 1024,
 };
 
 export class TooManyCommandsError extends Error {

@@ -7,8 +7,8 @@
 // a new id and every reference to a copied id inside the copy (an observation's `action_id`, a
 // condensation's `forgotten_event_ids`, `last_user_message_id`, …) is rewritten to match.
 //
-// The log is read twice, a page at a time, with a turn of the event loop between pages: first for
-// its ids alone (every copied id's new id is known before any reference to it is rewritten, wherever
+// The log is read twice, a page at a time, with a turn of the event loop between pages: first keeping
+// only its ids (every copied id's new id is known before any reference to it is rewritten, wherever
 // the reference is: in the state, in an earlier event), then for the events, each page remapped in
 // place and appended before the next is read. A 100k-event fork held every event parsed at once and
 // kept every other request waiting for its 2-3 s; now it holds a page of events and the ids.

@@ -71,6 +71,8 @@ function dashedHex(from: Uint8Array): string {
   return idText.toString('latin1');
 }
 
+const DASHED_LOWER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 let lastMicros = 0;
 
 /** Microseconds since the epoch, strictly increasing across calls. */
@@ -114,8 +116,13 @@ export function normalizeTimestamp(input: string): string | null {
   return `${new Date(ms).toISOString().slice(0, 19)}.${String(micros).padStart(6, '0')}`;
 }
 
-/** Dashed lower-case form of a UUID given dashed or as 32 hex digits. */
+/**
+ * Dashed lower-case form of a UUID given dashed or as 32 hex digits. Most come dashed and lower-case
+ * already (every conversation route's id): those are answered as they are, not joined again into a
+ * rope of pieces (see dashedHex).
+ */
 export function dashedUuid(id: string): string {
+  if (DASHED_LOWER.test(id)) return id;
   const hex = id.replaceAll('-', '').toLowerCase();
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -33,7 +33,6 @@ export function toRecord(row: ConversationRow): ConversationRecord {
   };
 }
 
-/** A record's column values, in CONVERSATION_COLUMNS order. */
 /**
  * Free text as a column holds it: U+0000 becomes U+FFFD, on both engines alike, since PostgreSQL's
  * text cannot hold it (a title or a message with one failed to store there).
@@ -44,6 +43,7 @@ export function textColumn<T extends string | null | undefined>(value: T): T {
   ) as T;
 }
 
+/** A record's column values, in CONVERSATION_COLUMNS order. */
 export function toRow(record: ConversationRecord): unknown[] {
   return [
     record.id,

@@ -3,7 +3,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { describe, expect, it, vi } from 'vitest';
 import { BashEventLog } from '../../src/bash/event-log.js';
-import { BashService } from '../../src/bash/index.js';
+import { BashService, DEFAULT_BASH_LIMITS } from '../../src/bash/index.js';
 import type { BashOutput } from '../../src/bash/schemas.js';
 
 const U = 'user-a';
@@ -85,7 +85,7 @@ describe('BashEventLog', () => {
     }) as const;
 
   it('evicts the oldest past maxEvents or maxChars; a cursor survives eviction', () => {
-    const log = new BashEventLog(3, 10);
+    const log = new BashEventLog(3, 10, DEFAULT_BASH_LIMITS.maxPageBytes);
     for (const n of [1, 2, 3, 4]) log.append(event(n), U);
     expect(log.all(U).map((e) => e.id.slice(-1))).toEqual(['2', '3', '4']);
     expect(log.get(event(1).id, U)).toBeNull();
@@ -133,7 +133,7 @@ describe('BashEventLog', () => {
   });
 
   it("keeps each user's events to that user: reads, pages and clear", () => {
-    const log = new BashEventLog(10, 1000);
+    const log = new BashEventLog(10, 1000, DEFAULT_BASH_LIMITS.maxPageBytes);
     for (const n of [1, 2, 3, 4]) log.append(event(n), n % 2 ? 'a' : 'b');
     expect(log.all('a').map((e) => e.id.slice(-1))).toEqual(['1', '3']);
     expect(log.get(event(2).id, 'a')).toBeNull();

@@ -100,7 +100,6 @@ export async function waitForStatus(
   }
 }
 
-/** Every event of the conversation, through the paged search. */
 /**
  * The history the conversation's live runtime keeps in memory (agent/resident-history.ts); test-only
  * access, since the service's runtimes are its own.
@@ -114,6 +113,7 @@ export function residentHistory(server: TestServer, id: string): readonly Ev[] {
   return runtime.events();
 }
 
+/** Every event of the conversation, through the paged search. */
 export async function allEvents(server: TestServer, id: string): Promise<Ev[]> {
   const out: Ev[] = [];
   let pageId: string | null = null;

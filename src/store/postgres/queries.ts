@@ -24,7 +24,7 @@ export async function query<R extends pg.QueryResultRow>(
   const result = await db.query<R>({
     name: nameOf(text),
     text,
-    values: text.startsWith('SELECT') ? values.map(comparable) : values,
+    values: text.startsWith('SELECT') && values.some(holdsNul) ? values.map(comparable) : values,
   });
   return result.rows;
 }
@@ -35,10 +35,14 @@ export async function query<R extends pg.QueryResultRow>(
  * finds nothing for it. A write still refuses it.
  */
 function comparable(value: unknown): unknown {
-  if (typeof value === 'string') return value.includes('\u0000') ? null : value;
-  if (Array.isArray(value) && value.some((v) => typeof v === 'string' && v.includes('\u0000')))
-    return value.map(comparable);
-  return value;
+  if (!holdsNul(value)) return value;
+  return typeof value === 'string' ? null : (value as unknown[]).map(comparable);
+}
+
+/** A string with U+0000, or an array holding one (most reads have none: their values pass as they are). */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  return Array.isArray(value) && value.some(holdsNul);
 }
 
 /** Rows changed by a statement. */
