@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { oneReading, safeGitArgs } from '../git/index.js';
+import { EMPTY_TREE, gitEnv, oneReading, safeGitArgs } from '../git/index.js';
 import { absolutePath, FileOperationError, fsFailure } from './errors.js';
 
 const run = promisify(execFile);
@@ -44,7 +44,6 @@ const SENSITIVE_GIT_FILES = [
   'logs',
 ];
 
-const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 const GIT_TIMEOUT_MS = 300_000;
 
 export interface ArchiveRequest {
@@ -115,12 +114,13 @@ async function repositoryBelow(dir: string): Promise<string> {
   while (frontier.length > 0 && found.length < 2) {
     const [current, depth] = frontier.pop()!;
     if (depth >= 3) continue;
-    if (++looked > SEARCH_LIMIT) return dir;
     const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
     const children = entries
       .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !NOT_SEARCHED.has(e.name))
       .map((e) => join(current, e.name));
-    if (children.length > SEARCH_LIMIT) return dir;
+    // Every folder looked into counts, at every level: the bound is on the work, not on a level's width.
+    looked += children.length;
+    if (looked > SEARCH_LIMIT) return dir;
     for (let i = 0; i < children.length; i += PARALLEL_CHECKS) {
       const some = children.slice(i, i + PARALLEL_CHECKS);
       const repos = await Promise.all(some.map(isRepository));
@@ -167,13 +167,13 @@ interface RepoMetadata {
   headers: Record<string, string>;
 }
 
-// With the git routes' settings (git/run.ts): reading a repository runs none of its own commands
+// With the git routes' settings and environment (git/run.ts): reading a repository runs none of its own commands
 // (fsmonitor, filters), though `add -A` below reads every file of the working tree; it writes only to
 // a scratch folder of its own (scratchOf).
 const git = async (cwd: string, args: string[], env?: NodeJS.ProcessEnv) =>
   run('git', [...(await safeGitArgs(cwd)), ...args], {
     cwd,
-    env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: '0' },
+    env: { ...gitEnv(), ...env },
     timeout: GIT_TIMEOUT_MS,
     maxBuffer: 1024 * 1024,
   }).then((r) => r.stdout.trim());
@@ -256,14 +256,19 @@ function pathspecs(excludes: readonly string[]): string[] {
 async function scratchOf(dir: string): Promise<{ env: NodeJS.ProcessEnv; remove: () => Promise<void> }> {
   const objects = resolve(dir, await git(dir, ['rev-parse', '--git-path', 'objects']));
   const scratch = await mkdtemp(join(tmpdir(), 'agentd-delta-'));
-  await mkdir(join(scratch, 'objects')); // git takes a missing object folder for no repository
+  const remove = () => rm(scratch, { recursive: true, force: true });
+  // git takes a missing object folder for no repository.
+  await mkdir(join(scratch, 'objects')).catch(async (error: unknown) => {
+    await remove();
+    throw error;
+  });
   return {
     env: {
       GIT_INDEX_FILE: join(scratch, 'index'),
       GIT_OBJECT_DIRECTORY: join(scratch, 'objects'),
       GIT_ALTERNATE_OBJECT_DIRECTORIES: objects,
     },
-    remove: () => rm(scratch, { recursive: true, force: true }),
+    remove,
   };
 }
 
@@ -275,13 +280,16 @@ async function gitDelta(
 ): Promise<Archive> {
   const base = await baseOf(dir, baseRef);
   const specs = pathspecs(excludes);
-  const { env, remove } = await scratchOf(dir);
+  let remove = async () => {};
   try {
+    const scratch = await scratchOf(dir);
+    remove = scratch.remove;
+    const env = scratch.env;
     await git(dir, base === EMPTY_TREE ? ['read-tree', '--empty'] : ['read-tree', base], env);
     await git(dir, ['add', '-A', '--', '.', ...specs], env);
     const stream = await streamOf(
       ['git', ...(await safeGitArgs(dir)), 'diff', '--binary', '--cached', base, '--', '.', ...specs],
-      { cwd: dir, env, onEnd: remove },
+      { cwd: dir, env: { ...gitEnv(), ...env }, onEnd: remove },
     );
     const headers = { ...repo.headers };
     if (base !== EMPTY_TREE) {
@@ -308,7 +316,7 @@ async function streamOf(
 ): Promise<Readable> {
   const child: ChildProcess = spawn(argv[0]!, argv.slice(1), {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env, GIT_TERMINAL_PROMPT: '0' },
+    env: options.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -112,6 +112,9 @@ describe('replay to a reader that stops reading', () => {
   let server: TestServer;
   afterAll(() => server.close({ remove: true }));
 
+  // A liveness guard: the earlier 1 ms polling passed this too. It fails if the wait for the socket's
+  // 'drain' never ends or loses a frame; what the wait saves (a stalled reader's CPU) is the bench's
+  // row (bin-writes), not this test's.
   it('holds the next page until the socket drains, then sends every frame, in order', async () => {
     server = await startServer({ keys: ['k'], sockets: { maxBufferedBytes: bound } });
     const res = await api(server, '/api/conversations', {

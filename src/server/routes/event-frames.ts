@@ -88,13 +88,21 @@ function pageBuffer(raw: Duplex, size: number): Buffer {
 }
 
 /**
+ * The TCP socket under a ws WebSocket. ws keeps it in a private member (`_socket`) and offers no cork,
+ * no 'drain' and no raw write of its own, which the socket route needs: read here alone.
+ */
+export function tcpSocketOf(ws: object): Duplex | undefined {
+  return (ws as { _socket?: Duplex })._socket;
+}
+
+/**
  * Writes a page of frames to the connection's TCP socket, after whatever ws has written before (ws
  * writes synchronously when no extension is negotiated and nothing but text is sent, as here), and
  * counted in ws's bufferedAmount (the socket's queue) like its own frames. False when ws must frame
  * the events itself: with permessage-deflate, or without a socket.
  */
 export function writeFrames(ws: WebSocket, events: readonly FrameEvent[], envelope: boolean): boolean {
-  const raw = (ws as unknown as { _socket?: Duplex })._socket;
+  const raw = tcpSocketOf(ws);
   if (ws.extensions !== '' || !raw) return false;
   raw.write(encodeFrames(events, envelope, (size) => pageBuffer(raw, size)));
   return true;

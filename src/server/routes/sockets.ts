@@ -12,7 +12,6 @@
 //  - A reader that falls behind by more than a bounded buffer is disconnected (close 1008); it never
 //    slows the agent or other readers.
 //  - On shutdown every socket is closed with 1001; a peer that does not answer within 2 s is cut.
-import type { Duplex } from 'node:stream';
 import websocket, { type WebsocketPluginOptions } from '@fastify/websocket';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
@@ -27,7 +26,7 @@ import type { Store } from '../../store/index.js';
 import type { SessionKeys } from '../auth.js';
 import { ConversationIdParams, conversationIdOf } from '../schemas.js';
 import { bashSocketRoutes } from './bash-socket.js';
-import { frameText, writeFrames } from './event-frames.js';
+import { frameText, tcpSocketOf, writeFrames } from './event-frames.js';
 import { isAuthFrame, socketUser } from './socket-auth.js';
 
 export interface SocketRoutesOptions {
@@ -74,9 +73,8 @@ type SocketQuery = {
  * uncorks it. A replay delivers a page of 500 frames at once, which was 500 write(2)s; now it is
  * one writev. Live events, one per tick, are not delayed (the uncork comes before any I/O wait).
  */
-// ws keeps its TCP socket in `_socket` and offers no cork of its own.
 function frameBatcher(socket: object): () => void {
-  const raw = (socket as { _socket?: { cork(): void; uncork(): void } })._socket;
+  const raw = tcpSocketOf(socket);
   let corked = false;
   return () => {
     if (corked || !raw) return;
@@ -93,11 +91,11 @@ function frameBatcher(socket: object): () => void {
  * Resolves once the socket has at most `bytes` queued, or is no longer open: a replay's next page
  * waits for a stalled reader. It waits for its TCP socket's 'drain' (its queue emptied), which
  * ws's frames and the replay's pages both go through; polling every 1 ms cost 10 stalled readers
- * ~3% of a core. 'drain' comes only once a write found the queue at its high-water mark (16 KiB):
- * below that nothing is left to wait for.
+ * ~3% of a core. 'drain' comes only once a write found the queue at its high-water mark (Node's
+ * default for a socket): below that nothing is left to wait for.
  */
 async function queuedAtMost(socket: WebSocket, bytes: number): Promise<void> {
-  const raw = (socket as unknown as { _socket?: Duplex })._socket;
+  const raw = tcpSocketOf(socket);
   while (raw && socket.readyState === socket.OPEN && socket.bufferedAmount > bytes && raw.writableNeedDrain) {
     await new Promise<void>((resolve) => {
       const done = () => {
