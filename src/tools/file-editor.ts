@@ -190,8 +190,7 @@ export class FileEditor {
     }
     if (needle === newStr)
       throw new EditorError('No replacement was performed. `new_str` and `old_str` must be different.');
-    const at = text.indexOf(needle);
-    const updated = text.slice(0, at) + newStr + text.slice(at + needle.length);
+    const updated = text.slice(0, found.first) + newStr + text.slice(found.first + needle.length);
     this.history.remember(file.real, text);
     writeAtomic(file.real, updated);
     const line = (found.lines[0] as number) - 1;
@@ -233,12 +232,13 @@ const MAX_LISTED_LINES = 50;
  * of the first MAX_LISTED_LINES. Line breaks are counted once, from one match to the next, so a file
  * with many matches costs one pass rather than one pass per match.
  */
-function matches(text: string, needle: string): { count: number; lines: number[] } {
+function matches(text: string, needle: string): { count: number; lines: number[]; first: number } {
   const lines: number[] = [];
   let count = 0;
   let line = 1;
   let counted = 0;
   let at = text.indexOf(needle);
+  const first = at;
   while (at !== -1) {
     count++;
     if (lines.length < MAX_LISTED_LINES) {
@@ -249,7 +249,7 @@ function matches(text: string, needle: string): { count: number; lines: number[]
     }
     at = text.indexOf(needle, at + needle.length);
   }
-  return { count, lines };
+  return { count, lines, first };
 }
 
 function snippetAll(text: string): string {

@@ -3,7 +3,8 @@
 // yet, so a new file lands where its link points), and refused when it ends outside the workspace —
 // itself resolved, since the workspace may sit below a link such as /tmp — unless the server allows
 // paths outside the workspace. Checking the text alone let `ln -s /etc etc` walk out.
-import { lstatSync, readlinkSync } from 'node:fs';
+import { type Dirent, lstatSync, readlinkSync, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ToolContext, ToolOptions } from './types.js';
 
@@ -100,4 +101,16 @@ export function linkTarget(link: string, root: string, options: ToolOptions): st
   }
   if (!existing(real)) return null;
   return options.allowPathsOutsideWorkspace || isInside(real, root) ? real : null;
+}
+
+/** Entries a folder listing shows at most: file_editor's view and list_directory. */
+export const MAX_ENTRIES = 500;
+
+/** A folder's entries in byte order of their names, as both listings show them. */
+export const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** The status of what a link met in a listing points to (linkTarget), or null where it may not be shown. */
+export async function linkedStat(link: string, root: string, options: ToolOptions): Promise<Stats | null> {
+  const target = linkTarget(link, root, options);
+  return target ? stat(target).catch(() => null) : null;
 }

@@ -10,7 +10,7 @@ export const isResult = (e: Ev): boolean => RESULT_KINDS.has(e.kind);
 export const callIdOf = (e: Ev): string => String(e.tool_call_id);
 
 export class History {
-  /** Oldest first, in the conversation's order. Grows in place: `version` tells renders apart. */
+  /** Oldest first, in the conversation's order. Grows in place (the page counts its changes). */
   events: Ev[] = [];
   /** Each result here by its tool call id. */
   readonly results = new Map<string, Ev>();
@@ -20,16 +20,14 @@ export class History {
   private readonly open = new Set<string>();
   /** Whether the conversation holds events older than the first one here. */
   hasEarlier = false;
-  /** Changes with every change of the above. */
-  version = 0;
 
-  /** Newer events, after the newest here. */
-  append(batch: readonly Ev[]): void {
+  /** Newer events, after the newest here; `firstSeq` is the first one's sequence number. */
+  append(batch: readonly Ev[], firstSeq: number): void {
+    if (this.events.length === 0) this.hasEarlier = firstSeq > 1;
     for (const e of batch) {
       this.events.push(e);
       this.index(e);
     }
-    this.version++;
   }
 
   /**
@@ -44,7 +42,6 @@ export class History {
     this.actions.clear();
     this.open.clear();
     for (const e of this.events) this.index(e);
-    this.version++;
   }
 
   /** The actions still waiting for a result (a confirmation, a running task), oldest first. */

@@ -45,6 +45,7 @@ function streamedAfter(text: string, frames: readonly Frame[]): string {
 export function useHistory(id: string, handlers: EventHandlers): ConversationEvents {
   // The page is keyed by the conversation's id: one history for its life.
   const [history] = useState(() => new History());
+  /** Counts the history's changes: the page renders by it (the history changes in place). */
   const [version, setVersion] = useState(0);
   const [streaming, setStreaming] = useState('');
   const [link, setLink] = useState<ConversationEvents['link']>({ state: 'connecting' });
@@ -52,16 +53,17 @@ export function useHistory(id: string, handlers: EventHandlers): ConversationEve
 
   const onFrames = (frames: Frame[]) => {
     const stored: Ev[] = [];
+    let firstSeq = 0;
     for (const { event, seq } of frames) {
       if (event.kind === 'ConversationStateUpdateEvent') handlers.onStateUpdate(event);
       if (seq === null) continue;
-      if (history.events.length === 0 && stored.length === 0) history.hasEarlier = seq > 1;
+      if (stored.length === 0) firstSeq = seq;
       stored.push(event);
     }
     setStreaming((text) => streamedAfter(text, frames));
     if (stored.length === 0) return;
-    history.append(stored);
-    setVersion(history.version);
+    history.append(stored, firstSeq);
+    setVersion((v) => v + 1);
   };
 
   useEffect(() => {
@@ -97,7 +99,7 @@ export function useHistory(id: string, handlers: EventHandlers): ConversationEve
       .then((page) => {
         const older = page.items.filter((e) => e.id !== first.id).reverse();
         history.prepend(older, page.next_page_id !== null);
-        setVersion(history.version);
+        setVersion((v) => v + 1);
         setEarlier({ loading: false, error: null });
       })
       .catch((e: unknown) => setEarlier({ loading: false, error: errorText(e) }))

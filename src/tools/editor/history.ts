@@ -5,7 +5,7 @@
 
 const MAX_VERSIONS = 10;
 /** Three versions of a file at the editor's 10 MB limit (a character is a byte of Latin-1 text, two of other). */
-export const MAX_HISTORY_CHARS = 32 * 1024 * 1024;
+const MAX_HISTORY_CHARS = 32 * 1024 * 1024;
 
 export class UndoHistory {
   /** By real path, oldest first; `order` numbers them across files. */

@@ -2,16 +2,10 @@
 // lines. Folders are read asynchronously and the walk stops reading at the bound: a synchronous,
 // unbounded walk of a folder with 150k subfolders blocked the event loop 4 s and made 3.9M characters.
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { linkTarget, type ResolvedPath } from '../paths.js';
+import { byName, linkedStat, MAX_ENTRIES, type ResolvedPath } from '../paths.js';
 import type { ToolOptions } from '../types.js';
-
-/** Entries a folder listing shows at most: file_editor's view and list_directory. */
-export const MAX_ENTRIES = 500;
-
-/** A folder's entries in byte order of their names, as both listings show them. */
-export const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
  * Symbolic links are listed (a folder one that stays in the workspace with its `/`) but never
@@ -45,9 +39,8 @@ export async function listDirectory(
         continue;
       }
       const full = join(dir, entry.name);
-      const target = entry.isSymbolicLink() ? linkTarget(full, workspace, options) : null;
-      const isDir = target
-        ? ((await stat(target).catch(() => null))?.isDirectory() ?? false)
+      const isDir = entry.isSymbolicLink()
+        ? ((await linkedStat(full, workspace, options))?.isDirectory() ?? false)
         : entry.isDirectory();
       lines.push(isDir ? `${shown(full)}/` : shown(full));
       if (isDir && !entry.isSymbolicLink() && depth < 2) await walk(full, depth + 1);

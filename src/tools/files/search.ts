@@ -1,14 +1,20 @@
 // list_directory, glob and grep. Their root is resolved to where it really is and must lie in the
 // workspace (resolveInWorkspace); glob and grep find files with a FileFinder (ripgrep or a walk, see
 // finders.ts), and list_directory lists symbolic links without following them out of the workspace.
-import { type Dirent, lstatSync, type Stats, statSync } from 'node:fs';
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { type Dirent, lstatSync, statSync } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Static } from 'typebox';
 import { GlobAction, GrepAction, ListDirectoryAction } from '../../events/index.js';
 import { loopTurns } from '../../loop/index.js';
-import { byName, MAX_ENTRIES } from '../editor/listing.js';
-import { linkTarget, type ResolvedPath, resolveInWorkspace, workspaceRoot } from '../paths.js';
+import {
+  byName,
+  linkedStat,
+  MAX_ENTRIES,
+  type ResolvedPath,
+  resolveInWorkspace,
+  workspaceRoot,
+} from '../paths.js';
 import type { Tool, ToolOptions } from '../types.js';
 import { fileTool, ToolInputError } from './common.js';
 import { defaultFinder, type FileFinder, globToRegExp, SKIPPED } from './finders.js';
@@ -157,17 +163,19 @@ export function listDirectoryTool(options: ToolOptions = {}): Tool<Static<typeof
           if (ignored.some((re) => re.test(name))) continue;
           const full = join(dir, name);
           total++;
-          if (dirent.isSymbolicLink()) links.add(join(root, relative(at.real, full)));
           if (entries.length < MAX_ENTRIES) {
             const own = await lstat(full).catch(() => null);
             if (!own) {
               total--;
               continue;
             }
-            const stat = own.isSymbolicLink() ? await linkedStat(full, own, workspace, options) : own;
+            const path = join(root, relative(at.real, full));
+            if (own.isSymbolicLink()) links.add(path);
+            // A link shows its target when that is in the workspace, else itself: nothing outside.
+            const stat = own.isSymbolicLink() ? ((await linkedStat(full, workspace, options)) ?? own) : own;
             entries.push({
               name,
-              path: join(root, relative(at.real, full)),
+              path,
               is_directory: stat.isDirectory(),
               size: stat.size,
               modified_time: stat.mtime.toISOString(),
@@ -192,15 +200,6 @@ export function listDirectoryTool(options: ToolOptions = {}): Tool<Static<typeof
 }
 
 type Entry = { name: string; path: string; is_directory: boolean; size: number; modified_time: string };
-
-/**
- * What list_directory shows of a symbolic link: its target when that is in the workspace (or the
- * server allows any path), else the link itself, so nothing of what lies outside is shown.
- */
-async function linkedStat(link: string, own: Stats, workspace: string, options: ToolOptions): Promise<Stats> {
-  const target = linkTarget(link, workspace, options);
-  return (target && (await stat(target).catch(() => null))) || own;
-}
 
 /** A search or listing root must be an existing folder. */
 function searchable(at: ResolvedPath): void {
