@@ -88,6 +88,11 @@ export class MessageView {
   private builder: MessageBuilder;
   private seen = 0;
   private history: readonly AnyEvent[] | null = null;
+  /**
+   * The Messages are behind the view's events (a Condensation, or another history): built again once,
+   * from the view, at the end of the update, however many Condensations it met.
+   */
+  private stale = false;
 
   constructor(private readonly tools: ReadonlyMap<string, Tool>) {
     this.builder = new MessageBuilder(tools);
@@ -100,6 +105,11 @@ export class MessageView {
       this.history = events;
     }
     for (; this.seen < events.length; this.seen++) this.take(events[this.seen] as ViewEvent);
+    if (this.stale) {
+      this.builder = new MessageBuilder(this.tools);
+      for (const e of this.view.events) this.builder.add(e);
+      this.stale = false;
+    }
     return this.builder.messages;
   }
 
@@ -110,7 +120,7 @@ export class MessageView {
 
   private reset(): void {
     this.view = new ViewEntries();
-    this.builder = new MessageBuilder(this.tools);
+    this.stale = true;
     this.seen = 0;
   }
 
@@ -128,13 +138,9 @@ export class MessageView {
     return this.view.condensationRequested;
   }
 
-  /** A Condensation rebuilds the Messages once, from the (condensed, so bounded) view. */
   private take(event: ViewEvent): void {
     const change = this.view.add(event);
-    if (change === 'added') this.builder.add(event);
-    else if (change === 'condensed') {
-      this.builder = new MessageBuilder(this.tools);
-      for (const e of this.view.events) this.builder.add(e);
-    }
+    if (change === 'condensed') this.stale = true;
+    else if (change === 'added' && !this.stale) this.builder.add(event);
   }
 }

@@ -201,6 +201,7 @@ export interface EventStore {
   /**
    * Events with seq > afterSeq in order, at most `limit` of them (replay from a cursor). Only the
    * members a replay needs: building the other columns tripled the cost of reading a long history.
+   * What `range` with only `afterSeq` answers, kept apart as the replay's one statement prepared once.
    */
   after(conversationId: string, afterSeq: number, limit: number): Promise<EventJson[]>;
   /**
