@@ -127,16 +127,27 @@ interface EventFigures {
   trajectory: Awaited<ReturnType<typeof trajectoryDownload>>;
 }
 
-/** Times `fn` in `samples`, adding the server's main-thread CPU it took to `cpu.total`. */
-async function sampleWithCpu(
-  pid: number,
-  cpu: { total: number },
-  fn: () => Promise<unknown>,
-): Promise<number[]> {
-  const before = mainThreadCpuMicros(pid);
-  const times = await sample(100, fn, 0);
-  cpu.total += mainThreadCpuMicros(pid) - before;
-  return times;
+/**
+ * Times `a` and `b` in turns, one request each, `n` times: both meet the same moments of a shared
+ * machine, so the ratio of their medians does not follow which one ran in a noisier stretch. Adds
+ * each server's main-thread CPU over the turns to its `cpu.total`.
+ */
+async function inTurns(
+  n: number,
+  a: { pid: number; fn: () => Promise<unknown>; cpu: { total: number }; times: number[] },
+  b: { pid: number; fn: () => Promise<unknown>; cpu: { total: number }; times: number[] },
+): Promise<void> {
+  const cpuA = mainThreadCpuMicros(a.pid);
+  const cpuB = mainThreadCpuMicros(b.pid);
+  for (let i = 0; i < n; i++) {
+    for (const side of [a, b]) {
+      const t = performance.now();
+      await side.fn();
+      side.times.push(performance.now() - t);
+    }
+  }
+  a.cpu.total += mainThreadCpuMicros(a.pid) - cpuA;
+  b.cpu.total += mainThreadCpuMicros(b.pid) - cpuB;
 }
 
 export async function eventFigures(total: number, viaApi: number, rounds: number): Promise<EventFigures> {
@@ -167,12 +178,11 @@ export async function eventFigures(total: number, viaApi: number, rounds: number
   const plain: number[] = [];
   const agentdCpu = { total: 0 };
   const bareCpu = { total: 0 };
-  for (let r = 0; r < rounds; r++) {
-    await sample(10, batchGet, 0);
-    agentd.push(...(await sampleWithCpu(b.pid, agentdCpu, batchGet)));
-    await sample(10, bareGet, 0);
-    plain.push(...(await sampleWithCpu(bare.pid, bareCpu, bareGet)));
-  }
+  await inTurns(
+    rounds * 100,
+    { pid: b.pid, fn: batchGet, cpu: agentdCpu, times: agentd },
+    { pid: bare.pid, fn: bareGet, cpu: bareCpu, times: plain },
+  );
   bare.stop();
   const lastId = ids[ids.length - 1]!;
   // p50 of 9: of 3, one slow replay in a noisy stretch moved the row by 20 ms on the 2-core machine.
@@ -191,7 +201,11 @@ export async function eventFigures(total: number, viaApi: number, rounds: number
   for (let i = 0; i < WARM_UP; i++) await infoGet();
   const infoCpu = { total: 0 };
   const infos: number[] = [];
-  for (let r = 0; r < rounds; r++) infos.push(...(await sampleWithCpu(b.pid, infoCpu, infoGet)));
+  for (let r = 0; r < rounds; r++) {
+    const before = mainThreadCpuMicros(b.pid);
+    infos.push(...(await sample(100, infoGet, 0)));
+    infoCpu.total += mainThreadCpuMicros(b.pid) - before;
+  }
   const trajectory = await trajectoryDownload(b, id);
   await b.stop();
   const a = percentileOf(agentd, 50);
