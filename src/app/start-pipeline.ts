@@ -5,6 +5,7 @@
 // resumed and used.
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_TOOLS, type StartConversationRequest } from '../conversation/schemas.js';
+import { analyzerFromSettings, policyFromSettings } from '../conversation/start-request.js';
 import { dashedUuid } from '../events/index.js';
 import type { SandboxRecord, SandboxService } from '../sandbox/index.js';
 import { SandboxError } from '../sandbox/index.js';
@@ -180,6 +181,8 @@ export class StartPipeline {
     }
     const conversationId = randomUUID();
     const tools = request.agent_type === 'plan' ? ['planning_file_editor', 'task_tracker'] : DEFAULT_TOOLS;
+    // The sandbox's agent server has settings of its own: the user's analyzer and policy go with the request.
+    const analyzer = analyzerFromSettings(settings?.security_analyzer);
     const body: StartConversationRequest = {
       agent: {
         kind: 'Agent',
@@ -188,7 +191,8 @@ export class StartPipeline {
       },
       workspace: { kind: 'LocalWorkspace', working_dir: workingDir },
       conversation_id: conversationId,
-      confirmation_policy: settings?.confirmation_mode ? { kind: 'AlwaysConfirm' } : { kind: 'NeverConfirm' },
+      confirmation_policy: policyFromSettings(settings?.confirmation_mode, analyzer),
+      security_analyzer: analyzer,
       initial_message: request.initial_message ? { ...request.initial_message, run: true } : null,
       max_iterations: settings?.max_iterations ?? 500,
       stuck_detection: true,

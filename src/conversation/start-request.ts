@@ -18,6 +18,7 @@ import type {
   AgentSpec,
   ConfirmationPolicy,
   LLMSpec,
+  SecurityAnalyzer,
   SendMessageRequest,
   StartConversationRequest,
 } from './schemas.js';
@@ -130,7 +131,7 @@ export function makeWorkspace(workingDir: string): string | null {
 }
 
 /** The settings' `security_analyzer` names one ("llm"); anything else means none here. */
-export function analyzerFromSettings(name: string | null | undefined): Record<string, unknown> | null {
+export function analyzerFromSettings(name: string | null | undefined): SecurityAnalyzer | null {
   return name?.toLowerCase() === 'llm' ? { kind: 'LLMSecurityAnalyzer' } : null;
 }
 
@@ -155,9 +156,17 @@ export function hookConfigOf(input: unknown): HookConfig | null {
   }
 }
 
-/** The settings' confirmation_mode as a policy: confirm every action, or none. */
-export function defaultPolicy(confirmationMode: boolean | null | undefined): ConfirmationPolicy {
-  return confirmationMode ? { kind: 'AlwaysConfirm' } : { kind: 'NeverConfirm' };
+/**
+ * The settings' confirmation mode as a policy, as OpenHands' app server chooses it: off, no action
+ * waits; on with a security analyzer, the actions it rates risky do (ConfirmRisky: HIGH, and any it
+ * could not rate); on without one, every action does.
+ */
+export function policyFromSettings(
+  confirmationMode: boolean | null | undefined,
+  analyzer: SecurityAnalyzer | null,
+): ConfirmationPolicy {
+  if (!confirmationMode) return { kind: 'NeverConfirm' };
+  return analyzer ? { kind: 'ConfirmRisky' } : { kind: 'AlwaysConfirm' };
 }
 
 /**
@@ -189,6 +198,10 @@ export function initialState(
     ...(addition ? withSystemSuffix(resolved, addition) : resolved),
     condenser: resolveCondenser(resolved, effective, (key) => deps.secretBox.encrypt(key)),
   };
+  const securityAnalyzer =
+    request.security_analyzer !== undefined
+      ? request.security_analyzer
+      : analyzerFromSettings(effective?.security_analyzer);
   return {
     agent,
     workspace: { working_dir: request.workspace.working_dir, kind: 'LocalWorkspace' },
@@ -198,11 +211,9 @@ export function initialState(
     ...(request.stuck_detection_thresholds
       ? { stuck_detection_thresholds: { ...DEFAULT_STUCK_THRESHOLDS, ...request.stuck_detection_thresholds } }
       : {}),
-    confirmation_policy: request.confirmation_policy ?? defaultPolicy(effective?.confirmation_mode),
-    security_analyzer:
-      request.security_analyzer !== undefined
-        ? request.security_analyzer
-        : analyzerFromSettings(effective?.security_analyzer),
+    confirmation_policy:
+      request.confirmation_policy ?? policyFromSettings(effective?.confirmation_mode, securityAnalyzer),
+    security_analyzer: securityAnalyzer,
     activated_knowledge_skills: [],
     invoked_skills: [],
     blocked_actions: {},

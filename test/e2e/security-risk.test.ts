@@ -115,6 +115,31 @@ describe('security risk', () => {
     await api(server, '/api/settings', { method: 'POST', body: JSON.stringify({ security_analyzer: null }) });
   });
 
+  it("the user's confirmation mode confirms the risky actions with an analyzer, every action without", async () => {
+    const policyWith = async (settings: Record<string, unknown>) => {
+      await api(server, '/api/settings', { method: 'POST', body: JSON.stringify(settings) });
+      const { id } = await startConversation(server, llm, [], { message: '' });
+      const started = await info(server, id);
+      return [started.confirmation_policy, started.security_analyzer];
+    };
+    expect(await policyWith({ confirmation_mode: true, security_analyzer: 'llm' })).toEqual([
+      { kind: 'ConfirmRisky' },
+      { kind: 'LLMSecurityAnalyzer' },
+    ]);
+    expect(await policyWith({ confirmation_mode: true, security_analyzer: null })).toEqual([
+      { kind: 'AlwaysConfirm' },
+      null,
+    ]);
+    expect(await policyWith({ confirmation_mode: false, security_analyzer: 'llm' })).toEqual([
+      { kind: 'NeverConfirm' },
+      { kind: 'LLMSecurityAnalyzer' },
+    ]);
+    await api(server, '/api/settings', {
+      method: 'POST',
+      body: JSON.stringify({ confirmation_mode: false, security_analyzer: null }),
+    });
+  });
+
   it('an invalid security_risk value is a validation error the agent sees', async () => {
     const { id } = await startConversation(server, llm, [call('echo x', 'EXTREME'), { text: 'ok' }]);
     expect(await waitForStatus(server, id, ['finished', 'error'])).toBe('finished');

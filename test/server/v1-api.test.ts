@@ -303,6 +303,19 @@ describe('app conversations', () => {
     expect(info).toMatchObject({ id: expect.any(String), title: 'Wake up' });
   });
 
+  it("starts with the user's confirmation mode and security analyzer, as OpenHands' app server does", async () => {
+    // The sandbox's agent server has settings of its own: both must travel with the start request.
+    await useScriptedLLM(server, llm, finish('careful'));
+    await postJson(server, '/api/settings', { confirmation_mode: true, security_analyzer: 'llm' });
+    const started = await postJson(server, '/api/v1/app-conversations', { sandbox_id: sandbox.id });
+    const task = await waitForTask(server, started.id as string);
+    expect(await getJson(server, `/api/conversations/${task.app_conversation_id}`)).toMatchObject({
+      confirmation_policy: { kind: 'ConfirmRisky' },
+      security_analyzer: { kind: 'LLMSecurityAnalyzer' },
+    });
+    await postJson(server, '/api/settings', { confirmation_mode: false, security_analyzer: null });
+  });
+
   it('deletes an app conversation through the legacy route, and its sandbox with the last one', async () => {
     const own = await runningSandbox();
     const first = await startIn(own.id as string, 'First to delete');
