@@ -4,8 +4,9 @@
 // polling the task sees where it is. Unlike OpenHands, a paused (or MISSING) sandbox given by id is
 // resumed and used.
 import { randomUUID } from 'node:crypto';
+import { condenserFromSettings } from '../conversation/condenser.js';
 import { DEFAULT_TOOLS, type StartConversationRequest } from '../conversation/schemas.js';
-import { analyzerFromSettings, policyFromSettings } from '../conversation/start-request.js';
+import { analyzerFromSettings, budgetOf, policyFromSettings } from '../conversation/start-request.js';
 import { dashedUuid } from '../events/index.js';
 import type { SandboxRecord, SandboxService } from '../sandbox/index.js';
 import { SandboxError } from '../sandbox/index.js';
@@ -181,13 +182,14 @@ export class StartPipeline {
     }
     const conversationId = randomUUID();
     const tools = request.agent_type === 'plan' ? ['planning_file_editor', 'task_tracker'] : DEFAULT_TOOLS;
-    // The sandbox's agent server has settings of its own: the user's analyzer and policy go with the request.
+    // The sandbox's agent server has settings of its own: what the user's decide goes with the request.
     const analyzer = analyzerFromSettings(settings?.security_analyzer);
     const body: StartConversationRequest = {
       agent: {
         kind: 'Agent',
         llm: { ...settingsLlm(settings, model)!, usage_id: 'agent' },
         tools: tools.map((name) => ({ name, params: {} })),
+        condenser: condenserFromSettings(settings),
       },
       workspace: { kind: 'LocalWorkspace', working_dir: workingDir },
       conversation_id: conversationId,
@@ -195,6 +197,7 @@ export class StartPipeline {
       security_analyzer: analyzer,
       initial_message: request.initial_message ? { ...request.initial_message, run: true } : null,
       max_iterations: settings?.max_iterations ?? 500,
+      max_budget_per_task: budgetOf(undefined, settings?.max_budget_per_task),
       stuck_detection: true,
       secrets,
       autotitle: true,

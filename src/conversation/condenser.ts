@@ -39,15 +39,24 @@ export function resolveCondenser(
       keep_first: requested.keep_first ?? DEFAULT_CONDENSER_KEEP_FIRST,
     };
   } else {
-    if (settings?.enable_default_condenser === false) return null;
-    spec = {
-      kind: SUMMARIZING,
-      llm: agentLlm,
-      max_size: settings?.condenser_max_size ?? DEFAULT_CONDENSER_MAX_SIZE,
-      keep_first: DEFAULT_CONDENSER_KEEP_FIRST,
-    };
+    const fromSettings = condenserFromSettings(settings);
+    if (!fromSettings) return null;
+    spec = { ...fromSettings, llm: agentLlm };
   }
   const problem = condenserProblem(spec.max_size!, spec.keep_first!);
   if (problem) throw new InvalidConversationRequestError(['body', 'agent', 'condenser'], problem);
   return spec;
+}
+
+/**
+ * The condenser the user's settings ask for, or null for none: without `llm`, so the agent's LLM
+ * writes the summaries (a V1 start sends it to the sandbox's agent server, whose settings are not the user's).
+ */
+export function condenserFromSettings(settings: Settings | null): CondenserSpec | null {
+  if (settings?.enable_default_condenser === false) return null;
+  return {
+    kind: SUMMARIZING,
+    max_size: settings?.condenser_max_size ?? DEFAULT_CONDENSER_MAX_SIZE,
+    keep_first: DEFAULT_CONDENSER_KEEP_FIRST,
+  };
 }

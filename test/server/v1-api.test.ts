@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedLLM } from '../support/scripted-llm.js';
 import { api, startServer, type TestServer } from '../support/server.js';
-import { getJson, type Json, postJson, useScriptedLLM, waitForTask } from '../support/v1.js';
+import { eventually, getJson, type Json, postJson, useScriptedLLM, waitForTask } from '../support/v1.js';
 
 const llm = new ScriptedLLM();
 let server: TestServer;
@@ -303,17 +303,41 @@ describe('app conversations', () => {
     expect(info).toMatchObject({ id: expect.any(String), title: 'Wake up' });
   });
 
-  it("starts with the user's confirmation mode and security analyzer, as OpenHands' app server does", async () => {
-    // The sandbox's agent server has settings of its own: both must travel with the start request.
+  it("starts with the user's confirmation mode, analyzer, condenser and budget, as OpenHands' app server does", async () => {
+    // The sandbox's agent server has settings of its own: what the user's decide travels with the start.
     await useScriptedLLM(server, llm, finish('careful'));
-    await postJson(server, '/api/settings', { confirmation_mode: true, security_analyzer: 'llm' });
-    const started = await postJson(server, '/api/v1/app-conversations', { sandbox_id: sandbox.id });
+    const choices = {
+      confirmation_mode: true,
+      security_analyzer: 'llm',
+      condenser_max_size: 50,
+      max_budget_per_task: 5,
+    };
+    await postJson(server, '/api/settings', choices);
+    const started = await postJson(server, '/api/v1/app-conversations', {
+      sandbox_id: sandbox.id,
+      initial_message: { content: [{ type: 'text', text: 'Careful work' }] },
+    });
     const task = await waitForTask(server, started.id as string);
-    expect(await getJson(server, `/api/conversations/${task.app_conversation_id}`)).toMatchObject({
+    const id = task.app_conversation_id as string;
+    expect(await getJson(server, `/api/conversations/${id}`)).toMatchObject({
       confirmation_policy: { kind: 'ConfirmRisky' },
       security_analyzer: { kind: 'LLMSecurityAnalyzer' },
+      agent: { condenser: { kind: 'LLMSummarizingCondenser', max_size: 50, keep_first: 4 } },
     });
-    await postJson(server, '/api/settings', { confirmation_mode: false, security_analyzer: null });
+    // The budget shows in the agent LLM's metrics once the run has used it.
+    await eventually(async () => {
+      const [view] = await getJson<Json[]>(server, `/api/v1/app-conversations?ids=${id}`);
+      return (view!.metrics as Json | null)?.max_budget_per_task === 5 ? true : undefined;
+    });
+    // A POST replaces every choice it leaves out with its default (the LLM is kept).
+    await postJson(server, '/api/settings', { enable_default_condenser: false });
+    const plain = await waitForTask(
+      server,
+      (await postJson(server, '/api/v1/app-conversations', { sandbox_id: sandbox.id })).id as string,
+    );
+    const without = await getJson<Json>(server, `/api/conversations/${plain.app_conversation_id}`);
+    expect((without.agent as Json).condenser ?? null).toBeNull();
+    await postJson(server, '/api/settings', {}); // every choice back to its default (the LLM is kept)
   });
 
   it('deletes an app conversation through the legacy route, and its sandbox with the last one', async () => {
