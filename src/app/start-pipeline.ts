@@ -5,7 +5,7 @@
 // resumed and used.
 import { randomUUID } from 'node:crypto';
 import { condenserFromSettings } from '../conversation/condenser.js';
-import { DEFAULT_TOOLS, type StartConversationRequest } from '../conversation/schemas.js';
+import { defaultToolNames, type StartConversationRequest } from '../conversation/schemas.js';
 import { analyzerFromSettings, budgetOf, policyFromSettings } from '../conversation/start-request.js';
 import { dashedUuid } from '../events/index.js';
 import type { SandboxRecord, SandboxService } from '../sandbox/index.js';
@@ -181,7 +181,10 @@ export class StartPipeline {
         };
     }
     const conversationId = randomUUID();
-    const tools = request.agent_type === 'plan' ? ['planning_file_editor', 'task_tracker'] : DEFAULT_TOOLS;
+    const tools =
+      request.agent_type === 'plan'
+        ? ['planning_file_editor', 'task_tracker']
+        : defaultToolNames(settings?.enable_sub_agents);
     // The sandbox's agent server has settings of its own: what the user's decide goes with the request.
     const analyzer = analyzerFromSettings(settings?.security_analyzer);
     const body: StartConversationRequest = {

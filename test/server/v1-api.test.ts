@@ -303,7 +303,7 @@ describe('app conversations', () => {
     expect(info).toMatchObject({ id: expect.any(String), title: 'Wake up' });
   });
 
-  it("starts with the user's confirmation mode, analyzer, condenser and budget, as OpenHands' app server does", async () => {
+  it("starts with the user's confirmation mode, analyzer, condenser, budget and sub-agents, as OpenHands' app server does", async () => {
     // The sandbox's agent server has settings of its own: what the user's decide travels with the start.
     await useScriptedLLM(server, llm, finish('careful'));
     const choices = {
@@ -311,6 +311,7 @@ describe('app conversations', () => {
       security_analyzer: 'llm',
       condenser_max_size: 50,
       max_budget_per_task: 5,
+      enable_sub_agents: true,
     };
     await postJson(server, '/api/settings', choices);
     const started = await postJson(server, '/api/v1/app-conversations', {
@@ -319,11 +320,18 @@ describe('app conversations', () => {
     });
     const task = await waitForTask(server, started.id as string);
     const id = task.app_conversation_id as string;
-    expect(await getJson(server, `/api/conversations/${id}`)).toMatchObject({
+    const info = await getJson<Json>(server, `/api/conversations/${id}`);
+    expect(info).toMatchObject({
       confirmation_policy: { kind: 'ConfirmRisky' },
       security_analyzer: { kind: 'LLMSecurityAnalyzer' },
       agent: { condenser: { kind: 'LLMSummarizingCondenser', max_size: 50, keep_first: 4 } },
     });
+    expect(((info.agent as Json).tools as Json[]).map((t) => t.name)).toEqual([
+      'terminal',
+      'file_editor',
+      'task_tracker',
+      'task_tool_set',
+    ]);
     // The budget shows in the agent LLM's metrics once the run has used it.
     await eventually(async () => {
       const [view] = await getJson<Json[]>(server, `/api/v1/app-conversations?ids=${id}`);
@@ -337,6 +345,7 @@ describe('app conversations', () => {
     );
     const without = await getJson<Json>(server, `/api/conversations/${plain.app_conversation_id}`);
     expect((without.agent as Json).condenser ?? null).toBeNull();
+    expect(((without.agent as Json).tools as Json[]).map((t) => t.name)).not.toContain('task_tool_set');
     await postJson(server, '/api/settings', {}); // every choice back to its default (the LLM is kept)
   });
 
