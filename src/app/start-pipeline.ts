@@ -185,7 +185,7 @@ export class StartPipeline {
       request.agent_type === 'plan'
         ? ['planning_file_editor', 'task_tracker']
         : defaultToolNames(settings?.enable_sub_agents);
-    // The sandbox's agent server has settings of its own: what the user's decide goes with the request.
+    // The sandbox's agent server has settings of its own: what the user's settings decide goes with the request.
     const analyzer = analyzerFromSettings(settings?.security_analyzer);
     const body: StartConversationRequest = {
       agent: {
