@@ -6,7 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { condenserFromSettings } from '../conversation/condenser.js';
 import { defaultToolNames, type StartConversationRequest } from '../conversation/schemas.js';
-import { analyzerFromSettings, budgetOf, policyFromSettings } from '../conversation/start-request.js';
+import {
+  analyzerFromSettings,
+  budgetOf,
+  DEFAULT_MAX_ITERATIONS,
+  policyFromSettings,
+} from '../conversation/start-request.js';
 import { dashedUuid } from '../events/index.js';
 import type { SandboxRecord, SandboxService } from '../sandbox/index.js';
 import { SandboxError } from '../sandbox/index.js';
@@ -199,7 +204,7 @@ export class StartPipeline {
       confirmation_policy: policyFromSettings(settings?.confirmation_mode, analyzer),
       security_analyzer: analyzer,
       initial_message: request.initial_message ? { ...request.initial_message, run: true } : null,
-      max_iterations: settings?.max_iterations ?? 500,
+      max_iterations: settings?.max_iterations ?? DEFAULT_MAX_ITERATIONS,
       max_budget_per_task: budgetOf(undefined, settings?.max_budget_per_task),
       stuck_detection: true,
       secrets,

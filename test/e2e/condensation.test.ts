@@ -10,6 +10,7 @@ import {
   residentHistory,
   shape,
   startConversation,
+  summarizer,
   waitForStatus,
   withoutStats,
 } from '../support/conversation.js';
@@ -55,20 +56,6 @@ const echo = (i: number, parallel = 1): ScriptStep => ({
   })),
 });
 const finish: ScriptStep = { toolCalls: [{ name: 'finish', arguments: { message: 'finished' } }] };
-
-/** A summarizing condenser with an LLM of its own (the scripted server's, for `key`). */
-const summarizer = (key: string, maxSize: number) => ({
-  kind: 'LLMSummarizingCondenser',
-  llm: {
-    model: 'openai/scripted-model',
-    api_key: key,
-    base_url: llm.openaiBaseUrl,
-    num_retries: 0,
-    usage_id: 'condenser',
-  },
-  max_size: maxSize,
-  keep_first: 4,
-});
 
 /** Every tool call is answered right after its assistant message, and every answer has its call. */
 function pairsIntact(messages: (Message & { tool_call_id?: string })[]): boolean {
@@ -172,7 +159,7 @@ describe('condensation', () => {
     const steps = [...Array.from({ length: 6 }, (_, i) => echo(i)), finish, { text: 'Noted.' }];
     const { id, key } = await startConversation(server, llm, steps, {
       tools: ['terminal'],
-      agent: { condenser: summarizer(summarizerKey, 100) },
+      agent: { condenser: summarizer(llm, summarizerKey, 100) },
     });
     await waitForStatus(server, id, ['finished']);
     expect(llm.requestsFor(summarizerKey)).toHaveLength(0);
@@ -229,7 +216,7 @@ describe('condensation', () => {
     const steps = [...Array.from({ length: 100 }, (_, i) => big(i)), finish];
     const { id } = await startConversation(server, llm, steps, {
       tools: ['terminal'],
-      agent: { condenser: summarizer(summarizerKey, 1000) },
+      agent: { condenser: summarizer(llm, summarizerKey, 1000) },
     });
     expect(await waitForStatus(server, id, ['finished'])).toBe('finished');
     expect((await api(server, `/api/conversations/${id}/condense`, { method: 'POST' })).status).toBe(200);

@@ -9,6 +9,7 @@ import {
   finishStep,
   info,
   startConversation,
+  summarizer,
   terminalOutputs,
   terminalStep,
   waitForStatus,
@@ -196,28 +197,16 @@ describe('navigate', () => {
   });
 
   it('answers 409 while a forced condensation waits for its summary, which then lands on the branch it began on', async () => {
-    const summarizer = `sk-${randomUUID()}`;
-    llm.script(summarizer, () => ({ text: 'SUMMARY', delayMs: 400 }));
+    const summarizerKey = `sk-${randomUUID()}`;
+    llm.script(summarizerKey, () => ({ text: 'SUMMARY', delayMs: 400 }));
     const steps = [...Array.from({ length: 6 }, (_, i) => terminalStep(`echo ${i}`)), finishStep];
     const { id } = await startConversation(server, llm, steps, {
       tools: ['terminal'],
-      agent: {
-        condenser: {
-          kind: 'LLMSummarizingCondenser',
-          llm: {
-            model: 'openai/scripted-model',
-            api_key: summarizer,
-            base_url: llm.openaiBaseUrl,
-            num_retries: 0,
-          },
-          max_size: 100,
-          keep_first: 4,
-        },
-      },
+      agent: { condenser: summarizer(llm, summarizerKey, 100) },
     });
     expect(await waitForStatus(server, id, ['finished'])).toBe('finished');
     const condensing = api(server, `/api/conversations/${id}/condense`, { method: 'POST' });
-    while (llm.requestsFor(summarizer).length === 0) await new Promise((r) => setTimeout(r, 10));
+    while (llm.requestsFor(summarizerKey).length === 0) await new Promise((r) => setTimeout(r, 10));
     expect((await navigate(id, { event_id: null })).status).toBe(409);
     const condensed = await condensing;
     expect(condensed.status).toBe(200);

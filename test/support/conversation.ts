@@ -148,6 +148,20 @@ export const terminalStep = (command: string) => ({
 /** A scripted LLM step that ends the run. */
 export const finishStep = { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] };
 
+/** A summarizing condenser with an LLM of its own: the scripted server's, answering `key`'s script. */
+export const summarizer = (llm: ScriptedLLM, key: string, maxSize: number) => ({
+  kind: 'LLMSummarizingCondenser',
+  llm: {
+    model: 'openai/scripted-model',
+    api_key: key,
+    base_url: llm.openaiBaseUrl,
+    num_retries: 0,
+    usage_id: 'condenser',
+  },
+  max_size: maxSize,
+  keep_first: 4,
+});
+
 /** The trimmed text of each terminal observation, in order. */
 export function terminalOutputs(events: Ev[]): string[] {
   return events
