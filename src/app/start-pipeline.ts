@@ -30,6 +30,9 @@ export interface PipelineDeps {
 }
 
 const SETUP_SCRIPT_TIMEOUT_MS = 600_000;
+/** OpenHands' own defaults for the agent's commits (its config, and what its settings form saves). */
+const DEFAULT_GIT_USER_NAME = 'openhands';
+const DEFAULT_GIT_USER_EMAIL = 'openhands@all-hands.dev';
 
 /** Single-quotes a value for bash. */
 const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
@@ -75,6 +78,7 @@ export class StartPipeline {
 
       await step('PREPARING_REPOSITORY');
       const workingDir = await this.prepareRepository(sandbox, request);
+      await this.setGitIdentity(sandbox, workingDir, settings);
       await step('RUNNING_SETUP_SCRIPT');
       // A failing setup script does not stop the start (as in OpenHands); the agent can look at it.
       await this.exec(
@@ -147,6 +151,21 @@ export class StartPipeline {
     if (result.exitCode !== 0)
       throw new SandboxError(`Checking out ${branch ?? 'a work branch'} failed: ${result.output.trim()}`);
     return dir;
+  }
+
+  /**
+   * The user's git name and email (OpenHands' defaults when unset) as the repository's own identity,
+   * so the agent's commits carry them. Repository-local, not --global: a process sandbox shares this
+   * machine's HOME, whose git config is the host user's. Without git or a repository, nothing to do.
+   */
+  private async setGitIdentity(sandbox: SandboxRecord, dir: string, settings: EffectiveSettings | null) {
+    const name = settings?.git_user_name?.trim() || DEFAULT_GIT_USER_NAME;
+    const email = settings?.git_user_email?.trim() || DEFAULT_GIT_USER_EMAIL;
+    await this.exec(
+      sandbox,
+      dir,
+      `[ -d .git ] && git config user.name ${quote(name)} && git config user.email ${quote(email)} || true`,
+    );
   }
 
   /** The repository's .openhands/pre-commit.sh as its git pre-commit hook; an existing hook is kept as pre-commit.local. */

@@ -349,6 +349,35 @@ describe('app conversations', () => {
     await postJson(server, '/api/settings', {}); // every choice back to its default (the LLM is kept)
   });
 
+  it("commits as the user's git name and email, or as OpenHands' default identity", async () => {
+    /** The author of a commit the agent makes in a new conversation in the sandbox's workspace. */
+    const author = async (identity: Json): Promise<string | undefined> => {
+      const command = "git commit -q --allow-empty -m work && git log -1 --format='author=%an <%ae>;'";
+      await useScriptedLLM(server, llm, [
+        { toolCalls: [{ name: 'terminal', arguments: { command, summary: 'commit' } }] },
+        ...finish('committed'),
+      ]);
+      await postJson(server, '/api/settings', identity); // replaces the other choices; keeps the LLM
+      const started = await postJson(server, '/api/v1/app-conversations', {
+        sandbox_id: sandbox.id,
+        initial_message: { content: [{ type: 'text', text: 'Commit your work' }] },
+      });
+      const id = (await waitForTask(server, started.id as string)).app_conversation_id as string;
+      return eventually(async () => {
+        const page = await getJson<{ items: Json[] }>(
+          server,
+          `/api/conversations/${id}/events/search?kind=ObservationEvent&limit=100`,
+        );
+        const output = page.items.flatMap((event) => (event.observation as { content: Json[] }).content);
+        return /author=(.*?);/.exec(output.map((part) => part.text).join('\n'))?.[1];
+      });
+    };
+    expect(await author({ git_user_name: 'Ada Lovelace', git_user_email: 'ada@example.com' })).toBe(
+      'Ada Lovelace <ada@example.com>',
+    );
+    expect(await author({})).toBe('openhands <openhands@all-hands.dev>');
+  });
+
   it('deletes an app conversation through the legacy route, and its sandbox with the last one', async () => {
     const own = await runningSandbox();
     const first = await startIn(own.id as string, 'First to delete');
