@@ -7,7 +7,7 @@ import { EXECUTION_STATUSES, type ExecutionStatus } from '../conversation/schema
 import { stateOf } from '../conversation/state.js';
 import { dashedUuid } from '../events/index.js';
 import type { SandboxRecord, SandboxService } from '../sandbox/index.js';
-import type { SettingsService } from '../settings/index.js';
+import { type SettingsService, TAVILY_MCP_URL } from '../settings/index.js';
 import {
   allItems,
   type ConversationFilter,
@@ -26,6 +26,8 @@ export interface AppConversationServiceOptions {
   log: EventLog;
   sandboxes: SandboxService;
   settings: SettingsService;
+  /** The web search server a user's search_api_key connects (AGENTD_SEARCH_MCP_URL); default Tavily's. */
+  searchMcpUrl?: string;
   logError?: (error: Error, context: string) => void;
 }
 
@@ -52,6 +54,7 @@ export class AppConversationService {
       store: options.store,
       sandboxes: options.sandboxes,
       settings: options.settings,
+      searchMcpUrl: options.searchMcpUrl ?? TAVILY_MCP_URL,
       mirrored: (id, sandbox) => this.syncs.follow(id, sandbox),
     });
   }

@@ -15,7 +15,12 @@ import {
 import { dashedUuid } from '../events/index.js';
 import type { SandboxRecord, SandboxService } from '../sandbox/index.js';
 import { SandboxError } from '../sandbox/index.js';
-import { type EffectiveSettings, type SettingsService, settingsLlm } from '../settings/index.js';
+import {
+  type EffectiveSettings,
+  type SettingsService,
+  settingsLlm,
+  withSearchServer,
+} from '../settings/index.js';
 import type { Store } from '../store/index.js';
 import { AgentServerClient } from './agent-client.js';
 import type { AppFields, MirrorState, StartTaskRecord } from './records.js';
@@ -25,6 +30,8 @@ export interface PipelineDeps {
   store: Store;
   sandboxes: SandboxService;
   settings: SettingsService;
+  /** The web search server a user's search_api_key connects. */
+  searchMcpUrl: string;
   /** Called once the mirror exists, to start syncing its events. */
   mirrored(conversationId: string, sandbox: SandboxRecord): void;
 }
@@ -194,8 +201,14 @@ export class StartPipeline {
   ): Promise<string> {
     const request = task.request;
     const client = new AgentServerClient(sandbox.agentUrl!, this.deps.sandboxes.sessionKey(sandbox));
-    // The agent server reads MCP servers from its user's settings, so the user's list goes there.
-    if (settings?.mcp_config) await client.storeSettings({ mcp_config: settings.mcp_config });
+    // The agent server reads MCP servers from its user's settings, so the user's list goes there, with
+    // the web search of their search key: each start replaces what an earlier one stored in the sandbox.
+    const mcp_config = withSearchServer(
+      settings?.mcp_config,
+      settings?.search_api_key,
+      this.deps.searchMcpUrl,
+    );
+    await client.storeSettings({ mcp_config: mcp_config ?? null });
     const secrets: Record<string, { value: string; description?: string }> = {};
     for (const [name, secret] of Object.entries(settings?.secrets_store?.custom_secrets ?? {})) {
       if (secret?.secret)

@@ -32,6 +32,7 @@ export async function agent(options: AgentOptions): Promise<void> {
     controlPlane: false,
     docsUi: false,
     hooks: config.hooks,
+    searchMcpUrl: config.searchMcpUrl,
     prices: config.prices,
     toolOptions: { terminalIdleSeconds: config.terminalIdleSeconds },
     maxLiveConversations: config.maxLiveConversations,

@@ -17,6 +17,7 @@ import {
 } from '../sandbox/index.js';
 import { parseCorsOrigins } from '../server/cors.js';
 import { LOG_LEVELS } from '../server/logging.js';
+import { TAVILY_MCP_URL } from '../settings/index.js';
 import { ConfigError } from './config-error.js';
 
 // Named here too: callers that resolve a configuration catch its error from the same module.
@@ -75,6 +76,8 @@ export interface ServerConfig {
    * redirect URI is its /ui/oauth/callback. Unset: the host each start request was sent to.
    */
   publicUrl: string | undefined;
+  /** The MCP server a user's search_api_key connects for web search (AGENTD_SEARCH_MCP_URL; default Tavily's). */
+  searchMcpUrl: string;
   /** The Redis bus for several replicas (--redis-url, AGENTD_REDIS_URL); unset: the in-memory bus. */
   redisUrl: string | undefined;
   /** How long a replica's conversation lease lasts without a heartbeat (AGENTD_LEASE_SECONDS, default 7). */
@@ -184,6 +187,7 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
     exposeSecrets,
     corsOrigins: parseCorsOrigins(env.AGENTD_CORS_ORIGINS),
     publicUrl: publicUrlOf(env.AGENTD_PUBLIC_URL),
+    searchMcpUrl: searchMcpUrlOf(env.AGENTD_SEARCH_MCP_URL),
     redisUrl: redisUrlOf(options.redisUrl ?? env.AGENTD_REDIS_URL),
     leaseSeconds: parsePositive('AGENTD_LEASE_SECONDS', env.AGENTD_LEASE_SECONDS ?? '7', false),
     port,
@@ -240,6 +244,20 @@ function publicUrlOf(value: string | undefined): string | undefined {
       `AGENTD_PUBLIC_URL: an http(s) origin without a path, e.g. https://agentd.example: ${value}`,
     );
   return url.origin;
+}
+
+/** An http(s) URL; unset or empty: Tavily's. */
+function searchMcpUrlOf(value: string | undefined): string {
+  if (!value?.trim()) return TAVILY_MCP_URL;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigError(`AGENTD_SEARCH_MCP_URL: not a URL: ${value}`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.username || url.password)
+    throw new ConfigError(`AGENTD_SEARCH_MCP_URL: an http(s) URL without credentials: ${value}`);
+  return url.href;
 }
 
 /** OpenHands' public extensions repository, which its clients' marketplaces read. */

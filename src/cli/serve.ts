@@ -69,6 +69,7 @@ export function startOptions(config: ServerConfig): AgentdOptions {
       sandboxCorsOrigins: [...originsOf(config.host, config.port), ...config.corsOrigins],
     },
     hooks: config.hooks,
+    searchMcpUrl: config.searchMcpUrl,
     prices: config.prices,
     toolOptions: { terminalIdleSeconds: config.terminalIdleSeconds },
     maxLiveConversations: config.maxLiveConversations,

@@ -16,7 +16,13 @@ import {
 } from '../agent/index.js';
 import { HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.js';
 import { createLLM, type LLM, type Logger, mapLlmSecrets } from '../llm/index.js';
-import { type EffectiveSettings, mcpConfigOnly, SecretBox } from '../settings/index.js';
+import {
+  type EffectiveSettings,
+  mcpConfigOnly,
+  SecretBox,
+  TAVILY_MCP_URL,
+  withSearchServer,
+} from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { createTools, isTaskTool, type SubAgentPort } from '../tools/index.js';
 import { mapMcpValues, storedAgentMcp, withAgentMcp, withSettingsOAuthStores } from './agent-mcp.js';
@@ -86,7 +92,11 @@ export async function buildRuntime(
   const agentMcp = storedAgentMcp(state.agent);
   // An agent profile's start connects only the settings' servers it chose.
   const chosen = state.settings_mcp_servers;
-  const settingsMcp = chosen ? mcpConfigOnly(effective?.mcp_config ?? null, chosen) : effective?.mcp_config;
+  const settingsMcp = withSearchServer(
+    chosen ? mcpConfigOnly(effective?.mcp_config ?? null, chosen) : effective?.mcp_config,
+    effective?.search_api_key,
+    options.searchMcpUrl ?? TAVILY_MCP_URL,
+  );
   // Refreshed OAuth tokens go back where the server is kept: the settings, or this conversation's record.
   const oauthState = new ConversationOAuthState(record, created !== undefined, options.secretBox, logger);
   const withStores = withSettingsOAuthStores(settingsMcp, (url) =>

@@ -47,6 +47,8 @@ export interface ConversationServiceOptions {
   toolOptions?: Record<string, unknown>;
   /** Shared MCP connections; the user's mcp_config servers are connected for each runtime. */
   mcp: McpPool;
+  /** The web search server a user's search_api_key connects (AGENTD_SEARCH_MCP_URL); default Tavily's. */
+  searchMcpUrl?: string;
   /** Server-wide hooks (server configuration), run in every conversation before its own. */
   hooks?: HookConfig | null;
   /** Price overrides for cost (and budgets); the built-in table covers common models. */

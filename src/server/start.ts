@@ -64,6 +64,8 @@ export interface AgentdOptions {
   controlPlane?: false | ControlPlaneOptions;
   /** Server-wide hooks, run in every conversation (e.g. from AGENTD_HOOKS_FILE). */
   hooks?: HookConfig | null;
+  /** The web search server a user's search_api_key connects (AGENTD_SEARCH_MCP_URL); default Tavily's. */
+  searchMcpUrl?: string;
   /** Largest upload to /api/file/upload in bytes (default 1 GiB). */
   maxUploadBytes?: number;
   /** How long a request body may stop arriving before a 408 (default 60 s; tests use a short one). */
@@ -169,6 +171,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
     maxLiveConversations: options.maxLiveConversations,
     mcp,
     hooks: options.hooks ?? null,
+    searchMcpUrl: options.searchMcpUrl,
     prices: options.prices,
     logger: serviceLogger,
     skillsHome: options.skillsHome,
@@ -185,6 +188,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
           settings,
           secretBox,
           dataDir: options.dataDir,
+          searchMcpUrl: options.searchMcpUrl,
           logError,
         });
   if (controlPlane) {
@@ -245,7 +249,7 @@ async function startControlPlane(
   options: ControlPlaneOptions,
   deps: Pick<
     ConstructorParameters<typeof AppConversationService>[0],
-    'store' | 'log' | 'settings' | 'logError'
+    'store' | 'log' | 'settings' | 'searchMcpUrl' | 'logError'
   > & {
     secretBox: ReturnType<typeof loadSecretBox>;
     dataDir: string;

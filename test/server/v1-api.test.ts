@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedLLM } from '../support/scripted-llm.js';
-import { api, startServer, type TestServer } from '../support/server.js';
+import { api, CLOSED_LOOPBACK_MCP, startServer, type TestServer } from '../support/server.js';
 import { eventually, getJson, type Json, postJson, useScriptedLLM, waitForTask } from '../support/v1.js';
 
 const llm = new ScriptedLLM();
@@ -376,6 +376,39 @@ describe('app conversations', () => {
       'Ada Lovelace <ada@example.com>',
     );
     expect(await author({})).toBe('openhands <openhands@all-hands.dev>');
+  });
+
+  it("stores the user's MCP servers, with the search key's server, in the sandbox at each start", async () => {
+    /** The MCP servers the sandbox's agent server holds for a new app conversation's start. */
+    const sandboxServers = async (): Promise<Json[]> => {
+      const started = await postJson(server, '/api/v1/app-conversations', { sandbox_id: sandbox.id });
+      const id = (await waitForTask(server, started.id as string)).app_conversation_id as string;
+      const [view] = await getJson<Json[]>(server, `/api/v1/app-conversations?ids=${id}`);
+      const agentServer = {
+        url: new URL(view!.conversation_url as string).origin,
+        key: view!.session_api_key as string,
+      };
+      const settings = await getJson<{ mcp_config: Record<string, Json[] | null> | null }>(
+        agentServer,
+        '/api/settings',
+      );
+      return [...(settings.mcp_config?.shttp_servers ?? []), ...(settings.mcp_config?.stdio_servers ?? [])];
+    };
+    await useScriptedLLM(server, llm, []);
+    const tool = { name: 'tool', command: 'node', args: ['tool.js'], env: {} };
+    await postJson(server, '/api/settings', {
+      mcp_config: { stdio_servers: [tool] },
+      search_api_key: 'tvly-secret',
+    });
+    expect(await sandboxServers()).toEqual([
+      { name: 'tavily', url: CLOSED_LOOPBACK_MCP, api_key: null, timeout: 60 },
+      expect.objectContaining({ name: 'tool' }),
+    ]);
+    // A server the user removed is gone from the sandbox at the next start (the search key is kept).
+    await postJson(server, '/api/settings', {});
+    expect(await sandboxServers()).toEqual([
+      { name: 'tavily', url: CLOSED_LOOPBACK_MCP, api_key: null, timeout: 60 },
+    ]);
   });
 
   it('deletes an app conversation through the legacy route, and its sandbox with the last one', async () => {

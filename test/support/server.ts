@@ -36,6 +36,9 @@ export async function cleanUpTestFile(): Promise<void> {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
 
+/** An MCP URL nothing answers: connecting fails at once, and nothing leaves this machine. */
+export const CLOSED_LOOPBACK_MCP = 'http://127.0.0.1:9/mcp';
+
 export async function startServer(
   options: { keys?: string[]; dataDir?: string } & Partial<
     Omit<AgentdOptions, 'dataDir' | 'sessionApiKeys'>
@@ -49,6 +52,8 @@ export async function startServer(
     logger: false,
     env: {},
     controlPlane: { warmSpare: false },
+    // A search key in a test's settings must not reach Tavily: a closed port on loopback.
+    searchMcpUrl: CLOSED_LOOPBACK_MCP,
     ...rest,
   });
   await agentd.app.listen({ host: '127.0.0.1', port: 0 });

@@ -2,11 +2,12 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, resolveConfig } from '../../src/cli/config.js';
 import { allEvents, type Ev, startConversation, waitForStatus } from '../support/conversation.js';
 // @ts-expect-error: a plain JS test helper
 import { mcpServer } from '../support/mcp-server.mjs';
 import { ScriptedLLM } from '../support/scripted-llm.js';
-import { api, startServer, type TestServer } from '../support/server.js';
+import { api, startServer, type TestServer, tempDir } from '../support/server.js';
 
 const stdioServer = {
   name: 'calc',
@@ -110,6 +111,51 @@ describe('MCP tools', () => {
     const observation = (await allEvents(server, id)).find((e) => e.kind === 'ObservationEvent')!
       .observation as Ev;
     expect(observation).toMatchObject({ kind: 'MCPToolObservation', content: [{}, { text: '3' }] });
+  });
+
+  it("gives the agent web search from the settings' search_api_key: the configured server, the key its bearer", async () => {
+    const searching = await startServer({ searchMcpUrl: httpUrl });
+    try {
+      const save = (settings: object) =>
+        api(searching, '/api/settings', { method: 'POST', body: JSON.stringify(settings) });
+      /** A run that calls the search server's tool; its events and the authorizations the server saw. */
+      const run = async () => {
+        const seen = authorizations.length;
+        const { id } = await startConversation(
+          searching,
+          llm,
+          [{ toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] }, { text: 'three' }],
+          { tools: ['terminal'] },
+        );
+        await waitForStatus(searching, id, ['finished']);
+        return { events: await allEvents(searching, id), bearers: new Set(authorizations.slice(seen)) };
+      };
+      await save({ search_api_key: 'tvly-search-secret' });
+      const searched = await run();
+      const observation = searched.events.find((e) => e.kind === 'ObservationEvent')!.observation as Ev;
+      expect(observation).toMatchObject({ kind: 'MCPToolObservation', content: [{}, { text: '3' }] });
+      expect(searched.bearers).toEqual(new Set(['Bearer tvly-search-secret']));
+      expect(JSON.stringify(searched.events)).not.toContain('tvly-search-secret');
+
+      // The user's own entry for that endpoint stands: one server, with their key (the search key is kept).
+      await save({ mcp_config: { shttp_servers: [{ url: `${httpUrl}/`, api_key: 'own-key' }] } });
+      const own = await run();
+      expect(own.bearers).toEqual(new Set(['Bearer own-key']));
+      const system = own.events[0] as Ev & { dynamic_context?: { text: string } };
+      expect(system.dynamic_context?.text ?? '').not.toContain('already taken');
+    } finally {
+      await searching.close({ remove: true });
+    }
+  });
+
+  it('takes the search server from AGENTD_SEARCH_MCP_URL, else Tavily; a URL that is not http(s) is a ConfigError', () => {
+    const config = (env: Record<string, string>) => resolveConfig({ dataDir: tempDir(), auth: false }, env);
+    expect(config({}).searchMcpUrl).toBe('https://mcp.tavily.com/mcp/');
+    expect(config({ AGENTD_SEARCH_MCP_URL: 'http://127.0.0.1:7000/mcp' }).searchMcpUrl).toBe(
+      'http://127.0.0.1:7000/mcp',
+    );
+    for (const bad of ['file:///etc/passwd', 'not a url', 'https://user:pw@search.example/mcp'])
+      expect(() => config({ AGENTD_SEARCH_MCP_URL: bad })).toThrow(ConfigError);
   });
 
   it('keeps the conversation going when a server fails to start or dies', async () => {
