@@ -54,6 +54,7 @@ export interface Settings {
   llm_model: string | null;
   llm_base_url: string | null;
   llm_api_key_set?: boolean;
+  search_api_key_set?: boolean;
   confirmation_mode: boolean | null;
   max_iterations: number | null;
   enable_default_condenser: boolean;

@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type IPty, spawn as spawnPty } from '@lydell/node-pty';
 import { afterAll, beforeAll } from 'vitest';
-import { NO_EXTENSIONS } from '../support/cli.js';
+import { LOOPBACK_ONLY } from '../support/cli.js';
 import { waitUntil } from '../support/process.js';
 import { ScriptedLLM, type ScriptStep } from '../support/scripted-llm.js';
 
@@ -30,7 +30,7 @@ function baseEnv(env: Record<string, string>): Record<string, string> {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
     ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-    ...NO_EXTENSIONS,
+    ...LOOPBACK_ONLY,
     ...env,
   };
 }

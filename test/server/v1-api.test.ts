@@ -3,8 +3,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLOSED_LOOPBACK_MCP } from '../support/cli.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
-import { api, CLOSED_LOOPBACK_MCP, startServer, type TestServer } from '../support/server.js';
+import { api, startServer, type TestServer } from '../support/server.js';
 import { eventually, getJson, type Json, postJson, useScriptedLLM, waitForTask } from '../support/v1.js';
 
 const llm = new ScriptedLLM();

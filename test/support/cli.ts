@@ -30,8 +30,14 @@ export interface RunningCli {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** No extensions repository (the binary's default is GitHub's): tests reach loopback only. */
-export const NO_EXTENSIONS = { AGENTD_EXTENSIONS_REPO: '' };
+/** An MCP URL nothing answers: connecting fails at once, and nothing leaves this machine. */
+export const CLOSED_LOOPBACK_MCP = 'http://127.0.0.1:9/mcp';
+
+/**
+ * What keeps the binary on loopback: no extensions repository (its default is GitHub's), and a search
+ * key in a test's settings never reaching Tavily.
+ */
+export const LOOPBACK_ONLY = { AGENTD_EXTENSIONS_REPO: '', AGENTD_SEARCH_MCP_URL: CLOSED_LOOPBACK_MCP };
 
 export function runCli(
   args: string[],
@@ -44,7 +50,7 @@ export function runCli(
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-      ...NO_EXTENSIONS,
+      ...LOOPBACK_ONLY,
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -110,7 +116,7 @@ export function runCliToExit(
   const res = spawnSync(process.execPath, ['dist/cli.js', ...args], {
     encoding: 'utf8',
     timeout: 60_000,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...NO_EXTENSIONS, ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...LOOPBACK_ONLY, ...env },
   });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Agentd, type AgentdOptions, startAgentd } from '../../src/server/start.js';
+import { CLOSED_LOOPBACK_MCP } from './cli.js';
 import { killProcessesIn } from './process.js';
 
 export interface TestServer extends Agentd {
@@ -35,9 +36,6 @@ export async function cleanUpTestFile(): Promise<void> {
   killProcessesIn(dirs);
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
-
-/** An MCP URL nothing answers: connecting fails at once, and nothing leaves this machine. */
-export const CLOSED_LOOPBACK_MCP = 'http://127.0.0.1:9/mcp';
 
 export async function startServer(
   options: { keys?: string[]; dataDir?: string } & Partial<

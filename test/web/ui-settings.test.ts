@@ -113,12 +113,23 @@ describe('the web UI in Chromium', () => {
     expect(await suggested.evaluateAll((o) => o.map((e) => e.getAttribute('value')))).toContain(
       'anthropic/claude-sonnet-4-6',
     );
+    expect(await page.getByTestId('search-key-state').textContent()).toBe('not set');
     await page.getByLabel('Max iterations').fill('42');
     await page.getByLabel(/Confirmation mode/).check();
+    await page.getByLabel(/^Tavily API key/).fill('tvly-web-page-key');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     const stored = (await (await api('/api/settings')).json()) as Record<string, unknown>;
-    expect(stored).toMatchObject({ max_iterations: 42, confirmation_mode: true, llm_api_key_set: true });
+    expect(stored).toMatchObject({
+      max_iterations: 42,
+      confirmation_mode: true,
+      llm_api_key_set: true,
+      search_api_key_set: true,
+    });
+    // Write-only: shown as set, the field empty again; a save that leaves it empty keeps the key.
+    expect(await page.getByTestId('search-key-state').textContent()).toBe('set');
+    expect(await page.getByLabel(/^Tavily API key/).inputValue()).toBe('');
+    expect(JSON.stringify(stored)).not.toContain('tvly-web-page-key');
 
     const mcp = page.getByRole('form', { name: 'Add an MCP server' });
     await mcp.getByLabel('Name').fill('test-tools');

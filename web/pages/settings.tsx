@@ -1,5 +1,5 @@
 // Settings, through the same /api/settings as every client: the LLM (the key is write-only: shown as
-// set or not set), confirmation mode, iterations, the condenser, the LLM profiles (profiles.tsx), the
+// set or not set), the web search key (as write-only), confirmation mode, iterations, the condenser, the LLM profiles (profiles.tsx), the
 // agent profiles (agent-profiles.tsx), the installed skills and plugins (installed.tsx) and the MCP
 // servers (add, remove, test).
 import { useEffect, useState } from 'preact/hooks';
@@ -17,6 +17,7 @@ export function SettingsPage() {
   const [draft, setDraft] = useState<Settings | null>(null);
   const [newKey, setNewKey] = useState('');
   const [clearKey, setClearKey] = useState(false);
+  const [newSearchKey, setNewSearchKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
 
@@ -35,15 +36,23 @@ export function SettingsPage() {
     setDraft({ ...draft, ...patch });
   };
 
-  /** POST the whole record: a null key keeps the stored one, "" clears it (agentd's POST semantics). */
+  /**
+   * POST the whole record: a null LLM key keeps the stored one, "" clears it; a null search key keeps
+   * the stored one (agentd's POST semantics, OpenHands').
+   */
   const save = async (next: Settings = draft) => {
     setError(null);
     try {
       await api('/api/settings', {
         method: 'POST',
-        body: { ...next, llm_api_key: clearKey ? '' : newKey || null },
+        body: {
+          ...next,
+          llm_api_key: clearKey ? '' : newKey || null,
+          search_api_key: newSearchKey.trim() || null,
+        },
       });
       setNewKey('');
+      setNewSearchKey('');
       setClearKey(false);
       await load();
       setSaved(true);
@@ -115,6 +124,30 @@ export function SettingsPage() {
               Remove the stored key
             </label>
           )}
+        </fieldset>
+        <fieldset>
+          <legend>Web search</legend>
+          <label>
+            Tavily API key{' '}
+            <span
+              class={`badge ${stored.search_api_key_set ? 'status-finished' : ''}`}
+              data-testid="search-key-state"
+            >
+              {stored.search_api_key_set ? 'set' : 'not set'}
+            </span>
+            <input
+              type="password"
+              name="search-api-key"
+              autocomplete="off"
+              value={newSearchKey}
+              placeholder={stored.search_api_key_set ? 'leave empty to keep the stored key' : 'tvly-…'}
+              onInput={(e) => {
+                setSaved(false);
+                setNewSearchKey(e.currentTarget.value);
+              }}
+            />
+          </label>
+          <span class="meta">With a key, the agent searches the web through Tavily's MCP server.</span>
         </fieldset>
         <fieldset>
           <legend>Agent</legend>
