@@ -230,16 +230,24 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
   return { ...common, sessionApiKeys: [key], keySource: generated ? 'generated' : 'data-dir' };
 }
 
-/** An http(s) origin (a trailing `/` allowed; no path: the web UI lives at the origin's root). */
-function publicUrlOf(value: string | undefined): string | undefined {
-  if (!value?.trim()) return undefined;
+/** The http(s) URL an environment variable holds, without credentials; a ConfigError naming it otherwise. */
+function httpUrlOf(name: string, value: string): URL {
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
-    throw new ConfigError(`AGENTD_PUBLIC_URL: not a URL: ${value}`);
+    throw new ConfigError(`${name}: not a URL: ${value}`);
   }
-  if (!/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username)
+  if (!/^https?:$/.test(url.protocol) || url.username || url.password)
+    throw new ConfigError(`${name}: an http(s) URL without credentials: ${value}`);
+  return url;
+}
+
+/** An http(s) origin (a trailing `/` allowed; no path: the web UI lives at the origin's root). */
+function publicUrlOf(value: string | undefined): string | undefined {
+  if (!value?.trim()) return undefined;
+  const url = httpUrlOf('AGENTD_PUBLIC_URL', value);
+  if (url.pathname !== '/' || url.search || url.hash)
     throw new ConfigError(
       `AGENTD_PUBLIC_URL: an http(s) origin without a path, e.g. https://agentd.example: ${value}`,
     );
@@ -248,16 +256,7 @@ function publicUrlOf(value: string | undefined): string | undefined {
 
 /** An http(s) URL; unset or empty: Tavily's. */
 function searchMcpUrlOf(value: string | undefined): string {
-  if (!value?.trim()) return TAVILY_MCP_URL;
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw new ConfigError(`AGENTD_SEARCH_MCP_URL: not a URL: ${value}`);
-  }
-  if (!/^https?:$/.test(url.protocol) || url.username || url.password)
-    throw new ConfigError(`AGENTD_SEARCH_MCP_URL: an http(s) URL without credentials: ${value}`);
-  return url.href;
+  return value?.trim() ? httpUrlOf('AGENTD_SEARCH_MCP_URL', value).href : TAVILY_MCP_URL;
 }
 
 /** OpenHands' public extensions repository, which its clients' marketplaces read. */

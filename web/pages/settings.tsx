@@ -94,23 +94,18 @@ export function SettingsPage() {
               onInput={(e) => set({ llm_base_url: e.currentTarget.value || null })}
             />
           </label>
-          <label>
-            API key{' '}
-            <span class={`badge ${stored.llm_api_key_set ? 'status-finished' : ''}`} data-testid="key-state">
-              {stored.llm_api_key_set ? 'set' : 'not set'}
-            </span>
-            <input
-              type="password"
-              name="llm-api-key"
-              autocomplete="off"
-              value={newKey}
-              placeholder={stored.llm_api_key_set ? 'leave empty to keep the stored key' : 'paste a key'}
-              onInput={(e) => {
-                setSaved(false);
-                setNewKey(e.currentTarget.value);
-              }}
-            />
-          </label>
+          <KeyField
+            label="API key"
+            name="llm-api-key"
+            testId="key-state"
+            isSet={stored.llm_api_key_set === true}
+            value={newKey}
+            placeholder="paste a key"
+            onInput={(value) => {
+              setSaved(false);
+              setNewKey(value);
+            }}
+          />
           {stored.llm_api_key_set && (
             <label class="check">
               <input
@@ -127,26 +122,18 @@ export function SettingsPage() {
         </fieldset>
         <fieldset>
           <legend>Web search</legend>
-          <label>
-            Tavily API key{' '}
-            <span
-              class={`badge ${stored.search_api_key_set ? 'status-finished' : ''}`}
-              data-testid="search-key-state"
-            >
-              {stored.search_api_key_set ? 'set' : 'not set'}
-            </span>
-            <input
-              type="password"
-              name="search-api-key"
-              autocomplete="off"
-              value={newSearchKey}
-              placeholder={stored.search_api_key_set ? 'leave empty to keep the stored key' : 'tvly-…'}
-              onInput={(e) => {
-                setSaved(false);
-                setNewSearchKey(e.currentTarget.value);
-              }}
-            />
-          </label>
+          <KeyField
+            label="Tavily API key"
+            name="search-api-key"
+            testId="search-key-state"
+            isSet={stored.search_api_key_set === true}
+            value={newSearchKey}
+            placeholder="tvly-…"
+            onInput={(value) => {
+              setSaved(false);
+              setNewSearchKey(value);
+            }}
+          />
           <span class="meta">With a key, the agent searches the web through Tavily's MCP server.</span>
         </fieldset>
         <fieldset>
@@ -226,5 +213,34 @@ export function SettingsPage() {
         }}
       />
     </section>
+  );
+}
+
+/** A write-only key: shown as set or not set; what is typed replaces the stored one on Save. */
+function KeyField(props: {
+  label: string;
+  name: string;
+  testId: string;
+  isSet: boolean;
+  value: string;
+  /** Shown while nothing is stored. */
+  placeholder: string;
+  onInput: (value: string) => void;
+}) {
+  return (
+    <label>
+      {props.label}{' '}
+      <span class={`badge ${props.isSet ? 'status-finished' : ''}`} data-testid={props.testId}>
+        {props.isSet ? 'set' : 'not set'}
+      </span>
+      <input
+        type="password"
+        name={props.name}
+        autocomplete="off"
+        value={props.value}
+        placeholder={props.isSet ? 'leave empty to keep the stored key' : props.placeholder}
+        onInput={(e) => props.onInput(e.currentTarget.value)}
+      />
+    </label>
   );
 }
