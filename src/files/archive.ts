@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { EMPTY_TREE, gitEnv, oneReading, safeGitArgs } from '../git/index.js';
+import { EMPTY_TREE, gitEnv, NO_DIFF_PROGRAMS, oneReading, safeGitArgs } from '../git/index.js';
 import { absolutePath, FileOperationError, fsFailure } from './errors.js';
 
 const run = promisify(execFile);
@@ -35,14 +35,16 @@ export const DEFAULT_EXCLUDES = [
 ];
 
 /** Files inside any .git folder that can hold a token (a tokenized remote URL, saved credentials). */
-const SENSITIVE_GIT_FILES = [
-  'config',
-  'config.worktree',
-  'credentials',
-  '.git-credentials',
-  'FETCH_HEAD',
-  'logs',
-];
+const SENSITIVE_GIT_FILES = ['config', 'config.worktree', 'credentials', 'FETCH_HEAD', 'logs'];
+
+/**
+ * git's credential stores wherever they lie in the folder (`~/.git-credentials` and
+ * `~/.config/git/credentials` when the folder is a home): excluded from every archive, like the above.
+ */
+const CREDENTIAL_STORES = ['.git-credentials', '.config/git/credentials'];
+
+/** Repositories without a commit that a delta leaves out, at most (each costs one more `git add`). */
+const MAX_EMPTY_REPOSITORIES = 20;
 
 const GIT_TIMEOUT_MS = 300_000;
 
@@ -67,7 +69,11 @@ export async function archiveDirectory(request: ArchiveRequest): Promise<Archive
   const info = await stat(target).catch((error) => fsFailure(error, what));
   if (!info.isDirectory()) throw new FileOperationError(400, 'Path is not a directory');
   if (request.baseRef?.startsWith('-')) throw new FileOperationError(400, "base_ref must not start with '-'");
-  const excludes = [...(request.useDefaultExcludes ? DEFAULT_EXCLUDES : []), ...request.exclude];
+  const excludes = [
+    ...(request.useDefaultExcludes ? DEFAULT_EXCLUDES : []),
+    ...request.exclude,
+    ...CREDENTIAL_STORES,
+  ];
   const root = await repositoryBelow(target);
   // The repository's filter drivers are read once for all of this archive's git commands (git/run.ts).
   return oneReading(() => archiveOf(root, request, excludes));
@@ -272,6 +278,26 @@ async function scratchOf(dir: string): Promise<{ env: NodeJS.ProcessEnv; remove:
   };
 }
 
+/**
+ * Stages the working tree in the scratch index; answers the pathspecs it used. A repository inside it
+ * without a commit cannot be staged (git has no commit to point to): it is left out, as git would
+ * leave out an empty folder, where failing would leave the whole delta out.
+ */
+async function addWorkTree(dir: string, specs: readonly string[], env: NodeJS.ProcessEnv): Promise<string[]> {
+  const used = [...specs];
+  for (;;) {
+    try {
+      await git(dir, ['add', '-A', '--', '.', ...used], env);
+      return used;
+    } catch (error) {
+      const stderr = String((error as { stderr?: unknown }).stderr ?? '');
+      const empty = /'(.+?)\/?' does not have a commit checked out/.exec(stderr)?.[1];
+      if (empty === undefined || used.length - specs.length >= MAX_EMPTY_REPOSITORIES) throw error;
+      used.push(`:(exclude,literal)${empty}`);
+    }
+  }
+}
+
 async function gitDelta(
   dir: string,
   repo: RepoMetadata,
@@ -286,9 +312,20 @@ async function gitDelta(
     remove = scratch.remove;
     const env = scratch.env;
     await git(dir, base === EMPTY_TREE ? ['read-tree', '--empty'] : ['read-tree', base], env);
-    await git(dir, ['add', '-A', '--', '.', ...specs], env);
+    const added = await addWorkTree(dir, specs, env);
     const stream = await streamOf(
-      ['git', ...(await safeGitArgs(dir)), 'diff', '--binary', '--cached', base, '--', '.', ...specs],
+      [
+        'git',
+        ...(await safeGitArgs(dir)),
+        'diff',
+        ...NO_DIFF_PROGRAMS,
+        '--binary',
+        '--cached',
+        base,
+        '--',
+        '.',
+        ...specs,
+      ],
       { cwd: dir, env: { ...gitEnv(), ...env }, onEnd: remove },
     );
     const headers = { ...repo.headers };

@@ -19,6 +19,8 @@ export async function saveUpload(path: string, source: Readable, complete = () =
   const target = absolutePath(path);
   const existing = await stat(target).catch(() => null);
   if (existing?.isDirectory()) throw new FileOperationError(400, 'Path is a directory');
+  // A device, FIFO or socket is never swapped for a regular file (a root server's /dev/null, say).
+  if (existing && !existing.isFile()) throw new FileOperationError(400, 'Path is not a regular file');
   await mkdir(dirname(target), { recursive: true }).catch((error) => fsFailure(error, PARENT));
   // Beside the target, so the rename stays on one file system; a short name, so it fits where the target does.
   const temporary = join(dirname(target), `.agentd-upload-${randomUUID()}`);

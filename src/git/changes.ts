@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { baseRef } from './base-ref.js';
 import { GitError } from './errors.js';
 import { existingFolder, workTreeTop } from './paths.js';
-import { EMPTY_TREE, gitText, revParse } from './run.js';
+import { EMPTY_TREE, gitText, NO_DIFF_PROGRAMS, revParse } from './run.js';
 import type { GitChange } from './schemas.js';
 
 /** Changed paths with their status, NUL-separated, renames found, relative to the folder asked about. */
-const NAME_STATUS = ['diff', '--name-status', '-z', '-M', '--relative', '--no-ext-diff'];
+const NAME_STATUS = ['diff', ...NO_DIFF_PROGRAMS, '--name-status', '-z', '-M', '--relative'];
 
 /** `git diff --name-status -z` output as OpenHands reports it: a rename is its old path DELETED and its new path ADDED. */
 export function parseNameStatus(output: string): GitChange[] {

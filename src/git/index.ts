@@ -9,6 +9,7 @@ export {
   GIT_TIMEOUT_MS,
   gitEnv,
   MAX_GIT_OUTPUT_BYTES,
+  NO_DIFF_PROGRAMS,
   oneReading,
   runGit,
   safeGitArgs,

@@ -11,6 +11,12 @@ export const GIT_TIMEOUT_MS = 30_000;
 /** The most one git command may print (a change list of ~200k paths). */
 export const MAX_GIT_OUTPUT_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Options every `git diff` here takes: the repository's own diff programs (`diff.external`, a driver's
+ * `command`, its `textconv`) are commands a sandbox may have written into its config or attributes.
+ */
+export const NO_DIFF_PROGRAMS = ['--no-ext-diff', '--no-textconv'] as const;
+
 /** The tree with nothing in it: the base of a repository without commits, and a root commit's parent. */
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 

@@ -2,7 +2,7 @@
 // conversation), over real HTTP; archives are checked by unpacking them with the same tools (zips with
 // Debian's unzip as well as the tests' own reader).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pauseEvent } from '../server/fixtures.js';
@@ -143,6 +143,37 @@ describe('archive', () => {
     const res = await archive({ path: base });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { detail: string }).detail).toMatch(/^Not a git repository/);
+  });
+
+  it("runs none of the repository's diff programs, and leaves out credential stores and repositories without commits", async () => {
+    const repo = repository();
+    const marks = tempDir('agentd-marks-');
+    // What a sandbox could write into its repository: programs git would run on a diff.
+    git(repo, 'config', 'diff.external', `touch ${join(marks, 'external')}`);
+    git(repo, 'config', 'diff.sandboxed.command', `touch ${join(marks, 'command')}`);
+    git(repo, 'config', 'diff.converted.textconv', `touch ${join(marks, 'textconv')}; cat`);
+    writeFileSync(join(repo, '.gitattributes'), 'src/* diff=sandboxed\n*.bin diff=converted\n');
+    // A credential store in the working tree, and a repository inside it with no commit yet.
+    writeFileSync(join(repo, '.git-credentials'), 'https://user:ghp_STORED-TOKEN@github.com\n');
+    mkdirSync(join(repo, 'src', 'nested'));
+    git(join(repo, 'src', 'nested'), 'init', '-q');
+    writeFileSync(join(repo, 'src', 'nested', 'draft.txt'), 'draft\n');
+
+    const delta = await archive({ path: repo });
+    expect(delta.status).toBe(200);
+    const patch = await delta.text();
+    expect(patch).toContain('+two');
+    expect(patch).not.toContain('ghp_STORED-TOKEN');
+    expect(patch).not.toContain('draft');
+    const tar = await archive({ path: repo, format: 'tar.gz' });
+    const out = tempDir('agentd-unpack-');
+    writeFileSync(join(out, 'a.tar.gz'), Buffer.from(await tar.arrayBuffer()));
+    const names = execFileSync('tar', ['-tzf', join(out, 'a.tar.gz')])
+      .toString()
+      .split('\n');
+    expect(names).toContain('project/src/main.txt');
+    expect(names).not.toContain('project/.git-credentials');
+    expect(readdirSync(marks)).toEqual([]);
   });
 
   it('answers 400 for a bad base_ref, a folder that is no repository, a relative path; 404 when missing', async () => {

@@ -1,6 +1,7 @@
 // Upload, download and create_directory over real HTTP, called as the OpenHands SDK's RemoteWorkspace
 // calls them: POST /api/file/upload?path=<absolute> with the file in multipart field `file`, and
 // GET /api/file/download?path=<absolute>.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,6 +64,15 @@ describe('upload and download', () => {
     expect((await upload(target, Buffer.from('#!/bin/sh\necho new\n'))).status).toBe(200);
     expect(readFileSync(target, 'utf8')).toBe('#!/bin/sh\necho new\n');
     expect(statSync(target).mode & 0o777).toBe(0o750);
+  });
+
+  it('refuses to replace what is not a regular file (a FIFO here; a device alike) with 400, leaving it as it was', async () => {
+    const fifo = join(root, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const res = await upload(fifo, Buffer.from('data'));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { detail: string }).detail).toBe('Path is not a regular file');
+    expect(statSync(fifo).isFIFO()).toBe(true);
   });
 
   it('refuses a file over the limit with 413 and leaves the old file and no temporary one', async () => {
