@@ -279,16 +279,16 @@ async function scratchOf(dir: string): Promise<{ env: NodeJS.ProcessEnv; remove:
 }
 
 /**
- * Stages the working tree in the scratch index; answers the pathspecs it used. A repository inside it
+ * Stages the working tree in the scratch index. A repository inside it
  * without a commit cannot be staged (git has no commit to point to): it is left out, as git would
  * leave out an empty folder, where failing would leave the whole delta out.
  */
-async function addWorkTree(dir: string, specs: readonly string[], env: NodeJS.ProcessEnv): Promise<string[]> {
+async function addWorkTree(dir: string, specs: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
   const used = [...specs];
   for (;;) {
     try {
       await git(dir, ['add', '-A', '--', '.', ...used], env);
-      return used;
+      return;
     } catch (error) {
       const stderr = String((error as { stderr?: unknown }).stderr ?? '');
       const empty = /'(.+?)\/?' does not have a commit checked out/.exec(stderr)?.[1];
@@ -312,7 +312,7 @@ async function gitDelta(
     remove = scratch.remove;
     const env = scratch.env;
     await git(dir, base === EMPTY_TREE ? ['read-tree', '--empty'] : ['read-tree', base], env);
-    const added = await addWorkTree(dir, specs, env);
+    await addWorkTree(dir, specs, env);
     const stream = await streamOf(
       [
         'git',
