@@ -43,13 +43,23 @@ describe('RemoteWorkspace.execute_command', () => {
   });
 
   it("runs in the server's cwd without cwd, with the server's rights and without its secrets", async () => {
-    process.env.SESSION_API_KEY = 'must-not-leak';
+    const secrets = {
+      SESSION_API_KEY: 'must-not-leak',
+      AGENTD_DATABASE_URL: 'postgres://agentd:db-password@127.0.0.1/agentd',
+      AGENTD_REDIS_URL: 'redis://:redis-password@127.0.0.1:6379',
+    };
+    const saved = Object.fromEntries(Object.keys(secrets).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, secrets);
     try {
-      const result = await sdkExecuteCommand(server, 'pwd; id -u; echo "key=$SESSION_API_KEY"', null, 60);
+      const echo = 'echo "key=$SESSION_API_KEY db=$AGENTD_DATABASE_URL redis=$AGENTD_REDIS_URL"';
+      const result = await sdkExecuteCommand(server, `pwd; id -u; ${echo}`, null, 60);
       expect(result).toMatchObject({ exit_code: 0, stderr: '' });
-      expect(result.stdout).toBe(`${process.cwd()}\n${process.getuid?.()}\nkey=\n`);
+      expect(result.stdout).toBe(`${process.cwd()}\n${process.getuid?.()}\nkey= db= redis=\n`);
     } finally {
-      delete process.env.SESSION_API_KEY;
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   });
 

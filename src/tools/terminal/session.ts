@@ -361,12 +361,18 @@ export class TerminalSession {
   }
 }
 
+/**
+ * The server's own secrets among its environment variables: session keys, the secret key, API keys,
+ * and the database and Redis URLs (they may carry a password).
+ */
+const SERVER_SECRET = /SESSION_API_KEY|OH_SECRET_KEY|API_KEY$|^AGENTD_(TEST_)?(DATABASE|REDIS)_URL$/i;
+
 /** The server's environment without its own secrets. */
 export function sanitizedEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value === undefined) continue;
-    if (/SESSION_API_KEY|OH_SECRET_KEY|API_KEY$/i.test(key)) continue;
+    if (SERVER_SECRET.test(key)) continue;
     env[key] = value;
   }
   env.USER ??= userInfo().username;
