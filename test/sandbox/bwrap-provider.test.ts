@@ -104,7 +104,8 @@ describe('BwrapSandboxProvider', () => {
       'echo "LIMITS $(ulimit -n) $(ulimit -c)"',
       'echo FILES; ls -a1 /workspace/project; echo END',
       'echo READS',
-      `for f in ${dataDir}/secret.key ${dataDir}/agentd.db ${otherWorkspace}/other.txt /etc/shadow; do cat "$f" >/dev/null 2>&1 && echo "read $f"; done`,
+      // The package folder beyond what the agent server runs from (a checkout's README, its sources).
+      `for f in ${dataDir}/secret.key ${dataDir}/agentd.db ${otherWorkspace}/other.txt /etc/shadow ${root}/README.md ${root}/src/cli/main.ts; do cat "$f" >/dev/null 2>&1 && echo "read $f"; done`,
       'echo END; echo WRITES',
       `for d in / /etc /usr /var/lib /home ${root} ${dataDir}; do touch "$d/probe" 2>/dev/null && echo "wrote $d"; done`,
       'echo END',
