@@ -165,7 +165,10 @@ export function createCompilers(): Compilers {
 function installJsonParser(app: FastifyInstance): void {
   // An empty JSON body is no body (FastAPI's reading, which OpenHands clients rely on for POST /run).
   // Bytes, not text: Fastify's own decoding would turn invalid UTF-8 into U+FFFD without a word.
-  app.removeContentTypeParser('application/json');
+  // JSON is the one body these routes read (multipart where a route adds its own): Fastify's default
+  // text/plain parser handed a route a string its schema then refused with a 422, not the 415 of every
+  // other media type.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
       const text = decodeUtf8(body as Buffer);

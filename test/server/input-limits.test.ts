@@ -172,15 +172,17 @@ describe("the router's and Node's refusals are {detail} answers", () => {
     expect(JSON.parse(res.text)).toEqual({ detail: expect.any(String) });
   });
 
-  it('an unsupported media type is a 415 {detail}', async () => {
-    const res = await sendRaw(server.url, {
-      method: 'POST',
-      path: '/api/settings',
-      headers: { ...headers(), 'content-type': 'application/xml' },
-      body: Buffer.from('{}'),
-    });
-    expect(res.status).toBe(415);
-    expect(JSON.parse(res.text)).toEqual({ detail: expect.any(String) });
+  it('an unsupported media type is a 415 {detail}, text/plain too', async () => {
+    for (const type of ['application/xml', 'text/plain']) {
+      const res = await sendRaw(server.url, {
+        method: 'POST',
+        path: '/api/settings',
+        headers: { ...headers(), 'content-type': type },
+        body: Buffer.from('{}'),
+      });
+      expect(res.status).toBe(415);
+      expect(JSON.parse(res.text)).toEqual({ detail: expect.any(String) });
+    }
   });
 });
 
