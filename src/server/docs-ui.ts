@@ -38,8 +38,15 @@ export async function installDocsUi(app: FastifyInstance): Promise<void> {
 async function docsApp(app: FastifyInstance): Promise<FastifyInstance> {
   const { default: swaggerUi } = await import('@fastify/swagger-ui');
   const ui = Fastify({ logger: false });
+  // The app's {detail} shape, also for what @fastify/static refuses (a `..` in a path is a 403).
   ui.setNotFoundHandler((_request, reply) => {
     reply.code(404).send({ detail: 'Not Found' });
+  });
+  ui.setErrorHandler((error: { statusCode?: number; message?: string }, _request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.code(status).send({ detail: error.message });
+    app.log.error({ err: error }, 'the docs UI failed');
+    return reply.code(500).send({ detail: 'Internal Server Error' });
   });
   await ui.register(swagger, {
     mode: 'static',

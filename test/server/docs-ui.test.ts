@@ -1,5 +1,5 @@
 // The interactive docs in a real Chromium: after "Authorize" with the session key, "Try it out" on a
-// protected operation sends the key and gets the answer, not a 401.
+// protected operation sends the key and gets the answer, not a 401; what it refuses is in the {detail} shape.
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH } from '../../src/tools/browser/session.js';
@@ -42,5 +42,16 @@ describe('/docs in Chromium', () => {
     expect((await status.textContent())?.trim()).toBe('200');
     expect(sent).toEqual(['docs-key']);
     await page.close();
+  });
+
+  it("answers what it refuses in the app's {detail} shape", async () => {
+    for (const [path, status] of [
+      ['/docs/static/....//....//package.json', 403],
+      ['/docs/static/no-such-file.js', 404],
+    ] as const) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.status).toBe(status);
+      expect(await res.json()).toEqual({ detail: expect.any(String) });
+    }
   });
 });
