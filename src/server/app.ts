@@ -31,6 +31,7 @@ import { loggerOptions, RequestLogController } from './logging.js';
 import { installOpenApi } from './openapi.js';
 import { ReplicaCalls } from './replica-calls.js';
 import { agentProfileRoutes } from './routes/agent-profiles.js';
+import { appSecretRoutes } from './routes/app-secrets.js';
 import { bashRoutes } from './routes/bash.js';
 import { conversationBranchRoutes } from './routes/conversation-branches.js';
 import { conversationGoalRoutes } from './routes/conversation-goal.js';
@@ -224,8 +225,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       settings: deps.settings,
       exposeSecrets: deps.exposeSecrets ?? false,
     });
-    // OpenHands' app-server options (the web UI's mode, feature flags and settings choices).
+    // OpenHands' app-server options (the web UI's mode, feature flags and settings choices) and its
+    // custom-secrets routes (the web UI's Secrets page).
     await app.register(optionRoutes);
+    await app.register(appSecretRoutes, { settings: deps.settings });
   }
   return app;
 }

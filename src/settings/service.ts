@@ -162,10 +162,24 @@ export class SettingsService extends AgentProfileSettings {
 
   /** Creates or replaces one custom secret (sealed). More than MAX_SECRETS is an InvalidSettingsError. */
   async putSecret(userId: string, secret: SecretCreateRequest): Promise<SecretItem> {
+    return (await this.writeSecret(userId, secret, true))!;
+  }
+
+  /** Creates one custom secret (sealed); null, changing nothing, when one of that name exists. */
+  createSecret(userId: string, secret: SecretCreateRequest): Promise<SecretItem | null> {
+    return this.writeSecret(userId, secret, false);
+  }
+
+  private async writeSecret(
+    userId: string,
+    secret: SecretCreateRequest,
+    replace: boolean,
+  ): Promise<SecretItem | null> {
     return this.serialize(userId, async () => {
       const doc = (await this.read(userId)) ?? defaults();
       // A Map: names are the client's (the pattern already rules out `__proto__`, this says so twice).
       const entries = new Map(Object.entries(doc.secrets_store?.custom_secrets ?? {}));
+      if (entries.get(secret.name)?.secret && !replace) return null;
       if (!entries.has(secret.name) && entries.size >= MAX_SECRETS) {
         throw new InvalidSettingsError([
           { loc: ['name'], msg: `At most ${MAX_SECRETS} secrets per user`, type: 'too_many_secrets' },
@@ -176,6 +190,29 @@ export class SettingsService extends AgentProfileSettings {
       doc.secrets_store = { ...doc.secrets_store, custom_secrets: Object.fromEntries(entries) };
       await this.write(userId, doc);
       return { name: secret.name, description };
+    });
+  }
+
+  /**
+   * Renames one custom secret and sets its description, keeping its value (OpenHands' PUT
+   * /api/secrets/{id}): `missing` when there is none by `name`, `taken` when `change.name` is another's.
+   */
+  async renameSecret(
+    userId: string,
+    name: string,
+    change: { name: string; description?: string | null },
+  ): Promise<'renamed' | 'missing' | 'taken'> {
+    return this.serialize(userId, async () => {
+      const doc = await this.read(userId);
+      const entries = new Map(Object.entries(doc?.secrets_store?.custom_secrets ?? {}));
+      const current = entries.get(name);
+      if (!doc || !current?.secret) return 'missing';
+      if (change.name !== name && entries.get(change.name)?.secret) return 'taken';
+      entries.delete(name);
+      entries.set(change.name, { secret: current.secret, description: change.description ?? null });
+      doc.secrets_store = { ...doc.secrets_store, custom_secrets: Object.fromEntries(entries) };
+      await this.write(userId, doc);
+      return 'renamed';
     });
   }
 
