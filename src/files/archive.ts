@@ -279,9 +279,9 @@ async function scratchOf(dir: string): Promise<{ env: NodeJS.ProcessEnv; remove:
 }
 
 /**
- * Stages the working tree in the scratch index. A repository inside it
- * without a commit cannot be staged (git has no commit to point to): it is left out, as git would
- * leave out an empty folder, where failing would leave the whole delta out.
+ * Stages the working tree in the scratch index. A repository inside it without a commit cannot be
+ * staged (git has no commit to point to): it is left out, as an empty folder would be, rather than
+ * failing the whole delta.
  */
 async function addWorkTree(dir: string, specs: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
   const used = [...specs];
