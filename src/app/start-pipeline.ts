@@ -44,12 +44,24 @@ const DEFAULT_GIT_USER_EMAIL = 'openhands@all-hands.dev';
 /** Single-quotes a value for bash. */
 const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
-/** A clone URL for `owner/repo` on the given provider; URLs and paths are used as they are. */
-export function repositoryUrl(repository: string, provider: string | null | undefined): string {
+/** The user's GitHub token and its host, as the settings keep them (opened). */
+type GitHubToken = { token?: string | null; host?: string | null } | null | undefined;
+
+/**
+ * A clone URL for `owner/repo` on the given provider; URLs and paths are used as they are. On GitHub
+ * (the default), the user's token signs the clone in (a private repository), at its host (GitHub
+ * Enterprise), as OpenHands' authenticated URL does.
+ */
+export function repositoryUrl(
+  repository: string,
+  provider: string | null | undefined,
+  github?: GitHubToken,
+): string {
   if (/^(?:[a-z+]+:\/\/|git@|\/)/.test(repository)) return repository;
-  const host =
-    provider === 'gitlab' ? 'gitlab.com' : provider === 'bitbucket' ? 'bitbucket.org' : 'github.com';
-  return `https://${host}/${repository}.git`;
+  if (provider === 'gitlab') return `https://gitlab.com/${repository}.git`;
+  if (provider === 'bitbucket') return `https://bitbucket.org/${repository}.git`;
+  const signIn = github?.token ? `${encodeURIComponent(github.token)}@` : '';
+  return `https://${signIn}${github?.host || 'github.com'}/${repository}.git`;
 }
 
 export class StartPipeline {
@@ -84,7 +96,8 @@ export class StartPipeline {
       }
 
       await step('PREPARING_REPOSITORY');
-      const workingDir = await this.prepareRepository(sandbox, request);
+      const github = settings?.secrets_store?.provider_tokens?.github;
+      const workingDir = await this.prepareRepository(sandbox, request, github);
       await this.setGitIdentity(sandbox, workingDir, settings);
       await step('RUNNING_SETUP_SCRIPT');
       // A failing setup script does not stop the start (as in OpenHands); the agent can look at it.
@@ -125,6 +138,7 @@ export class StartPipeline {
   private async prepareRepository(
     sandbox: SandboxRecord,
     request: StartTaskRecord['request'],
+    github: GitHubToken,
   ): Promise<string> {
     // Paths here are the sandbox's own (/workspace/project in a bwrap sandbox).
     const base = this.deps.sandboxes.workingDir(sandbox);
@@ -146,10 +160,16 @@ export class StartPipeline {
     const clone = await this.exec(
       sandbox,
       base,
-      `[ -d ${quote(name)}/.git ] || git clone --quiet -- ${quote(repositoryUrl(repository, request.git_provider))} ${quote(name)}`,
+      `[ -d ${quote(name)}/.git ] || git clone --quiet -- ${quote(repositoryUrl(repository, request.git_provider, github))} ${quote(name)}`,
       600_000,
     );
-    if (clone.exitCode !== 0) throw new SandboxError(`Cloning ${repository} failed: ${clone.output.trim()}`);
+    if (clone.exitCode !== 0) {
+      // git may echo the URL it was given: the token never reaches the task's detail.
+      const output = github?.token
+        ? clone.output.replaceAll(encodeURIComponent(github.token), '***')
+        : clone.output;
+      throw new SandboxError(`Cloning ${repository} failed: ${output.trim()}`);
+    }
     const branch = request.selected_branch;
     const checkout = branch
       ? `git checkout --quiet ${quote(branch)}`
@@ -216,6 +236,13 @@ export class StartPipeline {
           value: secret.secret,
           ...(secret.description ? { description: secret.description } : {}),
         };
+    }
+    // A connected GitHub account is the agent's too (to push, open pull requests): OpenHands' GIT_TOKEN,
+    // and GITHUB_TOKEN, which GitHub's tools and OpenHands' skills read. A secret of the user's own by
+    // either name stands.
+    const github = settings?.secrets_store?.provider_tokens?.github?.token;
+    for (const name of ['GIT_TOKEN', 'GITHUB_TOKEN']) {
+      if (github && !secrets[name]) secrets[name] = { value: github, description: 'Your GitHub token' };
     }
     const conversationId = randomUUID();
     const tools =

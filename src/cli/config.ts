@@ -78,6 +78,8 @@ export interface ServerConfig {
   publicUrl: string | undefined;
   /** The MCP server a user's search_api_key connects for web search (AGENTD_SEARCH_MCP_URL; default Tavily's). */
   searchMcpUrl: string;
+  /** The GitHub API every user's token goes to (AGENTD_GITHUB_API_URL); unset: by the token's host. */
+  githubApiUrl: string | undefined;
   /** The Redis bus for several replicas (--redis-url, AGENTD_REDIS_URL); unset: the in-memory bus. */
   redisUrl: string | undefined;
   /** How long a replica's conversation lease lasts without a heartbeat (AGENTD_LEASE_SECONDS, default 7). */
@@ -188,6 +190,9 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
     corsOrigins: parseCorsOrigins(env.AGENTD_CORS_ORIGINS),
     publicUrl: publicUrlOf(env.AGENTD_PUBLIC_URL),
     searchMcpUrl: searchMcpUrlOf(env.AGENTD_SEARCH_MCP_URL),
+    githubApiUrl: env.AGENTD_GITHUB_API_URL?.trim()
+      ? httpUrlOf('AGENTD_GITHUB_API_URL', env.AGENTD_GITHUB_API_URL).href
+      : undefined,
     redisUrl: redisUrlOf(options.redisUrl ?? env.AGENTD_REDIS_URL),
     leaseSeconds: parsePositive('AGENTD_LEASE_SECONDS', env.AGENTD_LEASE_SECONDS ?? '7', false),
     port,

@@ -70,6 +70,7 @@ export function startOptions(config: ServerConfig): AgentdOptions {
     },
     hooks: config.hooks,
     searchMcpUrl: config.searchMcpUrl,
+    githubApiUrl: config.githubApiUrl,
     prices: config.prices,
     toolOptions: { terminalIdleSeconds: config.terminalIdleSeconds },
     maxLiveConversations: config.maxLiveConversations,

@@ -11,6 +11,7 @@ import type { Ownership } from '../cluster/index.js';
 import type { EventQueries, OwnerEventQueries } from '../conversation/event-queries.js';
 import type { ConversationService } from '../conversation/service.js';
 import type { ChatGateway } from '../gateway/openai.js';
+import type { GitProviders } from '../git-providers/index.js';
 import type { SandboxProviderKind, SandboxService, SandboxSpecs } from '../sandbox/index.js';
 import { SavedWorkspaces, type SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
@@ -40,6 +41,7 @@ import { conversationRoutes } from './routes/conversations.js';
 import { eventRoutes } from './routes/events.js';
 import { fileRoutes } from './routes/files.js';
 import { gitRoutes } from './routes/git.js';
+import { gitProviderRoutes } from './routes/git-providers.js';
 import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { llmRoutes } from './routes/llm.js';
@@ -125,6 +127,8 @@ export interface ControlPlaneDeps {
   specs: SandboxSpecs;
   apps: AppConversationService;
   events: OwnerEventQueries;
+  /** The users' GitHub tokens and what GitHub shows them (the web UI's repository picker). */
+  gitProviders: GitProviders;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -229,6 +233,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // custom-secrets routes (the web UI's Secrets page).
     await app.register(optionRoutes);
     await app.register(appSecretRoutes, { settings: deps.settings });
+    await app.register(gitProviderRoutes, { providers: v1.gitProviders });
   }
   return app;
 }

@@ -11,6 +11,7 @@ import { EventLog } from '../conversation/event-log.js';
 import { EventQueries, OwnerEventQueries } from '../conversation/event-queries.js';
 import { ConversationService } from '../conversation/service.js';
 import { ChatGateway } from '../gateway/openai.js';
+import { GitProviders } from '../git-providers/index.js';
 import type { HookConfig } from '../hooks/index.js';
 import type { Logger, PriceTable } from '../llm/index.js';
 import { loopTurns } from '../loop/index.js';
@@ -66,6 +67,8 @@ export interface AgentdOptions {
   hooks?: HookConfig | null;
   /** The web search server a user's search_api_key connects (AGENTD_SEARCH_MCP_URL); default Tavily's. */
   searchMcpUrl?: string;
+  /** The GitHub API every user's token goes to (AGENTD_GITHUB_API_URL); default by the token's host. */
+  githubApiUrl?: string;
   /** Largest upload to /api/file/upload in bytes (default 1 GiB). */
   maxUploadBytes?: number;
   /** How long a request body may stop arriving before a 408 (default 60 s; tests use a short one). */
@@ -189,6 +192,7 @@ export async function startAgentd(options: AgentdOptions): Promise<Agentd> {
           secretBox,
           dataDir: options.dataDir,
           searchMcpUrl: options.searchMcpUrl,
+          githubApiUrl: options.githubApiUrl,
           logError,
         });
   if (controlPlane) {
@@ -253,6 +257,8 @@ async function startControlPlane(
   > & {
     secretBox: ReturnType<typeof loadSecretBox>;
     dataDir: string;
+    /** The GitHub API every token goes to (AGENTD_GITHUB_API_URL); default by the token's host. */
+    githubApiUrl?: string;
   },
 ): Promise<ControlPlaneDeps> {
   const specs = options.specs ?? new SandboxSpecs();
@@ -282,6 +288,7 @@ async function startControlPlane(
     specs,
     apps,
     events: new OwnerEventQueries(deps.store, new EventQueries(deps.store)),
+    gitProviders: new GitProviders(deps.settings, deps.githubApiUrl),
   };
 }
 

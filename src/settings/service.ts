@@ -21,7 +21,7 @@ import {
   type SettingsDocument,
   settingsOnly,
 } from './profiles.js';
-import type { GETSettingsResponse, MCPConfig, Settings } from './schemas.js';
+import type { GETSettingsResponse, MCPConfig, ProviderToken, Settings } from './schemas.js';
 import {
   MAX_SECRETS,
   REDACTED,
@@ -213,6 +213,32 @@ export class SettingsService extends AgentProfileSettings {
       doc.secrets_store = { ...doc.secrets_store, custom_secrets: Object.fromEntries(entries) };
       await this.write(userId, doc);
       return 'renamed';
+    });
+  }
+
+  /**
+   * Replaces the git provider tokens (OpenHands' /api/add-git-providers): each provider given is kept,
+   * its token sealed, or the stored one when it comes empty (its host is the new one); a provider left
+   * out, or with neither token nor user id, is gone.
+   */
+  async setProviderTokens(
+    userId: string,
+    tokens: Record<string, { token?: string | null; host?: string | null; user_id?: string | null }>,
+  ): Promise<void> {
+    await this.serialize(userId, async () => {
+      const doc = (await this.read(userId)) ?? defaults();
+      const stored = doc.secrets_store?.provider_tokens ?? {};
+      const next = new Map<string, ProviderToken>();
+      for (const [provider, given] of Object.entries(tokens)) {
+        const before = Object.hasOwn(stored, provider) ? stored[provider] : null;
+        const token = given.token?.trim()
+          ? this.box.encrypt(given.token.trim(), sealContext(userId))
+          : (before?.token ?? null);
+        const user_id = given.user_id ?? before?.user_id ?? null;
+        if (token || user_id) next.set(provider, { token, host: given.host?.trim() || null, user_id });
+      }
+      doc.secrets_store = { ...doc.secrets_store, provider_tokens: Object.fromEntries(next) };
+      await this.write(userId, doc);
     });
   }
 

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
 import { startConversation, waitForStatus } from '../support/conversation.js';
+import { FakeGitHub } from '../support/fake-github.js';
 import {
   DEEP_MARKER,
   httpRequest,
@@ -50,16 +51,21 @@ const runsFor = (op: Operation) =>
 
 const llm = new ScriptedLLM();
 await llm.start();
+// GitHub on loopback: a token the fuzzer makes up is refused there (a 400), as GitHub refuses it.
+const github = new FakeGitHub();
+await github.start();
 // A home of its own: the skill routes install into it (never into the machine's ~/.openhands).
 const server = await startServer({
   controlPlane: { maxSandboxes: 2, warmSpare: false },
   skillsHome: tempDir('agentd-fuzz-home-'),
+  githubApiUrl: github.url,
 });
 const workspaces = tempDir('agentd-fuzz-ws-');
 const fileRoot = tempDir('agentd-fuzz-files-');
 afterAll(async () => {
   await server.close({ remove: true });
   await llm.stop();
+  await github.stop();
   rmSync(workspaces, { recursive: true, force: true });
   rmSync(fileRoot, { recursive: true, force: true });
 });

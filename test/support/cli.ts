@@ -32,12 +32,18 @@ export interface RunningCli {
 
 /** An MCP URL nothing answers: connecting fails at once, and nothing leaves this machine. */
 export const CLOSED_LOOPBACK_MCP = 'http://127.0.0.1:9/mcp';
+/** A GitHub API URL nothing answers, likewise. */
+export const CLOSED_LOOPBACK_GITHUB = 'http://127.0.0.1:9/';
 
 /**
- * What keeps the binary on loopback: no extensions repository (its default is GitHub's), and a search
- * key in a test's settings never reaching Tavily.
+ * What keeps the binary on loopback: no extensions repository (its default is GitHub's), and neither a
+ * search key nor a GitHub token in a test's settings reaching Tavily or GitHub.
  */
-export const LOOPBACK_ONLY = { AGENTD_EXTENSIONS_REPO: '', AGENTD_SEARCH_MCP_URL: CLOSED_LOOPBACK_MCP };
+export const LOOPBACK_ONLY = {
+  AGENTD_EXTENSIONS_REPO: '',
+  AGENTD_SEARCH_MCP_URL: CLOSED_LOOPBACK_MCP,
+  AGENTD_GITHUB_API_URL: CLOSED_LOOPBACK_GITHUB,
+};
 
 export function runCli(
   args: string[],

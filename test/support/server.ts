@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Agentd, type AgentdOptions, startAgentd } from '../../src/server/start.js';
-import { CLOSED_LOOPBACK_MCP } from './cli.js';
+import { CLOSED_LOOPBACK_GITHUB, CLOSED_LOOPBACK_MCP } from './cli.js';
 import { killProcessesIn } from './process.js';
 
 export interface TestServer extends Agentd {
@@ -50,8 +50,10 @@ export async function startServer(
     logger: false,
     env: {},
     controlPlane: { warmSpare: false },
-    // A search key in a test's settings must not reach Tavily: a closed port on loopback.
+    // A search key or a GitHub token in a test's settings must not reach Tavily or GitHub: closed
+    // ports on loopback.
     searchMcpUrl: CLOSED_LOOPBACK_MCP,
+    githubApiUrl: CLOSED_LOOPBACK_GITHUB,
     ...rest,
   });
   await agentd.app.listen({ host: '127.0.0.1', port: 0 });

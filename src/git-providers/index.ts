@@ -1,0 +1,3 @@
+export { GitHubClient, GitHubError, githubApiUrl } from './github.js';
+export * from './schemas.js';
+export { GitProviderError, GitProviders } from './service.js';

@@ -1,0 +1,269 @@
+// OpenHands' git-provider routes, which its web UI's Integrations page and repository picker call: the
+// user's GitHub token (POST /api/add-git-providers, /api/unset-provider-tokens) and what GitHub shows
+// them through it (/api/user/*: who they are, their repositories and branches, search, the issues and
+// pull requests waiting on them). On the control plane only, as in OpenHands' app server. GitHub's
+// refusals are 400 (404 for what it does not find), GitHub out of reach is a 502.
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import {
+  GitBranch,
+  GitProviderError,
+  type GitProviders,
+  GitRepository,
+  GitUser,
+  PaginatedBranches,
+  ProviderTokensRequest,
+  SuggestedTask,
+} from '../../git-providers/index.js';
+import { HttpError } from '../errors.js';
+import { detailResponse, errorResponses } from '../schemas.js';
+
+const Provider = Type.Optional(
+  Type.String({ maxLength: 32, description: 'github (the one agentd connects to)' }),
+);
+const RepositoryName = Type.String({
+  pattern: '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$',
+  maxLength: 200,
+  description: 'owner/name',
+});
+const Page = Type.Integer({ minimum: 1, maximum: 10_000, default: 1 });
+const PerPage = (fallback: number) => Type.Integer({ minimum: 1, maximum: 100, default: fallback });
+const Query = Type.String({ minLength: 1, maxLength: 256 });
+
+const Message = Type.Object({ message: Type.String() });
+const failures = {
+  400: detailResponse(
+    'No GitHub token is stored, GitHub refused the request, or another provider was asked for',
+  ),
+  404: detailResponse('GitHub does not find it (or does not show it to this token)'),
+  502: detailResponse('GitHub could not be reached, or failed'),
+};
+
+export const gitProviderRoutes: FastifyPluginAsync<{ providers: GitProviders }> = async (
+  app,
+  { providers },
+) => {
+  /** `work`, its GitProviderError answered with its status and reason. */
+  const answer = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof GitProviderError) throw new HttpError(error.status, error.message);
+      throw error;
+    }
+  };
+
+  app.post(
+    '/api/add-git-providers',
+    {
+      schema: {
+        tags: ['Git providers'],
+        summary: 'Store Provider Tokens',
+        description:
+          "Stores the caller's GitHub token (sealed) after GitHub accepted it; an empty token keeps the stored one, a provider left out is forgotten. GitHub only: a token for another provider is a 400.",
+        body: ProviderTokensRequest,
+        response: { 200: Message, 400: failures[400], 502: failures[502], ...errorResponses },
+      },
+    },
+    async (request) => {
+      await answer(() => providers.store(request.userId, request.body as ProviderTokensRequest));
+      return { message: 'Git providers stored' };
+    },
+  );
+
+  app.post(
+    '/api/unset-provider-tokens',
+    {
+      schema: {
+        tags: ['Git providers'],
+        summary: 'Unset Provider Tokens',
+        description: "Forgets the caller's git provider tokens.",
+        response: { 200: Message, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await providers.unset(request.userId);
+      return { message: 'Unset Git provider tokens' };
+    },
+  );
+
+  app.get(
+    '/api/user/info',
+    {
+      schema: {
+        tags: ['Git providers'],
+        summary: 'Get Git User',
+        description: 'Who the stored GitHub token belongs to.',
+        response: { 200: GitUser, ...failures, ...errorResponses },
+      },
+    },
+    (request) => answer(() => providers.withClient(request.userId, 'github', (github) => github.user())),
+  );
+
+  app.get(
+    '/api/user/repositories',
+    {
+      schema: {
+        tags: ['Git providers'],
+        summary: 'Get User Repositories',
+        description:
+          "One page of the caller's GitHub repositories (or of an installation's); each carries the page's Link header (`link_header`), which tells whether another page follows.",
+        querystring: Type.Object({
+          sort: Type.Union(
+            ['pushed', 'updated', 'created', 'full_name'].map((s) => Type.Literal(s)),
+            {
+              default: 'pushed',
+            },
+          ),
+          selected_provider: Provider,
+          page: Page,
+          per_page: PerPage(30),
+          installation_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
+        }),
+        response: { 200: Type.Array(GitRepository), ...failures, ...errorResponses },
+      },
+    },
+    (request) => {
+      const q = request.query as {
+        sort: string;
+        selected_provider?: string;
+        page: number;
+        per_page: number;
+        installation_id?: string;
+      };
+      return answer(() =>
+        providers.withClient(request.userId, q.selected_provider, (github) =>
+          github.repositories({
+            page: q.page,
+            perPage: q.per_page,
+            sort: q.sort,
+            ...(q.installation_id ? { installationId: q.installation_id } : {}),
+          }),
+        ),
+      );
+    },
+  );
+
+  app.get(
+    '/api/user/search/repositories',
+    {
+      schema: {
+        tags: ['Git providers'],
+        summary: 'Search Repositories',
+        description:
+          "GitHub repositories matching `query`: a repository URL finds that public repository, `owner/name` searches the owner's, a word the caller's own and their organizations'.",
+        querystring: Type.Object({
+          query: Query,
+          per_page: PerPage(5),
+          sort: Type.Union(
+            ['stars', 'forks', 'help-wanted-issues', 'updated'].map((s) => Type.Literal(s)),
+            {
+              default: 'stars',
+            },
+          ),
+          order: Type.Union([Type.Literal('desc'), Type.Literal('asc')], { default: 'desc' }),
+          selected_provider: Provider,
+        }),
+        response: { 200: Type.Array(GitRepository), ...failures, ...errorResponses },
+      },
+    },
+    (request) => {
+      const q = request.query as {
+        query: string;
+        per_page: number;
+        sort: string;
+        order: string;
+        selected_provider?: string;
+      };
+      return answer(() =>
+        providers.withClient(request.userId, q.selected_provider, (github) =>
+          github.searchRepositories({ query: q.query, perPage: q.per_page, sort: q.sort, order: q.order }),
+        ),
+      );
+    },
+  );
+
+  app.get(
+    '/api/user/repository/branches',
+    {
+      schema: {
+        tags: ['Git providers'],
+        summary: 'Get Repository Branches',
+        querystring: Type.Object({ repository: RepositoryName, page: Page, per_page: PerPage(30) }),
+        response: { 200: PaginatedBranches, ...failures, ...errorResponses },
+      },
+    },
+    (request) => {
+      const q = request.query as { repository: string; page: number; per_page: number };
+      return answer(() =>
+        providers.withClient(request.userId, 'github', (github) =>
+          github.branches(q.repository, q.page, q.per_page),
+        ),
+      );
+    },
+  );
+
+  app.get(
+    '/api/user/search/branches',
+    {
+      schema: {
+        tags: ['Git providers'],
+        summary: 'Search Branches',
+        description:
+          'Branches of the repository whose name holds `query` (its first 1,000 branches are looked at).',
+        querystring: Type.Object({
+          repository: RepositoryName,
+          query: Query,
+          per_page: PerPage(30),
+          selected_provider: Provider,
+        }),
+        response: { 200: Type.Array(GitBranch), ...failures, ...errorResponses },
+      },
+    },
+    (request) => {
+      const q = request.query as {
+        repository: string;
+        query: string;
+        per_page: number;
+        selected_provider?: string;
+      };
+      return answer(() =>
+        providers.withClient(request.userId, q.selected_provider, (github) =>
+          github.searchBranches(q.repository, q.query, q.per_page),
+        ),
+      );
+    },
+  );
+
+  app.get(
+    '/api/user/installations',
+    {
+      schema: {
+        tags: ['Git providers'],
+        summary: 'Get User Installations',
+        description: 'The GitHub App installations the token sees (none for a personal token).',
+        querystring: Type.Object({ provider: Type.String({ maxLength: 32 }) }),
+        response: { 200: Type.Array(Type.String()), ...failures, ...errorResponses },
+      },
+    },
+    (request) => {
+      const { provider } = request.query as { provider: string };
+      return answer(() => providers.withClient(request.userId, provider, (github) => github.installations()));
+    },
+  );
+
+  app.get(
+    '/api/user/suggested-tasks',
+    {
+      schema: {
+        tags: ['Git providers'],
+        summary: 'Get Suggested Tasks',
+        description:
+          "The caller's open pull requests (MERGE_CONFLICTS, FAILING_CHECKS, else OPEN_PR) and the open issues assigned to them (OPEN_ISSUE).",
+        response: { 200: Type.Array(SuggestedTask), ...failures, ...errorResponses },
+      },
+    },
+    (request) =>
+      answer(() => providers.withClient(request.userId, 'github', (github) => github.suggestedTasks())),
+  );
+};
