@@ -154,25 +154,27 @@ export class GitHubClient {
       search(`is:open is:pr author:${login} archived:false`),
       search(`is:open is:issue assignee:${login} archived:false`),
     ]);
-    const tasks: SuggestedTask[] = [];
-    for (const item of pulls.slice(0, SUGGESTED_PULLS)) {
-      const repo = repoOfIssue(item);
-      const number = Number(item.number);
-      const { body: pull } = await this.get<Json>(`/repos/${repoPath(repo)}/pulls/${number}`);
-      const type =
-        pull.mergeable_state === 'dirty'
-          ? 'MERGE_CONFLICTS'
-          : (await this.checksFailed(repo, String((pull.head as Json | undefined)?.sha ?? '')))
-            ? 'FAILING_CHECKS'
-            : 'OPEN_PR';
-      tasks.push({
-        git_provider: 'github',
-        task_type: type,
-        repo,
-        issue_number: number,
-        title: String(item.title),
-      });
-    }
+    // Each pull request's state is a request or two of its own: asked for all at once.
+    const tasks: SuggestedTask[] = await Promise.all(
+      pulls.slice(0, SUGGESTED_PULLS).map(async (item) => {
+        const repo = repoOfIssue(item);
+        const number = Number(item.number);
+        const { body: pull } = await this.get<Json>(`/repos/${repoPath(repo)}/pulls/${number}`);
+        const type =
+          pull.mergeable_state === 'dirty'
+            ? 'MERGE_CONFLICTS'
+            : (await this.checksFailed(repo, String((pull.head as Json | undefined)?.sha ?? '')))
+              ? 'FAILING_CHECKS'
+              : 'OPEN_PR';
+        return {
+          git_provider: 'github',
+          task_type: type,
+          repo,
+          issue_number: number,
+          title: String(item.title),
+        };
+      }),
+    );
     for (const item of issues) {
       const task = { repo: repoOfIssue(item), issue_number: Number(item.number), title: String(item.title) };
       tasks.push({ git_provider: 'github', task_type: 'OPEN_ISSUE', ...task });
