@@ -182,10 +182,18 @@ export class GitHubClient {
     return tasks;
   }
 
+  /** Whether the commit's checks failed: its commit statuses, or its check runs (GitHub Actions'). */
   private async checksFailed(repo: string, sha: string): Promise<boolean> {
     if (!/^[0-9a-f]{40}$/i.test(sha)) return false;
-    const { body } = await this.get<{ state?: string }>(`/repos/${repoPath(repo)}/commits/${sha}/status`);
-    return body.state === 'failure' || body.state === 'error';
+    const commit = `/repos/${repoPath(repo)}/commits/${sha}`;
+    const [status, checks] = await Promise.all([
+      this.get<{ state?: string }>(`${commit}/status`),
+      this.get<{ check_runs?: Json[] }>(`${commit}/check-runs`, { per_page: '100' }),
+    ]);
+    const failedRun = (checks.body.check_runs ?? []).some((run) =>
+      ['failure', 'timed_out', 'action_required'].includes(String(run.conclusion)),
+    );
+    return status.body.state === 'failure' || status.body.state === 'error' || failedRun;
   }
 
   private async get<T>(

@@ -106,10 +106,14 @@ export class FakeGitHub {
         return send(200, { mergeable_state: 'clean', head: { sha: 'b'.repeat(40) } });
       case '/repos/octocat/hello/pulls/9':
         return send(200, { mergeable_state: 'clean', head: { sha: 'c'.repeat(40) } });
+      // 8's statuses pass but a check run (GitHub Actions') failed; 9's all pass.
       case `/repos/octocat/hello/commits/${'b'.repeat(40)}/status`:
-        return send(200, { state: 'failure' });
       case `/repos/octocat/hello/commits/${'c'.repeat(40)}/status`:
         return send(200, { state: 'success' });
+      case `/repos/octocat/hello/commits/${'b'.repeat(40)}/check-runs`:
+        return send(200, { check_runs: [{ conclusion: 'success' }, { conclusion: 'failure' }] });
+      case `/repos/octocat/hello/commits/${'c'.repeat(40)}/check-runs`:
+        return send(200, { check_runs: [{ conclusion: 'success' }] });
       default:
         return send(404, { message: 'Not Found' });
     }
