@@ -49,17 +49,19 @@ const providersSet = async (key = 'alice-key') =>
 
 describe('git providers', () => {
   it('stores a GitHub token only once GitHub accepts it, never shows it, and forgets it on unset', async () => {
-    expect(await connect('ghp_WRONG')).toEqual({
-      status: 400,
-      body: { detail: 'Invalid token. Please make sure it is a valid github token.' },
-    });
+    // The reason in `detail`, and in `error`, where OpenHands' web UI reads it.
+    const invalid = 'Invalid token. Please make sure it is a valid github token.';
+    expect(await connect('ghp_WRONG')).toEqual({ status: 400, body: { detail: invalid, error: invalid } });
     expect(await providersSet()).toEqual({});
     const gitlab = await call('POST', '/api/add-git-providers', {
       provider_tokens: { gitlab: { token: 'glpat-x' } },
     });
     expect(gitlab).toEqual({
       status: 400,
-      body: { detail: 'agentd connects to GitHub only, not to gitlab' },
+      body: {
+        detail: 'agentd connects to GitHub only, not to gitlab',
+        error: 'agentd connects to GitHub only, not to gitlab',
+      },
     });
 
     expect(await connect(TOKEN)).toEqual({ status: 200, body: { message: 'Git providers stored' } });

@@ -53,6 +53,16 @@ export const gitProviderRoutes: FastifyPluginAsync<{ providers: GitProviders }> 
     }
   };
 
+  // OpenHands' web UI shows this route's refusal from an `error` member (its server's shape): it comes
+  // beside agentd's `detail` (a body refused before the route, a bad JSON one say, has `detail` alone).
+  const refusal = (description: string) => ({
+    description,
+    content: {
+      'application/json': {
+        schema: Type.Object({ detail: Type.String(), error: Type.Optional(Type.String()) }),
+      },
+    },
+  });
   app.post(
     '/api/add-git-providers',
     {
@@ -60,13 +70,23 @@ export const gitProviderRoutes: FastifyPluginAsync<{ providers: GitProviders }> 
         tags: ['Git providers'],
         summary: 'Store Provider Tokens',
         description:
-          "Stores the caller's GitHub token (sealed) after GitHub accepted it; an empty token keeps the stored one, a provider left out is forgotten. GitHub only: a token for another provider is a 400.",
+          "Stores the caller's GitHub token (sealed) after GitHub accepted it; an empty token keeps the stored one, a provider left out is forgotten. GitHub only: a token for another provider is a 400. A refusal's reason is in `detail` and, for OpenHands' web UI, in `error`.",
         body: ProviderTokensRequest,
-        response: { 200: Message, 400: failures[400], 502: failures[502], ...errorResponses },
+        response: {
+          200: Message,
+          400: refusal('GitHub refused the token, or it is for another provider'),
+          502: refusal('GitHub could not be reached, or failed'),
+          ...errorResponses,
+        },
       },
     },
-    async (request) => {
-      await answer(() => providers.store(request.userId, request.body as ProviderTokensRequest));
+    async (request, reply) => {
+      try {
+        await providers.store(request.userId, request.body as ProviderTokensRequest);
+      } catch (error) {
+        if (!(error instanceof GitProviderError)) throw error;
+        return reply.code(error.status).send({ detail: error.message, error: error.message });
+      }
       return { message: 'Git providers stored' };
     },
   );
