@@ -16,9 +16,9 @@ export class GitProviderError extends Error {
   }
 }
 
-/** A GitHub error as this server answers it: GitHub's own refusals are the caller's to fix. */
-export function providerFailure(error: unknown): GitProviderError {
-  if (!(error instanceof GitHubError)) return error as GitProviderError;
+/** A GitHub error as this server answers it (GitHub's own refusals are the caller's to fix); others as they are. */
+export function providerFailure(error: unknown): unknown {
+  if (!(error instanceof GitHubError)) return error;
   if (error.status === 401)
     return new GitProviderError(400, 'GitHub refused the stored token: connect GitHub again in the settings');
   if (error.status === 404) return new GitProviderError(404, error.message);
@@ -52,9 +52,9 @@ export class GitProviders {
       if (token && (github.token?.trim() || hostChanged)) {
         await new GitHubClient(token, githubApiUrl(github.host, this.apiUrl)).user().catch((error) => {
           const failure = providerFailure(error);
-          throw failure.status === 400
-            ? new GitProviderError(400, 'Invalid token. Please make sure it is a valid github token.')
-            : failure;
+          // Out of reach stays a 502; any answer but the user's is the token's fault (a 404 included).
+          if (!(failure instanceof GitProviderError) || failure.status === 502) throw failure;
+          throw new GitProviderError(400, 'Invalid token. Please make sure it is a valid github token.');
         });
       }
     }
