@@ -107,8 +107,11 @@ describe('BwrapSandboxProvider', () => {
       // The package folder beyond what the agent server runs from (a checkout's README, its sources).
       `for f in ${dataDir}/secret.key ${dataDir}/agentd.db ${otherWorkspace}/other.txt /etc/shadow ${root}/README.md ${root}/src/cli/main.ts; do cat "$f" >/dev/null 2>&1 && echo "read $f"; done`,
       'echo END; echo WRITES',
-      `for d in / /etc /usr /var/lib /home ${root} ${dataDir}; do touch "$d/probe" 2>/dev/null && echo "wrote $d"; done`,
+      `for d in / /etc /usr /var/lib /home ${dataDir}; do touch "$d/probe" 2>/dev/null && echo "wrote $d"; done`,
       'echo END',
+      // The package folder: what the sandbox sees of it holds only its code (under /tmp, bwrap makes the
+      // folder in the sandbox's own /tmp, where a write may land); the host's folder must stay untouched.
+      `touch ${root}/probe 2>/dev/null`,
       'touch /workspace/project/probe ~/probe /tmp/probe && echo OWN-FOLDERS-WRITABLE',
       'echo PS; ps -e -o pid=,args=; echo END',
     ].join('; ');
@@ -139,6 +142,7 @@ describe('BwrapSandboxProvider', () => {
     for (const file of ['secret.key', 'agentd.db']) expect(existsSync(join(dataDir, file))).toBe(true);
     expect(section(output, 'READS', 'END')).toEqual([]);
     expect(section(output, 'WRITES', 'END')).toEqual([]);
+    expect(existsSync(join(root, 'probe'))).toBe(false);
     expect(output).toContain('OWN-FOLDERS-WRITABLE');
     // Named by the program each runs (Node 24 names its main thread, so a node process's comm
     // reads "MainThread" there).
