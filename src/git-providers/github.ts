@@ -142,8 +142,8 @@ export class GitHubClient {
   }
 
   /**
-   * What waits on the user: their open pull requests with a merge conflict or failing checks, the
-   * others as open, and the open issues assigned to them (OpenHands' task types).
+   * What waits on the user: their open pull requests with a merge conflict or failing checks, and the
+   * open issues assigned to them (OpenHands' task types).
    */
   async suggestedTasks(): Promise<SuggestedTask[]> {
     const login = (await this.user()).login;
@@ -154,9 +154,10 @@ export class GitHubClient {
       search(`is:open is:pr author:${login} archived:false`),
       search(`is:open is:issue assignee:${login} archived:false`),
     ]);
-    // Each pull request's state is a request or two of its own: asked for all at once.
-    const tasks: SuggestedTask[] = await Promise.all(
-      pulls.slice(0, SUGGESTED_PULLS).map(async (item) => {
+    // Each pull request's state is a request or two of its own: asked for all at once. One that needs
+    // nothing is no task (OpenHands' web UI has no label for it).
+    const pullTasks = await Promise.all(
+      pulls.slice(0, SUGGESTED_PULLS).map(async (item): Promise<SuggestedTask | null> => {
         const repo = repoOfIssue(item);
         const number = Number(item.number);
         const { body: pull } = await this.get<Json>(`/repos/${repoPath(repo)}/pulls/${number}`);
@@ -165,7 +166,8 @@ export class GitHubClient {
             ? 'MERGE_CONFLICTS'
             : (await this.checksFailed(repo, String((pull.head as Json | undefined)?.sha ?? '')))
               ? 'FAILING_CHECKS'
-              : 'OPEN_PR';
+              : null;
+        if (!type) return null;
         return {
           git_provider: 'github',
           task_type: type,
@@ -175,6 +177,7 @@ export class GitHubClient {
         };
       }),
     );
+    const tasks = pullTasks.filter((task): task is SuggestedTask => task !== null);
     for (const item of issues) {
       const task = { repo: repoOfIssue(item), issue_number: Number(item.number), title: String(item.title) };
       tasks.push({ git_provider: 'github', task_type: 'OPEN_ISSUE', ...task });

@@ -68,7 +68,6 @@ export const SuggestedTask = Type.Object(
       Type.Literal('MERGE_CONFLICTS'),
       Type.Literal('FAILING_CHECKS'),
       Type.Literal('OPEN_ISSUE'),
-      Type.Literal('OPEN_PR'),
     ]),
     repo: Type.String(),
     issue_number: Type.Integer(),

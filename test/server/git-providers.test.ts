@@ -166,7 +166,7 @@ describe('git providers', () => {
     expect((await call('GET', '/api/user/repositories?selected_provider=gitlab')).status).toBe(400);
   });
 
-  it('suggests the pull requests that need work and the issues assigned to the user', async () => {
+  it('suggests the pull requests that need work (not the one that needs nothing) and the issues assigned to the user', async () => {
     expect((await connect(TOKEN)).status).toBe(200);
     const tasks = await call('GET', '/api/user/suggested-tasks');
     expect(tasks.body).toEqual([
@@ -184,7 +184,6 @@ describe('git providers', () => {
         issue_number: 8,
         title: 'PR 8',
       },
-      { git_provider: 'github', task_type: 'OPEN_PR', repo: 'octocat/hello', issue_number: 9, title: 'PR 9' },
       {
         git_provider: 'github',
         task_type: 'OPEN_ISSUE',

@@ -279,7 +279,7 @@ export const gitProviderRoutes: FastifyPluginAsync<{ providers: GitProviders }> 
         tags: ['Git providers'],
         summary: 'Get Suggested Tasks',
         description:
-          "The caller's open pull requests (MERGE_CONFLICTS, FAILING_CHECKS, else OPEN_PR) and the open issues assigned to them (OPEN_ISSUE).",
+          "The caller's open pull requests with a merge conflict (MERGE_CONFLICTS) or failing checks (FAILING_CHECKS), and the open issues assigned to them (OPEN_ISSUE).",
         response: { 200: Type.Array(SuggestedTask), ...failures, ...errorResponses },
       },
     },
