@@ -67,7 +67,7 @@ export class GitHubClient {
       const { body, link } = await this.get<{ repositories?: Json[] }>(path, paging);
       return (body.repositories ?? []).map((r) => repository(r, link));
     }
-    const { body, link } = await this.get<Json[]>('/user/repos', { ...paging, sort: options.sort });
+    const { body, link } = await this.list('/user/repos', { ...paging, sort: options.sort });
     return body.map((r) => repository(r, link));
   }
 
@@ -92,7 +92,7 @@ export class GitHubClient {
       return (await search(`org:${owner} in:name ${name}`)).map((r) => repository(r));
     }
     const login = (await this.user()).login;
-    const organizations = (await this.get<Json[]>('/user/orgs')).body.map((o) => String(o.login));
+    const organizations = (await this.list('/user/orgs')).body.map((o) => String(o.login));
     const found = await Promise.all([
       search(`in:name ${query} user:${login}`),
       ...organizations.map((org) => search(`${query} org:${org}`)),
@@ -105,7 +105,7 @@ export class GitHubClient {
   }
 
   async branches(repositoryName: string, page: number, perPage: number): Promise<PaginatedBranches> {
-    const { body, link } = await this.get<Json[]>(`/repos/${repoPath(repositoryName)}/branches`, {
+    const { body, link } = await this.list(`/repos/${repoPath(repositoryName)}/branches`, {
       page: String(page),
       per_page: String(perPage),
     });
@@ -197,6 +197,13 @@ export class GitHubClient {
       ['failure', 'timed_out', 'action_required'].includes(String(run.conclusion)),
     );
     return status.body.state === 'failure' || status.body.state === 'error' || failedRun;
+  }
+
+  /** A route that answers a list: anything else (a proxy's page, say) is GitHub failing. */
+  private async list(path: string, params: Record<string, string> = {}) {
+    const answer = await this.get<unknown>(path, params);
+    if (!Array.isArray(answer.body)) throw new GitHubError(502, `GitHub answered ${path} with no list`);
+    return { body: answer.body as Json[], link: answer.link };
   }
 
   private async get<T>(
