@@ -30,6 +30,7 @@ import {
   sharingCompiler,
   type ValidationIssue,
 } from '../events/index.js';
+import { GitProviderError } from '../git-providers/index.js';
 import { LLMError } from '../llm/index.js';
 import { SandboxLimitError, SandboxNotFoundError, SandboxSpecNotFoundError } from '../sandbox/index.js';
 import {
@@ -246,6 +247,8 @@ function domainError(error: unknown): { status: number; detail: unknown } | null
   // The LLM behind a request failed (ask_agent): the upstream's fault, not ours and not the client's.
   // Its messages never hold the API key (see llm/errors.ts).
   if (error instanceof LLMError) return { status: 502, detail: error.message };
+  // GitHub's refusals (400, 404) and GitHub out of reach (502), as git-providers/ decided them.
+  if (error instanceof GitProviderError) return { status: error.status, detail: error.message };
   if (
     error instanceof CondenserUnavailableError ||
     error instanceof NoResumableGoalError ||

@@ -15,7 +15,6 @@ import {
   ProviderTokensRequest,
   SuggestedTask,
 } from '../../git-providers/index.js';
-import { HttpError } from '../errors.js';
 import { detailResponse, errorResponses } from '../schemas.js';
 
 const Provider = Type.Optional(
@@ -43,16 +42,6 @@ export const gitProviderRoutes: FastifyPluginAsync<{ providers: GitProviders }> 
   app,
   { providers },
 ) => {
-  /** `work`, its GitProviderError answered with its status and reason. */
-  const answer = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof GitProviderError) throw new HttpError(error.status, error.message);
-      throw error;
-    }
-  };
-
   // OpenHands' web UI shows this route's refusal from an `error` member (its server's shape): it comes
   // beside agentd's `detail` (a body refused before the route, a bad JSON one say, has `detail` alone).
   const refusal = (description: string) => ({
@@ -117,7 +106,7 @@ export const gitProviderRoutes: FastifyPluginAsync<{ providers: GitProviders }> 
         response: { 200: GitUser, ...failures, ...errorResponses },
       },
     },
-    (request) => answer(() => providers.withClient(request.userId, 'github', (github) => github.user())),
+    (request) => providers.withClient(request.userId, 'github', (github) => github.user()),
   );
 
   app.get(
@@ -151,15 +140,13 @@ export const gitProviderRoutes: FastifyPluginAsync<{ providers: GitProviders }> 
         per_page: number;
         installation_id?: string;
       };
-      return answer(() =>
-        providers.withClient(request.userId, q.selected_provider, (github) =>
-          github.repositories({
-            page: q.page,
-            perPage: q.per_page,
-            sort: q.sort,
-            ...(q.installation_id ? { installationId: q.installation_id } : {}),
-          }),
-        ),
+      return providers.withClient(request.userId, q.selected_provider, (github) =>
+        github.repositories({
+          page: q.page,
+          perPage: q.per_page,
+          sort: q.sort,
+          ...(q.installation_id ? { installationId: q.installation_id } : {}),
+        }),
       );
     },
   );
@@ -195,10 +182,8 @@ export const gitProviderRoutes: FastifyPluginAsync<{ providers: GitProviders }> 
         order: string;
         selected_provider?: string;
       };
-      return answer(() =>
-        providers.withClient(request.userId, q.selected_provider, (github) =>
-          github.searchRepositories({ query: q.query, perPage: q.per_page, sort: q.sort, order: q.order }),
-        ),
+      return providers.withClient(request.userId, q.selected_provider, (github) =>
+        github.searchRepositories({ query: q.query, perPage: q.per_page, sort: q.sort, order: q.order }),
       );
     },
   );
@@ -215,10 +200,8 @@ export const gitProviderRoutes: FastifyPluginAsync<{ providers: GitProviders }> 
     },
     (request) => {
       const q = request.query as { repository: string; page: number; per_page: number };
-      return answer(() =>
-        providers.withClient(request.userId, 'github', (github) =>
-          github.branches(q.repository, q.page, q.per_page),
-        ),
+      return providers.withClient(request.userId, 'github', (github) =>
+        github.branches(q.repository, q.page, q.per_page),
       );
     },
   );
@@ -247,10 +230,8 @@ export const gitProviderRoutes: FastifyPluginAsync<{ providers: GitProviders }> 
         per_page: number;
         selected_provider?: string;
       };
-      return answer(() =>
-        providers.withClient(request.userId, q.selected_provider, (github) =>
-          github.searchBranches(q.repository, q.query, q.per_page),
-        ),
+      return providers.withClient(request.userId, q.selected_provider, (github) =>
+        github.searchBranches(q.repository, q.query, q.per_page),
       );
     },
   );
@@ -268,7 +249,7 @@ export const gitProviderRoutes: FastifyPluginAsync<{ providers: GitProviders }> 
     },
     (request) => {
       const { provider } = request.query as { provider: string };
-      return answer(() => providers.withClient(request.userId, provider, (github) => github.installations()));
+      return providers.withClient(request.userId, provider, (github) => github.installations());
     },
   );
 
@@ -283,7 +264,6 @@ export const gitProviderRoutes: FastifyPluginAsync<{ providers: GitProviders }> 
         response: { 200: Type.Array(SuggestedTask), ...failures, ...errorResponses },
       },
     },
-    (request) =>
-      answer(() => providers.withClient(request.userId, 'github', (github) => github.suggestedTasks())),
+    (request) => providers.withClient(request.userId, 'github', (github) => github.suggestedTasks()),
   );
 };
