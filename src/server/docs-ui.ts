@@ -5,6 +5,7 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { markPublic } from './auth.js';
+import { installErrorHandler } from './validation.js';
 
 /** Hop-by-hop and length headers: the outer reply sets its own. */
 const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);
@@ -37,17 +38,10 @@ export async function installDocsUi(app: FastifyInstance): Promise<void> {
 /** swagger-ui on its own instance, over the app's OpenAPI document as it is once the app is ready. */
 async function docsApp(app: FastifyInstance): Promise<FastifyInstance> {
   const { default: swaggerUi } = await import('@fastify/swagger-ui');
-  const ui = Fastify({ logger: false });
-  // The app's {detail} shape, also for what @fastify/static refuses (a `..` in a path is a 403).
-  ui.setNotFoundHandler((_request, reply) => {
-    reply.code(404).send({ detail: 'Not Found' });
-  });
-  ui.setErrorHandler((error: { statusCode?: number; message?: string }, _request, reply) => {
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return reply.code(status).send({ detail: error.message });
-    app.log.error({ err: error }, 'the docs UI failed');
-    return reply.code(500).send({ detail: 'Internal Server Error' });
-  });
+  // The app's logger for what fails in there (its own request lines would double the app's), and the
+  // app's error handling: {detail}, also for what @fastify/static refuses (a `..` in a path is a 403).
+  const ui = Fastify({ loggerInstance: app.log, disableRequestLogging: true });
+  installErrorHandler(ui);
   await ui.register(swagger, {
     mode: 'static',
     specification: { document: app.swagger() as never },
