@@ -7,7 +7,7 @@ import { EXECUTION_STATUSES, type ExecutionStatus } from '../conversation/schema
 import { stateOf } from '../conversation/state.js';
 import { dashedUuid } from '../events/index.js';
 import type { SandboxRecord, SandboxService } from '../sandbox/index.js';
-import { type SettingsService, TAVILY_MCP_URL } from '../settings/index.js';
+import type { SettingsService } from '../settings/index.js';
 import {
   allItems,
   type ConversationFilter,
@@ -54,7 +54,7 @@ export class AppConversationService {
       store: options.store,
       sandboxes: options.sandboxes,
       settings: options.settings,
-      searchMcpUrl: options.searchMcpUrl ?? TAVILY_MCP_URL,
+      searchMcpUrl: options.searchMcpUrl,
       mirrored: (id, sandbox) => this.syncs.follow(id, sandbox),
     });
   }

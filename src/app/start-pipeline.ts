@@ -30,8 +30,8 @@ export interface PipelineDeps {
   store: Store;
   sandboxes: SandboxService;
   settings: SettingsService;
-  /** The web search server a user's search_api_key connects. */
-  searchMcpUrl: string;
+  /** The web search server a user's search_api_key connects; default Tavily's. */
+  searchMcpUrl?: string;
   /** Called once the mirror exists, to start syncing its events. */
   mirrored(conversationId: string, sandbox: SandboxRecord): void;
 }

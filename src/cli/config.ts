@@ -17,7 +17,6 @@ import {
 } from '../sandbox/index.js';
 import { parseCorsOrigins } from '../server/cors.js';
 import { LOG_LEVELS } from '../server/logging.js';
-import { TAVILY_MCP_URL } from '../settings/index.js';
 import { ConfigError } from './config-error.js';
 
 // Named here too: callers that resolve a configuration catch its error from the same module.
@@ -76,8 +75,8 @@ export interface ServerConfig {
    * redirect URI is its /ui/oauth/callback. Unset: the host each start request was sent to.
    */
   publicUrl: string | undefined;
-  /** The MCP server a user's search_api_key connects for web search (AGENTD_SEARCH_MCP_URL; default Tavily's). */
-  searchMcpUrl: string;
+  /** The MCP server a user's search_api_key connects for web search (AGENTD_SEARCH_MCP_URL); unset: Tavily's. */
+  searchMcpUrl: string | undefined;
   /** The GitHub API every user's token goes to (AGENTD_GITHUB_API_URL); unset: by the token's host. */
   githubApiUrl: string | undefined;
   /** The Redis bus for several replicas (--redis-url, AGENTD_REDIS_URL); unset: the in-memory bus. */
@@ -189,10 +188,8 @@ export function resolveConfig(options: ServerOptions, env: Env = process.env): S
     exposeSecrets,
     corsOrigins: parseCorsOrigins(env.AGENTD_CORS_ORIGINS),
     publicUrl: publicUrlOf(env.AGENTD_PUBLIC_URL),
-    searchMcpUrl: searchMcpUrlOf(env.AGENTD_SEARCH_MCP_URL),
-    githubApiUrl: env.AGENTD_GITHUB_API_URL?.trim()
-      ? httpUrlOf('AGENTD_GITHUB_API_URL', env.AGENTD_GITHUB_API_URL).href
-      : undefined,
+    searchMcpUrl: optionalHttpUrl('AGENTD_SEARCH_MCP_URL', env.AGENTD_SEARCH_MCP_URL),
+    githubApiUrl: optionalHttpUrl('AGENTD_GITHUB_API_URL', env.AGENTD_GITHUB_API_URL),
     redisUrl: redisUrlOf(options.redisUrl ?? env.AGENTD_REDIS_URL),
     leaseSeconds: parsePositive('AGENTD_LEASE_SECONDS', env.AGENTD_LEASE_SECONDS ?? '7', false),
     port,
@@ -259,9 +256,9 @@ function publicUrlOf(value: string | undefined): string | undefined {
   return url.origin;
 }
 
-/** An http(s) URL; unset or empty: Tavily's. */
-function searchMcpUrlOf(value: string | undefined): string {
-  return value?.trim() ? httpUrlOf('AGENTD_SEARCH_MCP_URL', value).href : TAVILY_MCP_URL;
+/** An http(s) URL an environment variable may hold; unset or empty: undefined (the default is its user's). */
+function optionalHttpUrl(name: string, value: string | undefined): string | undefined {
+  return value?.trim() ? httpUrlOf(name, value).href : undefined;
 }
 
 /** OpenHands' public extensions repository, which its clients' marketplaces read. */

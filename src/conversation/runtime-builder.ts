@@ -16,13 +16,7 @@ import {
 } from '../agent/index.js';
 import { HookRunner, isEmptyHookConfig, mergeHookConfigs } from '../hooks/index.js';
 import { createLLM, type LLM, type Logger, mapLlmSecrets } from '../llm/index.js';
-import {
-  type EffectiveSettings,
-  mcpConfigOnly,
-  SecretBox,
-  TAVILY_MCP_URL,
-  withSearchServer,
-} from '../settings/index.js';
+import { type EffectiveSettings, mcpConfigOnly, SecretBox, withSearchServer } from '../settings/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { createTools, isTaskTool, type SubAgentPort } from '../tools/index.js';
 import { mapMcpValues, storedAgentMcp, withAgentMcp, withSettingsOAuthStores } from './agent-mcp.js';
@@ -95,7 +89,7 @@ export async function buildRuntime(
   const settingsMcp = withSearchServer(
     chosen ? mcpConfigOnly(effective?.mcp_config ?? null, chosen) : effective?.mcp_config,
     effective?.search_api_key,
-    options.searchMcpUrl ?? TAVILY_MCP_URL,
+    options.searchMcpUrl,
   );
   // Refreshed OAuth tokens go back where the server is kept: the settings, or this conversation's record.
   const oauthState = new ConversationOAuthState(record, created !== undefined, options.secretBox, logger);

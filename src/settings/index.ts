@@ -67,7 +67,7 @@ export {
   UserInfo,
 } from './sdk-schemas.js';
 export { isEmptyUpdate } from './sdk-view.js';
-export { TAVILY_MCP_URL, withSearchServer } from './search.js';
+export { withSearchServer } from './search.js';
 export {
   KEY_FILE_NAME,
   type LoadSecretBoxOptions,

@@ -21,13 +21,14 @@ const endpoint = (url: string) => {
 };
 
 /**
- * The user's MCP servers plus the search server when they have a search key, unless they list that
- * endpoint already (their own entry, with its own key or headers, stands).
+ * The user's MCP servers plus the search server (`url`, the server's AGENTD_SEARCH_MCP_URL; default
+ * Tavily's) when they have a search key, unless they list that endpoint already (their own entry, with
+ * its own key or headers, stands).
  */
 export function withSearchServer(
   config: MCPConfig | null | undefined,
   searchKey: string | null | undefined,
-  url: string,
+  url = TAVILY_MCP_URL,
 ): MCPConfig | null | undefined {
   const key = searchKey?.trim();
   if (!key) return config;

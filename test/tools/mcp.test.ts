@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, resolveConfig } from '../../src/cli/config.js';
+import { withSearchServer } from '../../src/settings/index.js';
 import { allEvents, type Ev, startConversation, waitForStatus } from '../support/conversation.js';
 // @ts-expect-error: a plain JS test helper
 import { mcpServer } from '../support/mcp-server.mjs';
@@ -150,7 +151,11 @@ describe('MCP tools', () => {
 
   it('takes the search server from AGENTD_SEARCH_MCP_URL, else Tavily; a URL that is not http(s) is a ConfigError', () => {
     const config = (env: Record<string, string>) => resolveConfig({ dataDir: tempDir(), auth: false }, env);
-    expect(config({}).searchMcpUrl).toBe('https://mcp.tavily.com/mcp/');
+    // Unset, the search server is Tavily's, the key its bearer.
+    expect(config({}).searchMcpUrl).toBeUndefined();
+    expect(withSearchServer(null, 'tvly-key', config({}).searchMcpUrl)?.shttp_servers).toEqual([
+      { name: 'tavily', url: 'https://mcp.tavily.com/mcp/', api_key: 'tvly-key' },
+    ]);
     expect(config({ AGENTD_SEARCH_MCP_URL: 'http://127.0.0.1:7000/mcp' }).searchMcpUrl).toBe(
       'http://127.0.0.1:7000/mcp',
     );
