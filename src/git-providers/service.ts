@@ -48,7 +48,7 @@ export class GitProviders {
     if (github) {
       const stored = (await this.settings.getEffective(userId))?.secrets_store?.provider_tokens?.github;
       const token = github.token?.trim() || stored?.token;
-      const hostChanged = (github.host?.trim() || null) !== (stored?.host ?? null);
+      const hostChanged = (github.host?.trim() || null) !== (stored?.host || null);
       if (token && (github.token?.trim() || hostChanged)) {
         await new GitHubClient(token, githubApiUrl(github.host, this.apiUrl)).user().catch((error) => {
           const failure = providerFailure(error);
@@ -58,7 +58,10 @@ export class GitProviders {
         });
       }
     }
-    await this.settings.setProviderTokens(userId, github ? { github } : {});
+    await this.settings.setProviderTokens(
+      userId,
+      github ? { github: { ...github, token: github.token?.trim() } } : {},
+    );
   }
 
   /** Forgets every provider token (OpenHands' POST /api/unset-provider-tokens). */

@@ -59,14 +59,7 @@ function mergeSecrets(
   seal: Seal,
 ): UserSecrets {
   return {
-    provider_tokens: mergeEntries<ProviderToken>(
-      stored?.provider_tokens,
-      incoming?.provider_tokens,
-      'token',
-      seal,
-      // OpenHands keeps a provider that has a token or a user id.
-      (e) => Boolean(e.token || e.user_id),
-    ),
+    provider_tokens: mergeProviderTokens(stored?.provider_tokens, incoming?.provider_tokens, seal),
     custom_secrets: mergeEntries<CustomSecret>(
       stored?.custom_secrets,
       incoming?.custom_secrets,
@@ -75,6 +68,18 @@ function mergeSecrets(
       (e) => Boolean(e.secret),
     ),
   };
+}
+
+/**
+ * Git provider tokens merged provider by provider: a blank token keeps the stored one, the other
+ * members are the incoming ones; a provider with neither token nor user id is dropped (OpenHands').
+ */
+export function mergeProviderTokens(
+  stored: Record<string, ProviderToken | null> | undefined,
+  incoming: Record<string, ProviderToken | null> | undefined,
+  seal: Seal,
+): Record<string, ProviderToken> {
+  return mergeEntries<ProviderToken>(stored, incoming, 'token', seal, (e) => Boolean(e.token || e.user_id));
 }
 
 function mergeEntries<E extends Record<string, string | null | undefined>>(

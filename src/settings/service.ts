@@ -8,7 +8,7 @@ import { AgentProfileSettings, withActiveAgentProfile } from './agent-profile-se
 import { activeAgentProfileId } from './agent-profiles.js';
 import { defaults, type ExposeMode, sealContext } from './documents.js';
 import { type McpServerInput, mcpServerOf, withMcpServer, withoutMcpServer } from './mcp-servers.js';
-import { mergeSettings } from './merge.js';
+import { mergeProviderTokens, mergeSettings } from './merge.js';
 import { InvalidSettingsError, parseSettings } from './parse.js';
 import type { ProfileLLM } from './profile-schemas.js';
 import {
@@ -217,27 +217,17 @@ export class SettingsService extends AgentProfileSettings {
   }
 
   /**
-   * Replaces the git provider tokens (OpenHands' /api/add-git-providers): each provider given is kept,
-   * its token sealed, or the stored one when it comes empty (its host is the new one); a provider left
-   * out, or with neither token nor user id, is gone.
+   * Replaces the git provider tokens (OpenHands' /api/add-git-providers): the providers given are
+   * merged as a POST of the settings merges them (a blank token keeps the stored one); a provider left
+   * out is gone.
    */
-  async setProviderTokens(
-    userId: string,
-    tokens: Record<string, { token?: string | null; host?: string | null; user_id?: string | null }>,
-  ): Promise<void> {
+  async setProviderTokens(userId: string, tokens: Record<string, ProviderToken>): Promise<void> {
     await this.serialize(userId, async () => {
       const doc = (await this.read(userId)) ?? defaults();
       const stored = doc.secrets_store?.provider_tokens ?? {};
-      const next = new Map<string, ProviderToken>();
-      for (const [provider, given] of Object.entries(tokens)) {
-        const before = Object.hasOwn(stored, provider) ? stored[provider] : null;
-        const token = given.token?.trim()
-          ? this.box.encrypt(given.token.trim(), sealContext(userId))
-          : (before?.token ?? null);
-        const user_id = given.user_id ?? before?.user_id ?? null;
-        if (token || user_id) next.set(provider, { token, host: given.host?.trim() || null, user_id });
-      }
-      doc.secrets_store = { ...doc.secrets_store, provider_tokens: Object.fromEntries(next) };
+      const given = Object.entries(stored).filter(([provider]) => Object.hasOwn(tokens, provider));
+      const provider_tokens = mergeProviderTokens(Object.fromEntries(given), tokens, this.sealer(userId));
+      doc.secrets_store = { ...doc.secrets_store, provider_tokens };
       await this.write(userId, doc);
     });
   }
@@ -314,7 +304,7 @@ export class SettingsService extends AgentProfileSettings {
 function flatView(sealed: Settings): GETSettingsResponse {
   const providers: Record<string, string | null> = {};
   for (const [name, t] of Object.entries(sealed.secrets_store?.provider_tokens ?? {})) {
-    if (t && (t.token || t.user_id)) providers[name] = t.host ?? null;
+    if (t && (t.token || t.user_id)) providers[name] = t.host || null; // an empty host is none
   }
   return {
     ...mapSecrets(sealed, () => null),
