@@ -82,8 +82,7 @@ export class GitHubClient {
     order: string;
   }): Promise<GitRepository[]> {
     const params = { per_page: String(options.perPage), sort: options.sort, order: options.order };
-    const search = async (q: string) =>
-      (await this.get<{ items?: Json[] }>('/search/repositories', { ...params, q })).body.items ?? [];
+    const search = (q: string) => this.found('/search/repositories', { ...params, q });
     const query = options.query.trim();
     const url = /^https?:\/\/[^/]+\/([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/.exec(query);
     if (url) return (await search(`in:name ${url[1]}/${url[2]} is:public`)).map((r) => repository(r));
@@ -147,9 +146,7 @@ export class GitHubClient {
    */
   async suggestedTasks(): Promise<SuggestedTask[]> {
     const login = (await this.user()).login;
-    const search = async (q: string) =>
-      (await this.get<{ items?: Json[] }>('/search/issues', { q, per_page: '30', sort: 'updated' })).body
-        .items ?? [];
+    const search = (q: string) => this.found('/search/issues', { q, per_page: '30', sort: 'updated' });
     const [pulls, issues] = await Promise.all([
       search(`is:open is:pr author:${login} archived:false`),
       search(`is:open is:issue assignee:${login} archived:false`),
@@ -204,6 +201,13 @@ export class GitHubClient {
     const answer = await this.get<unknown>(path, params);
     if (!Array.isArray(answer.body)) throw new GitHubError(502, `GitHub answered ${path} with no list`);
     return { body: answer.body as Json[], link: answer.link };
+  }
+
+  /** What a search route found (its `items`), held to be a list as `list` does. */
+  private async found(path: string, params: Record<string, string>): Promise<Json[]> {
+    const { body } = await this.get<{ items?: unknown }>(path, params);
+    if (!Array.isArray(body.items)) throw new GitHubError(502, `GitHub answered ${path} with no items`);
+    return body.items as Json[];
   }
 
   private async get<T>(
