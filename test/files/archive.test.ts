@@ -50,6 +50,13 @@ const archive = (query: Record<string, string | string[]>) => {
   return api(server, `/api/file/archive?${params}`);
 };
 
+/** The paths in a tar.gz answer, as GNU tar lists them. */
+async function tarNames(res: Response): Promise<string[]> {
+  const file = join(tempDir('agentd-unpack-'), 'a.tar.gz');
+  writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+  return execFileSync('tar', ['-tzf', file]).toString().split('\n');
+}
+
 describe('archive', () => {
   it('tar.gz: the folder, without the default excludes or git credentials', async () => {
     const repo = repository();
@@ -74,11 +81,7 @@ describe('archive', () => {
       'https://example.com/org/project.git',
     );
     await queried.arrayBuffer();
-    const out = tempDir('agentd-unpack-');
-    writeFileSync(join(out, 'a.tar.gz'), Buffer.from(await res.arrayBuffer()));
-    const names = execFileSync('tar', ['-tzf', join(out, 'a.tar.gz')])
-      .toString()
-      .split('\n');
+    const names = await tarNames(res);
     expect(names).toContain('project/src/main.txt');
     expect(names).toContain('project/new.bin');
     expect(names.some((n) => n.includes('node_modules') || n.startsWith('project/.git'))).toBe(false);
@@ -89,10 +92,7 @@ describe('archive', () => {
       use_default_excludes: 'false',
       exclude: 'src',
     });
-    writeFileSync(join(out, 'b.tar.gz'), Buffer.from(await full.arrayBuffer()));
-    const all = execFileSync('tar', ['-tzf', join(out, 'b.tar.gz')])
-      .toString()
-      .split('\n');
+    const all = await tarNames(full);
     expect(all).toContain('project/node_modules/dep/index.js');
     expect(all).toContain('project/.git/HEAD');
     expect(all.some((n) => n.startsWith('project/src'))).toBe(false);
@@ -165,12 +165,7 @@ describe('archive', () => {
     expect(patch).toContain('+two');
     expect(patch).not.toContain('ghp_STORED-TOKEN');
     expect(patch).not.toContain('draft');
-    const tar = await archive({ path: repo, format: 'tar.gz' });
-    const out = tempDir('agentd-unpack-');
-    writeFileSync(join(out, 'a.tar.gz'), Buffer.from(await tar.arrayBuffer()));
-    const names = execFileSync('tar', ['-tzf', join(out, 'a.tar.gz')])
-      .toString()
-      .split('\n');
+    const names = await tarNames(await archive({ path: repo, format: 'tar.gz' }));
     expect(names).toContain('project/src/main.txt');
     expect(names).not.toContain('project/.git-credentials');
     expect(readdirSync(marks)).toEqual([]);
