@@ -82,9 +82,9 @@ export function configureHeap(): void {
   // start-up marks hold it at the cap (`markPhase`). Held at its initial 1 MB instead while the bundle
   // loaded, it took 13 scavenges and a full collection before `/ready` against 8 and none: listening
   // at 151.0 against 141.7 ms (medians of 25, alternated), for the same RSS. Until then it grows by
-  // LOAD_GROWTH, from 1 MB straight to the cap: 7–8 scavenges before `/ready` against 10 at V8's
-  // doubling, ~7.7 against ~11 ms of them in a start (--trace-gc, 4 starts each), for 0.6 MB more
-  // RSS at `/ready`. From the first turn of the event loop (an immediate, not unref'd: unref'd, it
+  // LOAD_GROWTH, from 1 MB straight to the cap: 7 scavenges before listening against 9 at V8's
+  // doubling, ~8.2 against ~9.0 ms of them (--trace-gc, 12 starts each); main-thread CPU at `/ready`
+  // −2.1 ms (medians of 41 alternated starts), for 0.6 MB more RSS there. From the first turn of the event loop (an immediate, not unref'd: unref'd, it
   // would wait for the first I/O) a collection's report (a turn or two later) holds it once it is at
   // the cap. A turn that keeps megabytes alive may grow it once past the cap before the report comes;
   // never past V8's own limit.
