@@ -196,6 +196,38 @@ export class GitHubClient {
     return status.body.state === 'failure' || status.body.state === 'error' || failedRun;
   }
 
+  /** A folder's entries in the repository (GitHub's contents API); null where there is none. */
+  async folder(repositoryName: string, path: string): Promise<{ name: string; type: string }[] | null> {
+    const body = await this.contents(repositoryName, path);
+    if (body === null || !Array.isArray(body)) return null; // nothing there, or a file
+    return (body as Json[]).map((entry) => ({ name: String(entry.name), type: String(entry.type) }));
+  }
+
+  /** A file's text in the repository; null where there is none. A folder, or a file GitHub does not inline (over 1 MB), is a 400. */
+  async file(repositoryName: string, path: string): Promise<string | null> {
+    const body = await this.contents(repositoryName, path);
+    if (body === null) return null;
+    const file = body as Json;
+    if (Array.isArray(body) || file.type !== 'file') throw new GitHubError(400, `Not a file: ${path}`);
+    if (file.encoding !== 'base64' || typeof file.content !== 'string')
+      throw new GitHubError(400, `GitHub does not send this file's text (larger than 1 MB?): ${path}`);
+    return Buffer.from(file.content, 'base64').toString('utf8');
+  }
+
+  /** What the contents API answers for `path` (a folder's list or a file), null for its 404. */
+  private async contents(repositoryName: string, path: string): Promise<unknown> {
+    const segments = path.split('/');
+    if (segments.some((p) => p === '' || p === '.' || p === '..'))
+      throw new GitHubError(400, `Not a path in the repository: ${path.slice(0, 200)}`);
+    const at = `/repos/${repoPath(repositoryName)}/contents/${segments.map(encodeURIComponent).join('/')}`;
+    try {
+      return (await this.get<unknown>(at)).body;
+    } catch (error) {
+      if (error instanceof GitHubError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
   /** A route that answers a list: anything else (a proxy's page, say) is GitHub failing. */
   private async list(path: string, params: Record<string, string> = {}) {
     const answer = await this.get<unknown>(path, params);

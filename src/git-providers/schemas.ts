@@ -102,3 +102,29 @@ export type ProviderTokensRequest = {
     Record<GitProviderName, { token?: string | null; host?: string | null; user_id?: string | null }>
   >;
 };
+
+/** A microagent file of a repository (OpenHands' MicroagentResponse, with the provider its UI reads). */
+export const RepositoryMicroagent = Type.Object(
+  {
+    name: Type.String(),
+    path: Type.String(),
+    /** When it was listed: GitHub's contents API dates nothing (OpenHands answers the same). */
+    created_at: Type.String({ format: 'date-time' }),
+    git_provider: Type.Literal('github'),
+  },
+  { title: 'MicroagentResponse' },
+);
+export type RepositoryMicroagent = Static<typeof RepositoryMicroagent>;
+
+export const MicroagentContent = Type.Object(
+  {
+    /** The file's text after its front matter. */
+    content: Type.String(),
+    path: Type.String(),
+    /** The keywords that bring it into a conversation (its front matter's `triggers`); none for a repository microagent. */
+    triggers: Type.Array(Type.String()),
+    git_provider: Nullable(Type.String()),
+  },
+  { title: 'MicroagentContentResponse' },
+);
+export type MicroagentContent = Static<typeof MicroagentContent>;

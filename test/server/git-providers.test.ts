@@ -194,6 +194,50 @@ describe('git providers', () => {
     ]);
   });
 
+  it("lists a repository's microagents (its .cursorrules and microagents folder) and reads one's text and triggers", async () => {
+    expect((await connect(TOKEN)).status).toBe(200);
+    const listed = (await call('GET', '/api/user/repository/octocat/hello/microagents')).body as Json[];
+    // README.md, a text file and a subfolder are no microagents; the listing carries no text.
+    expect(listed.map(({ name, path, git_provider }) => ({ name, path, git_provider }))).toEqual([
+      { name: 'cursorrules', path: '.cursorrules', git_provider: 'github' },
+      { name: 'deploy', path: '.openhands/microagents/deploy.md', git_provider: 'github' },
+    ]);
+    expect(Number.isNaN(Date.parse(String(listed[0]!.created_at)))).toBe(false);
+    // An organization's shared repository keeps them in `microagents`; a repository without any has none.
+    expect(
+      ((await call('GET', '/api/user/repository/octo-org/.openhands/microagents')).body as Json[]).map(
+        (m) => m.path,
+      ),
+    ).toEqual(['microagents/org-wide.md']);
+    expect((await call('GET', '/api/user/repository/octocat/old/microagents')).body).toEqual([]);
+
+    const content = (path: string) =>
+      call(
+        'GET',
+        `/api/user/repository/octocat/hello/microagents/content?file_path=${encodeURIComponent(path)}`,
+      );
+    expect((await content('.openhands/microagents/deploy.md')).body).toEqual({
+      content: 'Run make deploy.',
+      path: '.openhands/microagents/deploy.md',
+      triggers: ['deploy', 'release'],
+      git_provider: 'github',
+    });
+    expect((await content('.cursorrules')).body).toMatchObject({ content: 'Use tabs.', triggers: [] });
+    // What is not a readable file is a clear 4xx, and no path climbs out of the repository.
+    expect((await content('.openhands/microagents/gone.md')).status).toBe(404);
+    expect((await content('.openhands')).status).toBe(400);
+    expect((await content('.openhands/microagents/huge.md')).status).toBe(400);
+    const sent = github.requests.length;
+    expect((await content('../../user')).status).toBe(400);
+    expect(github.requests.length).toBe(sent); // refused before anything went to GitHub
+    expect((await call('GET', '/api/user/repository/octocat/hello/microagents/content')).status).toBe(422);
+
+    // Without a token: the same 400 as the other GitHub routes; another user sees nothing of alice's.
+    expect(
+      (await call('GET', '/api/user/repository/octocat/hello/microagents', undefined, 'bob-key')).status,
+    ).toBe(400);
+  });
+
   it('gives a V1 conversation the token (GIT_TOKEN, GITHUB_TOKEN) and clones with it, never showing it', async () => {
     expect((await connect(TOKEN)).status).toBe(200);
     await useScriptedLLM(server, llm, [{ text: 'ready' }]);

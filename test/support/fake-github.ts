@@ -7,6 +7,14 @@ import type { Json } from './v1.js';
 export const TOKEN = 'ghp_GOOD-TOKEN-4242';
 const HEAD_SHA = 'a'.repeat(40);
 
+/** A file as GitHub's contents API answers it: its text in base64. */
+const file = (name: string, text: string) => ({
+  name,
+  type: 'file',
+  encoding: 'base64',
+  content: Buffer.from(text).toString('base64'),
+});
+
 const repo = (id: number, fullName: string, more: Json = {}) => ({
   id,
   full_name: fullName,
@@ -114,6 +122,28 @@ export class FakeGitHub {
         return send(200, { check_runs: [{ conclusion: 'success' }, { conclusion: 'failure' }] });
       case `/repos/octocat/hello/commits/${'c'.repeat(40)}/check-runs`:
         return send(200, { check_runs: [{ conclusion: 'success' }] });
+      // Microagents: octocat/hello has a .cursorrules and a microagents folder (a README, a text file
+      // and a subfolder beside its one microagent); octo-org/.openhands keeps them in `microagents`.
+      case '/repos/octocat/hello/contents/.cursorrules':
+        return send(200, file('.cursorrules', 'Use tabs.\n'));
+      case '/repos/octocat/hello/contents/.openhands/microagents':
+        return send(200, [
+          { name: 'README.md', type: 'file' },
+          { name: 'deploy.md', type: 'file' },
+          { name: 'nested', type: 'dir' },
+          { name: 'notes.txt', type: 'file' },
+        ]);
+      case '/repos/octocat/hello/contents/.openhands/microagents/deploy.md':
+        return send(
+          200,
+          file('deploy.md', '---\nname: deploy\ntriggers:\n- deploy\n- release\n---\n\nRun make deploy.\n'),
+        );
+      case '/repos/octocat/hello/contents/.openhands/microagents/huge.md':
+        return send(200, { name: 'huge.md', type: 'file', encoding: 'none', content: '' });
+      case '/repos/octocat/hello/contents/.openhands':
+        return send(200, [{ name: 'microagents', type: 'dir' }]);
+      case '/repos/octo-org/.openhands/contents/microagents':
+        return send(200, [{ name: 'org-wide.md', type: 'file' }]);
       default:
         return send(404, { message: 'Not Found' });
     }

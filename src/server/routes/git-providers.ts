@@ -1,7 +1,7 @@
 // OpenHands' git-provider routes, which its web UI's Integrations page and repository picker call: the
 // user's GitHub token (POST /api/add-git-providers, /api/unset-provider-tokens) and what GitHub shows
 // them through it (/api/user/*: who they are, their repositories and branches, search, the issues and
-// pull requests waiting on them). On the control plane only, as in OpenHands' app server. GitHub's
+// pull requests waiting on them, a repository's microagents). On the control plane only, as in OpenHands' app server. GitHub's
 // refusals are 400 (404 for what it does not find), GitHub out of reach is a 502.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
@@ -11,8 +11,12 @@ import {
   type GitProviders,
   GitRepository,
   GitUser,
+  MicroagentContent,
+  microagentContent,
   PaginatedBranches,
   ProviderTokensRequest,
+  RepositoryMicroagent,
+  repositoryMicroagents,
   SuggestedTask,
 } from '../../git-providers/index.js';
 import { detailResponse, errorResponses } from '../schemas.js';
@@ -24,6 +28,11 @@ const RepositoryName = Type.String({
   pattern: '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$',
   maxLength: 200,
   description: 'owner/name',
+});
+/** A repository as two path segments (owner, then name), as the microagent routes take it. */
+const RepositoryParams = Type.Object({
+  owner: Type.String({ pattern: '^[A-Za-z0-9_.-]+$', maxLength: 100 }),
+  repo: Type.String({ pattern: '^[A-Za-z0-9_.-]+$', maxLength: 100 }),
 });
 const Page = Type.Integer({ minimum: 1, maximum: 10_000, default: 1 });
 const PerPage = (fallback: number) => Type.Integer({ minimum: 1, maximum: 100, default: fallback });
@@ -265,5 +274,54 @@ export const gitProviderRoutes: FastifyPluginAsync<{ providers: GitProviders }> 
       },
     },
     (request) => providers.withClient(request.userId, 'github', (github) => github.suggestedTasks()),
+  );
+
+  app.get(
+    '/api/user/repository/:owner/:repo/microagents',
+    {
+      schema: {
+        tags: ['Git providers'],
+        summary: 'Get Repository Microagents',
+        description:
+          "The repository's microagents, without their text: its `.cursorrules` and the markdown files of `.openhands/microagents` (`microagents` in a repository named `.openhands` or `openhands-config`). None where it has neither.",
+        params: RepositoryParams,
+        response: { 200: Type.Array(RepositoryMicroagent), ...failures, ...errorResponses },
+      },
+    },
+    (request) => {
+      const { owner, repo } = request.params as { owner: string; repo: string };
+      return providers.withClient(request.userId, 'github', (github) =>
+        repositoryMicroagents(github, `${owner}/${repo}`),
+      );
+    },
+  );
+
+  app.get(
+    '/api/user/repository/:owner/:repo/microagents/content',
+    {
+      schema: {
+        tags: ['Git providers'],
+        summary: 'Get Repository Microagent Content',
+        description:
+          'One file of the repository as a microagent: its text after the front matter and its triggers.',
+        params: RepositoryParams,
+        querystring: Type.Object({
+          file_path: Type.String({
+            minLength: 1,
+            maxLength: 1024,
+            description: 'The file in the repository, e.g. .openhands/microagents/deploy.md',
+          }),
+        }),
+        response: { 200: MicroagentContent, ...failures, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { owner, repo } = request.params as { owner: string; repo: string };
+      const { file_path } = request.query as { file_path: string };
+      const found = await providers.withClient(request.userId, 'github', (github) =>
+        microagentContent(github, `${owner}/${repo}`, file_path),
+      );
+      return found ?? reply.code(404).send({ detail: `No file ${file_path} in ${owner}/${repo}` });
+    },
   );
 };
