@@ -196,6 +196,12 @@ export class GitHubClient {
     return status.body.state === 'failure' || status.body.state === 'error' || failedRun;
   }
 
+  /** Whether a pull request is still open (not closed, not merged). */
+  async pullRequestOpen(repositoryName: string, number: number): Promise<boolean> {
+    const { body } = await this.get<Json>(`/repos/${repoPath(repositoryName)}/pulls/${number}`);
+    return body.state === 'open';
+  }
+
   /** A folder's entries in the repository (GitHub's contents API); null where there is none. */
   async folder(repositoryName: string, path: string): Promise<{ name: string; type: string }[] | null> {
     const body = await this.contents(repositoryName, path);

@@ -79,6 +79,23 @@ export class GitProviders {
     return new GitHubClient(github.token, githubApiUrl(github.host, this.apiUrl));
   }
 
+  /**
+   * Whether the user's pull request is still open; true where that cannot be told (no token, another
+   * provider, GitHub failing), so that nothing is hidden for want of an answer (as OpenHands does).
+   */
+  async pullRequestOpen(
+    userId: string,
+    provider: string | null,
+    repo: string,
+    number: number,
+  ): Promise<boolean> {
+    try {
+      return await (await this.client(userId, provider)).pullRequestOpen(repo, number);
+    } catch {
+      return true;
+    }
+  }
+
   /** Runs `work` with the user's GitHub client, GitHub's failures answered as this server's. */
   async withClient<T>(
     userId: string,

@@ -46,6 +46,7 @@ import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { llmRoutes } from './routes/llm.js';
 import { mcpOAuthRoutes } from './routes/mcp-oauth.js';
+import { microagentManagementRoutes } from './routes/microagent-management.js';
 import { openaiRoutes } from './routes/openai.js';
 import { optionRoutes } from './routes/options.js';
 import { pluginRoutes } from './routes/plugins.js';
@@ -239,6 +240,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(optionRoutes);
     await app.register(appSecretRoutes, { settings: deps.settings });
     await app.register(gitProviderRoutes, { providers: v1.gitProviders });
+    await app.register(microagentManagementRoutes, {
+      conversations: deps.conversations,
+      apps: v1.apps,
+      providers: v1.gitProviders,
+    });
   }
   return app;
 }

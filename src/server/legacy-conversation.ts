@@ -14,6 +14,7 @@ import type { ConversationService } from '../conversation/service.js';
 import { conversationInfo } from '../conversation/state.js';
 import { dashedUuid } from '../events/index.js';
 import type { ConversationRecord } from '../store/index.js';
+import { UUID_PATTERN } from './schemas.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -198,7 +199,7 @@ export async function legacyPage(
 ) {
   // OpenHands leaves sub-conversations out unless include_sub_conversations is true.
   const page = await conversations.search(userId, {
-    pageId: q.pageId,
+    pageId: q.pageId ? conversationPageId(q.pageId) : undefined,
     limit: q.limit,
     sort: 'CREATED_AT_DESC',
     hasParent: q.includeSubConversations ? undefined : false,
@@ -215,6 +216,57 @@ export async function legacyPage(
         (q.trigger === undefined || c.trigger === q.trigger),
     );
   return { results, next_page_id: page.nextPageId ? hex(page.nextPageId) : null };
+}
+
+const UUID = new RegExp(UUID_PATTERN);
+
+/** Conversation page ids are emitted as 32 hex digits (OpenHands); accept them dashed too. */
+export function conversationPageId(pageId: string): string {
+  return UUID.test(pageId) ? dashedUuid(pageId) : pageId;
+}
+
+/** Conversations one legacy page reads at a time (what its route's `limit` allows). */
+const LEGACY_PAGE = 100;
+
+/**
+ * OpenHands' GET /api/microagent-management/conversations: among the user's newest `limit`
+ * conversations from `pageId` (read a page at a time), those its microagent management page started
+ * for `repository` (trigger `microagent_management`), less those whose last pull request is closed
+ * or merged (`pullRequestOpen` answers true where it cannot tell). `next_page_id` goes on from there.
+ */
+export async function microagentManagementPage(
+  conversations: ConversationService,
+  apps: AppConversationLookup | undefined,
+  userId: string,
+  q: { repository: string; limit: number; pageId?: string },
+  pullRequestOpen: (provider: string | null, repo: string, number: number) => Promise<boolean>,
+) {
+  const found: ReturnType<typeof bothShapes>[] = [];
+  let pageId = q.pageId;
+  let scanned = 0;
+  let next: string | null;
+  do {
+    const size = Math.min(LEGACY_PAGE, q.limit - scanned);
+    const page = await legacyPage(conversations, apps, userId, {
+      limit: size,
+      pageId,
+      selectedRepository: q.repository,
+      trigger: 'microagent_management',
+    });
+    found.push(...page.results);
+    scanned += size;
+    next = page.next_page_id;
+    pageId = next ?? undefined;
+  } while (next && scanned < q.limit);
+  const open = await Promise.all(
+    found.map((c) => {
+      const last = c.pr_number.at(-1);
+      return last === undefined || !c.selected_repository
+        ? true
+        : pullRequestOpen(c.git_provider, c.selected_repository, last);
+    }),
+  );
+  return { results: found.filter((_, i) => open[i]), next_page_id: next };
 }
 
 /** GET /api/conversations/{id}/config: OpenHands' V1 answer is {runtime_id: sandbox_id, session_id: path id}. */

@@ -1,7 +1,10 @@
 // OpenHands' git-provider routes as its web UI's Integrations page and repository picker call them,
 // against a GitHub API on loopback that answers like GitHub's (its shapes, Link headers, bearer tokens):
 // storing a token only once GitHub accepts it, the user's repositories a page at a time, search,
-// branches, suggested tasks; and a V1 start that clones with the token and hands it to the agent.
+// branches, suggested tasks, a repository's microagents; a V1 start that clones with the token and hands
+// it to the agent; and the conversations the microagent management page started, while their PR is open.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGitHub, TOKEN } from '../support/fake-github.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
@@ -270,5 +273,53 @@ describe('git providers', () => {
     expect(failed.status).toBe('ERROR');
     expect(failed.detail).toMatch(/^Cloning octocat\/private failed: .*127\.0\.0\.1/);
     expect(failed.detail).not.toContain(TOKEN);
+  });
+
+  it('lists the conversations the microagent management page started for a repository while their pull request is open', async () => {
+    expect((await connect(TOKEN)).status).toBe(200);
+    await useScriptedLLM(server, llm, [{ text: 'ready' }]);
+    const first = await waitForTask(
+      server,
+      (await postJson(server, '/api/v1/app-conversations', {})).id as string,
+    );
+    const [view] = await getJson<Json[]>(
+      server,
+      `/api/v1/app-conversations?ids=${first.app_conversation_id}`,
+    );
+    const agentServer = {
+      url: new URL(view!.conversation_url as string).origin,
+      key: view!.session_api_key as string,
+    };
+    const info = await getJson(agentServer, `/api/conversations/${first.app_conversation_id}`);
+    // The repository is already in the sandbox's workspace, so a start does not clone it.
+    const workspace = (info.workspace as Json).working_dir as string;
+    execFileSync('git', ['init', '-q', join(workspace, 'hello')]);
+    const startFor = async (more: Json) => {
+      const started = await postJson(server, '/api/v1/app-conversations', {
+        sandbox_id: view!.sandbox_id,
+        selected_repository: 'octocat/hello',
+        git_provider: 'github',
+        ...more,
+      });
+      const done = await waitForTask(server, started.id as string);
+      expect(done.status).toBe('READY');
+      return done.app_conversation_id as string;
+    };
+    const openPr = await startFor({ trigger: 'microagent_management', pr_number: [10, 7] });
+    const noPrYet = await startFor({ trigger: 'microagent_management' });
+    await startFor({ trigger: 'microagent_management', pr_number: [10] }); // merged: left out
+    await startFor({ trigger: 'gui' }); // not the page's
+    const listed = async (query: string) =>
+      ((await call('GET', `/api/microagent-management/conversations?${query}`)).body as Json)
+        .results as Json[];
+    const page = await listed('selected_repository=octocat/hello&limit=1000');
+    expect(page.map((c) => c.conversation_id)).toEqual([noPrYet, openPr]);
+    expect(page[1]).toMatchObject({ trigger: 'microagent_management', selected_repository: 'octocat/hello' });
+    expect(await listed('selected_repository=octocat/other&limit=1000')).toEqual([]);
+    expect((await call('GET', '/api/microagent-management/conversations?limit=5')).status).toBe(422);
+    expect(
+      (await call('GET', '/api/microagent-management/conversations?selected_repository=a/b&limit=1001'))
+        .status,
+    ).toBe(422);
   });
 });

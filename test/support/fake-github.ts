@@ -109,11 +109,13 @@ export class FakeGitHub {
           ],
         });
       case '/repos/octocat/hello/pulls/7':
-        return send(200, { mergeable_state: 'dirty', head: { sha: HEAD_SHA } });
+        return send(200, { state: 'open', mergeable_state: 'dirty', head: { sha: HEAD_SHA } });
       case '/repos/octocat/hello/pulls/8':
-        return send(200, { mergeable_state: 'clean', head: { sha: 'b'.repeat(40) } });
+        return send(200, { state: 'open', mergeable_state: 'clean', head: { sha: 'b'.repeat(40) } });
       case '/repos/octocat/hello/pulls/9':
-        return send(200, { mergeable_state: 'clean', head: { sha: 'c'.repeat(40) } });
+        return send(200, { state: 'open', mergeable_state: 'clean', head: { sha: 'c'.repeat(40) } });
+      case '/repos/octocat/hello/pulls/10': // merged
+        return send(200, { state: 'closed', merged: true, head: { sha: 'd'.repeat(40) } });
       // 8's statuses pass but a check run (GitHub Actions') failed; 9's all pass.
       case `/repos/octocat/hello/commits/${'b'.repeat(40)}/status`:
       case `/repos/octocat/hello/commits/${'c'.repeat(40)}/status`:

@@ -10,6 +10,7 @@ import type { ConversationSearch } from '../../store/index.js';
 import { notFound } from '../errors.js';
 import {
   type AppConversationLookup,
+  conversationPageId,
   legacyConfig,
   legacyPage,
   withLegacyMembers,
@@ -121,7 +122,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
       if (q.ids) return conversations.infoMany(request.userId, q.ids.map(dashedUuid));
       return legacyPage(conversations, apps, request.userId, {
         limit: q.limit ?? 20,
-        pageId: q.page_id ? dashedUuidOrRaw(q.page_id) : undefined,
+        pageId: q.page_id,
         selectedRepository: q.selected_repository,
         trigger: q.conversation_trigger,
         includeSubConversations: q.include_sub_conversations,
@@ -147,7 +148,7 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
         sort_order?: ConversationSearch['sort'];
       };
       const page = await conversations.search(request.userId, {
-        pageId: q.page_id ? dashedUuidOrRaw(q.page_id) : undefined,
+        pageId: q.page_id ? conversationPageId(q.page_id) : undefined,
         limit: q.limit ?? 100,
         executionStatus: q.status,
         sort: q.sort_order ?? 'CREATED_AT_DESC',
@@ -327,10 +328,3 @@ export const conversationRoutes: FastifyPluginAsync<ConversationRoutesOptions> =
     }),
   );
 };
-
-const UUID = new RegExp(UUID_PATTERN);
-
-/** Conversation page ids are emitted as 32 hex digits (OpenHands); accept them dashed too. */
-function dashedUuidOrRaw(pageId: string): string {
-  return UUID.test(pageId) ? dashedUuid(pageId) : pageId;
-}
