@@ -26,6 +26,9 @@ export function providerFailure(error: unknown): unknown {
   return new GitProviderError(400, error.message);
 }
 
+/** Whether a pull request of a repository (on a provider) is still open. */
+export type PullRequestCheck = (provider: string | null, repo: string, number: number) => Promise<boolean>;
+
 export class GitProviders {
   /** `apiUrl`: the GitHub API every token goes to (AGENTD_GITHUB_API_URL); default by its host. */
   constructor(
@@ -80,20 +83,24 @@ export class GitProviders {
   }
 
   /**
-   * Whether the user's pull request is still open; true where that cannot be told (no token, another
-   * provider, GitHub failing), so that nothing is hidden for want of an answer (as OpenHands does).
+   * For one listing, whether the user's pull requests are still open: the client made once, each
+   * pull request asked once; true where that cannot be told (no token, another provider, GitHub
+   * failing), so that nothing is hidden for want of an answer (as OpenHands does).
    */
-  async pullRequestOpen(
-    userId: string,
-    provider: string | null,
-    repo: string,
-    number: number,
-  ): Promise<boolean> {
-    try {
-      return await (await this.client(userId, provider)).pullRequestOpen(repo, number);
-    } catch {
-      return true;
-    }
+  pullRequestChecks(userId: string): PullRequestCheck {
+    let client: Promise<GitHubClient | null> | undefined;
+    const asked = new Map<string, Promise<boolean>>();
+    return (provider, repo, number) => {
+      if (provider !== 'github') return Promise.resolve(true);
+      const key = `${repo}#${number}`;
+      let open = asked.get(key);
+      if (!open) {
+        client ??= this.client(userId, provider).catch(() => null);
+        open = client.then((c) => c?.pullRequestOpen(repo, number) ?? true).catch(() => true);
+        asked.set(key, open);
+      }
+      return open;
+    };
   }
 
   /** Runs `work` with the user's GitHub client, GitHub's failures answered as this server's. */

@@ -13,6 +13,7 @@ import { ConversationInfo as ConversationInfoSchema } from '../conversation/sche
 import type { ConversationService } from '../conversation/service.js';
 import { conversationInfo } from '../conversation/state.js';
 import { dashedUuid } from '../events/index.js';
+import type { PullRequestCheck } from '../git-providers/index.js';
 import type { ConversationRecord } from '../store/index.js';
 import { UUID_PATTERN } from './schemas.js';
 
@@ -227,6 +228,8 @@ export function conversationPageId(pageId: string): string {
 
 /** Conversations one legacy page reads at a time (what its route's `limit` allows). */
 const LEGACY_PAGE = 100;
+/** Pull requests whose state one microagent listing asks GitHub for at once. */
+const PULL_REQUEST_CHECKS_AT_ONCE = 8;
 
 /**
  * OpenHands' GET /api/microagent-management/conversations: among the user's newest `limit`
@@ -239,7 +242,7 @@ export async function microagentManagementPage(
   apps: AppConversationLookup | undefined,
   userId: string,
   q: { repository: string; limit: number; pageId?: string },
-  pullRequestOpen: (provider: string | null, repo: string, number: number) => Promise<boolean>,
+  pullRequestOpen: PullRequestCheck,
 ) {
   const found: ReturnType<typeof bothShapes>[] = [];
   let pageId = q.pageId;
@@ -258,14 +261,15 @@ export async function microagentManagementPage(
     next = page.next_page_id;
     pageId = next ?? undefined;
   } while (next && scanned < q.limit);
-  const open = await Promise.all(
-    found.map((c) => {
-      const last = c.pr_number.at(-1);
-      return last === undefined || !c.selected_repository
-        ? true
-        : pullRequestOpen(c.git_provider, c.selected_repository, last);
-    }),
-  );
+  const stillOpen = (c: (typeof found)[number]) => {
+    const last = c.pr_number.at(-1);
+    return last === undefined || !c.selected_repository
+      ? true
+      : pullRequestOpen(c.git_provider, c.selected_repository, last);
+  };
+  const open: boolean[] = [];
+  for (let i = 0; i < found.length; i += PULL_REQUEST_CHECKS_AT_ONCE)
+    open.push(...(await Promise.all(found.slice(i, i + PULL_REQUEST_CHECKS_AT_ONCE).map(stillOpen))));
   return { results: found.filter((_, i) => open[i]), next_page_id: next };
 }
 

@@ -47,7 +47,7 @@ export const microagentManagementRoutes: FastifyPluginAsync<MicroagentManagement
         apps,
         request.userId,
         { repository: q.selected_repository, limit: q.limit, ...(q.page_id ? { pageId: q.page_id } : {}) },
-        (provider, repo, number) => providers.pullRequestOpen(request.userId, provider, repo, number),
+        providers.pullRequestChecks(request.userId),
       );
     },
   );
