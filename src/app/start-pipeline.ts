@@ -78,6 +78,10 @@ export class StartPipeline {
     };
     const step = (status: StartTaskStatus, changes: Partial<StartTaskRecord> = {}) =>
       save({ status, ...changes });
+    // A sandbox this start made, until a conversation is started in it: a start that fails before
+    // then deletes it, or each failed start (a mistyped repository, say) would hold a sandbox of the
+    // user's limit with nothing in it. A sandbox the request named is the user's and stays.
+    let made: SandboxRecord | null = null;
     try {
       const request = task.request;
       const settings = await this.deps.settings.getEffective(task.ownerId);
@@ -89,6 +93,7 @@ export class StartPipeline {
       }
 
       let sandbox = await this.sandbox(task);
+      if (!task.request.sandbox_id) made = sandbox;
       await step('WAITING_FOR_SANDBOX', { sandboxId: sandbox.id });
       sandbox = await this.deps.sandboxes.settled(task.ownerId, sandbox.id);
       if (sandbox.status !== 'RUNNING' || !sandbox.agentUrl) {
@@ -110,10 +115,12 @@ export class StartPipeline {
       await step('SETTING_UP_GIT_HOOKS');
       await this.installPreCommitHook(sandbox, workingDir);
 
+      made = null;
       await step('STARTING_CONVERSATION', { agentServerUrl: sandbox.agentUrl });
       const conversationId = await this.startConversation(task, sandbox, workingDir, model, settings);
       return await step('READY', { appConversationId: conversationId });
     } catch (error) {
+      if (made) await this.deps.sandboxes.delete(task.ownerId, made.id).catch(() => false);
       return save({ status: 'ERROR', detail: (error as Error).message || String(error) });
     }
   }

@@ -146,6 +146,28 @@ describe('app conversations', () => {
       status: 'ERROR',
       detail: 'Sandbox not found: nope',
     });
+    // A start that fails in the sandbox it made deletes that sandbox: failed starts do not use up
+    // the user's sandboxes (two here; one is running), and the next start still gets one.
+    for (let i = 0; i < 2; i++) {
+      const noRepository = await postJson(server, '/api/v1/app-conversations', {
+        selected_repository: '/nowhere/repository',
+      });
+      const failedClone = await waitForTask(server, noRepository.id as string);
+      expect(failedClone).toMatchObject({
+        status: 'ERROR',
+        detail: expect.stringMatching(/^Cloning \/nowhere\/repository failed/),
+      });
+      const [gone] = await getJson<Json[]>(server, `/api/v1/sandboxes?id=${failedClone.sandbox_id}`);
+      expect(gone).toBeNull();
+    }
+    await useScriptedLLM(server, llm, finish('y'));
+    const afterFailures = await postJson(server, '/api/v1/app-conversations', {});
+    const ready = await waitForTask(server, afterFailures.id as string);
+    expect(ready.status).toBe('READY');
+    expect((await api(server, `/api/v1/sandboxes/${ready.sandbox_id}`, { method: 'DELETE' })).status).toBe(
+      200,
+    );
+
     const badBody = await api(server, '/api/v1/app-conversations', {
       method: 'POST',
       body: JSON.stringify({ agent_type: 'wizard' }),
