@@ -9,6 +9,9 @@ const REQUEST_TIMEOUT_MS = 15_000;
 const BRANCH_SEARCH_PAGES = 10;
 /** Pull requests whose state a suggested-task listing reads (one request each). */
 const SUGGESTED_PULLS = 10;
+/** The most GitHub sends in one page: a page asked larger is read as this (OpenHands' web UI asks 500). */
+const GITHUB_PAGE_MAX = 100;
+const pageSize = (perPage: number) => String(Math.min(perPage, GITHUB_PAGE_MAX));
 
 /** github.com's API. */
 export const GITHUB_API_URL = 'https://api.github.com';
@@ -61,7 +64,7 @@ export class GitHubClient {
     sort: string;
     installationId?: string;
   }): Promise<GitRepository[]> {
-    const paging = { page: String(options.page), per_page: String(options.perPage) };
+    const paging = { page: String(options.page), per_page: pageSize(options.perPage) };
     if (options.installationId) {
       const path = `/user/installations/${encodeURIComponent(options.installationId)}/repositories`;
       const { body, link } = await this.get<{ repositories?: Json[] }>(path, paging);
@@ -81,7 +84,7 @@ export class GitHubClient {
     sort: string;
     order: string;
   }): Promise<GitRepository[]> {
-    const params = { per_page: String(options.perPage), sort: options.sort, order: options.order };
+    const params = { per_page: pageSize(options.perPage), sort: options.sort, order: options.order };
     const search = (q: string) => this.found('/search/repositories', { ...params, q });
     const query = options.query.trim();
     const url = /^https?:\/\/[^/]+\/([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/.exec(query);
@@ -104,15 +107,16 @@ export class GitHubClient {
   }
 
   async branches(repositoryName: string, page: number, perPage: number): Promise<PaginatedBranches> {
+    const size = pageSize(perPage);
     const { body, link } = await this.list(`/repos/${repoPath(repositoryName)}/branches`, {
       page: String(page),
-      per_page: String(perPage),
+      per_page: size,
     });
     return {
       branches: body.map(branch),
       has_next_page: /rel="next"/.test(link ?? ''),
       current_page: page,
-      per_page: perPage,
+      per_page: Number(size),
       total_count: null,
     };
   }

@@ -144,6 +144,13 @@ describe('git providers', () => {
     expect(await search('hello')).toEqual(['octocat/hello', 'octo-org/hello-org']);
     expect(await search('octo-org/sec')).toEqual(['octo-org/secret']);
     expect(await search('https://github.com/torvalds/linux')).toEqual(['torvalds/linux']);
+    // OpenHands' microagent page asks for 500 a page: GitHub's most, 100, is asked; past 1,000 is a 422.
+    const large = await call('GET', '/api/user/search/repositories?query=hello&per_page=500');
+    expect(large.status).toBe(200);
+    expect(github.requests.findLast((r) => r.path === '/search/repositories')?.query.get('per_page')).toBe(
+      '100',
+    );
+    expect((await call('GET', '/api/user/search/repositories?query=hello&per_page=1001')).status).toBe(422);
 
     const branches = await call(
       'GET',

@@ -35,7 +35,15 @@ const RepositoryParams = Type.Object({
   repo: Type.String({ pattern: '^[A-Za-z0-9_.-]+$', maxLength: 100 }),
 });
 const Page = Type.Integer({ minimum: 1, maximum: 10_000, default: 1 });
-const PerPage = (fallback: number) => Type.Integer({ minimum: 1, maximum: 100, default: fallback });
+// OpenHands' web UI asks for up to 500 (its microagent page's repository search); GitHub sends at most
+// 100 a page, and more is read as 100, as GitHub itself does.
+const PerPage = (fallback: number) =>
+  Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: fallback,
+    description: 'GitHub sends at most 100 a page: more is read as 100',
+  });
 const Query = Type.String({ minLength: 1, maxLength: 256 });
 
 const Message = Type.Object({ message: Type.String() });
