@@ -7,7 +7,7 @@
 // for both: a string title (never null), an ISO time, hex ids.
 import { Type } from 'typebox';
 import type { AppConversation, AppConversationService } from '../app/index.js';
-import { hex } from '../app/records.js';
+import { appFieldsOf, hex } from '../app/records.js';
 import type { ConversationInfo } from '../conversation/schemas.js';
 import { ConversationInfo as ConversationInfoSchema } from '../conversation/schemas.js';
 import type { ConversationService } from '../conversation/service.js';
@@ -205,17 +205,20 @@ export async function legacyPage(
     sort: 'CREATED_AT_DESC',
     hasParent: q.includeSubConversations ? undefined : false,
   });
-  const sandboxed = page.items.filter((r) => r.sandboxId).map((r) => r.id);
+  // The filters read the record (a local conversation has neither member): only what they keep is
+  // shaped, its control-plane view and info read.
+  const kept = page.items.filter((r) => {
+    const app = apps && r.sandboxId ? appFieldsOf(r) : null;
+    return (
+      (q.selectedRepository === undefined || (app?.selected_repository ?? null) === q.selectedRepository) &&
+      (q.trigger === undefined || (app?.trigger ?? null) === q.trigger)
+    );
+  });
+  const sandboxed = kept.filter((r) => r.sandboxId).map((r) => r.id);
   const views = apps && sandboxed.length > 0 ? await apps.getMany(userId, sandboxed) : [];
   const byId = new Map(views.filter((v): v is AppConversation => v !== null).map((v) => [v.id, v]));
-  const infos = await conversations.infos(page.items);
-  const results = page.items
-    .map((r, i) => bothShapes(infos[i]!, byId.get(hex(r.id)) ?? null))
-    .filter(
-      (c) =>
-        (q.selectedRepository === undefined || c.selected_repository === q.selectedRepository) &&
-        (q.trigger === undefined || c.trigger === q.trigger),
-    );
+  const infos = await conversations.infos(kept);
+  const results = kept.map((r, i) => bothShapes(infos[i]!, byId.get(hex(r.id)) ?? null));
   return { results, next_page_id: page.nextPageId ? hex(page.nextPageId) : null };
 }
 
