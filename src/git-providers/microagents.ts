@@ -3,7 +3,7 @@
 // microagents folder, `.openhands/microagents` (`microagents` in a repository named `.openhands` or
 // `openhands-config`, an organization's shared one), README.md aside. Read through the user's token.
 import { parseSkillFile } from '../agent/index.js';
-import type { GitHubClient } from './github.js';
+import { type GitHubClient, GitHubError } from './github.js';
 import type { MicroagentContent, RepositoryMicroagent } from './schemas.js';
 
 /** Where the repository keeps its microagents. */
@@ -19,7 +19,12 @@ export async function repositoryMicroagents(
 ): Promise<RepositoryMicroagent[]> {
   const folder = microagentsFolder(repositoryName);
   const [cursorRules, entries] = await Promise.all([
-    github.file(repositoryName, '.cursorrules'),
+    // Listed when it has text (as OpenHands lists it); a folder by that name, or a file GitHub does not
+    // inline, is no microagent rather than a failed listing.
+    github.file(repositoryName, '.cursorrules').catch((error: unknown) => {
+      if (error instanceof GitHubError && error.status === 400) return null;
+      throw error;
+    }),
     github.folder(repositoryName, folder),
   ]);
   const createdAt = new Date().toISOString();

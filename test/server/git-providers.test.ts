@@ -213,7 +213,8 @@ describe('git providers', () => {
       { name: 'deploy', path: '.openhands/microagents/deploy.md', git_provider: 'github' },
     ]);
     expect(Number.isNaN(Date.parse(String(listed[0]!.created_at)))).toBe(false);
-    // An organization's shared repository keeps them in `microagents`; a repository without any has none.
+    // An organization's shared repository keeps them in `microagents` (its `.cursorrules` there is a folder,
+    // no microagent); a repository without any has none.
     expect(
       ((await call('GET', '/api/user/repository/octo-org/.openhands/microagents')).body as Json[]).map(
         (m) => m.path,

@@ -144,6 +144,8 @@ export class FakeGitHub {
         return send(200, { name: 'huge.md', type: 'file', encoding: 'none', content: '' });
       case '/repos/octocat/hello/contents/.openhands':
         return send(200, [{ name: 'microagents', type: 'dir' }]);
+      case '/repos/octo-org/.openhands/contents/.cursorrules': // a folder of that name: no microagent
+        return send(200, [{ name: 'notes.md', type: 'file' }]);
       case '/repos/octo-org/.openhands/contents/microagents':
         return send(200, [{ name: 'org-wide.md', type: 'file' }]);
       default:
