@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGitHub, TOKEN } from '../support/fake-github.js';
+import { rawRequest } from '../support/http.js';
 import { ScriptedLLM } from '../support/scripted-llm.js';
 import { api, startServer, type TestServer } from '../support/server.js';
 import { getJson, type Json, postJson, useScriptedLLM, waitForTask } from '../support/v1.js';
@@ -240,6 +241,13 @@ describe('git providers', () => {
     expect((await content('.openhands/microagents/huge.md')).status).toBe(400);
     const sent = github.requests.length;
     expect((await content('../../user')).status).toBe(400);
+    // `..` as the owner (sent as it is: fetch would resolve it away) is refused too.
+    const dots = await rawRequest(server.url, {
+      method: 'GET',
+      path: '/api/user/repository/%2E%2E/hello/microagents',
+      headers: { 'X-Session-API-Key': 'alice-key' },
+    });
+    expect(dots.status).toBe(400);
     expect(github.requests.length).toBe(sent); // refused before anything went to GitHub
     expect((await call('GET', '/api/user/repository/octocat/hello/microagents/content')).status).toBe(422);
 

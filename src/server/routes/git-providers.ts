@@ -24,15 +24,17 @@ import { detailResponse, errorResponses } from '../schemas.js';
 const Provider = Type.Optional(
   Type.String({ maxLength: 32, description: 'github (the one agentd connects to)' }),
 );
+/** What a GitHub owner or repository name is made of (`.` and `..` are refused by the client, repoPath). */
+const NAME = '[A-Za-z0-9_.-]+';
 const RepositoryName = Type.String({
-  pattern: '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$',
+  pattern: `^${NAME}/${NAME}$`,
   maxLength: 200,
   description: 'owner/name',
 });
 /** A repository as two path segments (owner, then name), as the microagent routes take it. */
 const RepositoryParams = Type.Object({
-  owner: Type.String({ pattern: '^[A-Za-z0-9_.-]+$', maxLength: 100 }),
-  repo: Type.String({ pattern: '^[A-Za-z0-9_.-]+$', maxLength: 100 }),
+  owner: Type.String({ pattern: `^${NAME}$`, maxLength: 100 }),
+  repo: Type.String({ pattern: `^${NAME}$`, maxLength: 100 }),
 });
 const Page = Type.Integer({ minimum: 1, maximum: 10_000, default: 1 });
 // OpenHands' web UI asks for up to 500 (its microagent page's repository search); GitHub sends at most
