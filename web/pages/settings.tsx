@@ -1,7 +1,7 @@
 // Settings, through the same /api/settings as every client: the LLM (the key is write-only: shown as
-// set or not set), the web search key (as write-only), confirmation mode, iterations, the condenser, the LLM profiles (profiles.tsx), the
-// agent profiles (agent-profiles.tsx), the installed skills and plugins (installed.tsx) and the MCP
-// servers (add, remove, test).
+// set or not set), the web search key (write-only too), confirmation mode, iterations, the condenser,
+// the LLM profiles (profiles.tsx), the agent profiles (agent-profiles.tsx), the installed skills and
+// plugins (installed.tsx) and the MCP servers (add, remove, test).
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import type { McpConfig, Settings } from '../types.js';
@@ -34,6 +34,11 @@ export function SettingsPage() {
   const set = (patch: Partial<Settings>) => {
     setSaved(false);
     setDraft({ ...draft, ...patch });
+  };
+  /** A typed key: what Save sends, and the form no longer reads as saved. */
+  const typed = (keep: (value: string) => void) => (value: string) => {
+    setSaved(false);
+    keep(value);
   };
 
   /**
@@ -101,10 +106,7 @@ export function SettingsPage() {
             isSet={stored.llm_api_key_set === true}
             value={newKey}
             placeholder="paste a key"
-            onInput={(value) => {
-              setSaved(false);
-              setNewKey(value);
-            }}
+            onInput={typed(setNewKey)}
           />
           {stored.llm_api_key_set && (
             <label class="check">
@@ -129,10 +131,7 @@ export function SettingsPage() {
             isSet={stored.search_api_key_set === true}
             value={newSearchKey}
             placeholder="tvly-…"
-            onInput={(value) => {
-              setSaved(false);
-              setNewSearchKey(value);
-            }}
+            onInput={typed(setNewSearchKey)}
           />
           <span class="meta">With a key, the agent searches the web through Tavily's MCP server.</span>
         </fieldset>
