@@ -345,7 +345,7 @@ async function echoLogProblem(base: string, id: string, steps: number): Promise<
   return null;
 }
 
-// The figure: 1,000 at once (on the 2-core machine too: ~13 s, all of them checked).
+// The figure: 1,000 at once (on the 2-core machine too: 13-15 s, all of them checked).
 export const BURST = Number(process.env.BENCH_BURST ?? 1000);
 
 export async function benchBurst(): Promise<void> {

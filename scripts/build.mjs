@@ -146,7 +146,8 @@ const ROUTER_CODEGEN = [
     return function _createParamsObject (param0, param1, param2, param3, extraParams) {
       const result = new NullObject()
       for (let i = 0; i < names.length; i++) {
-        result[names[i]] = i === 0 ? param0 : i === 1 ? param1 : i === 2 ? param2 : i === 3 ? param3 : extraParams[i - 4]
+        result[names[i]] =
+          i === 0 ? param0 : i === 1 ? param1 : i === 2 ? param2 : i === 3 ? param3 : extraParams[i - 4]
       }
       return result
     }

@@ -213,7 +213,10 @@ export class GitHubClient {
     return (body as Json[]).map((entry) => ({ name: String(entry.name), type: String(entry.type) }));
   }
 
-  /** A file's text in the repository; null where there is none. A folder, or a file GitHub does not inline (over 1 MB), is a 400. */
+  /**
+   * A file's text in the repository; null where there is none. A folder, or a file GitHub does not
+   * inline (over 1 MB), is a 400.
+   */
   async file(repositoryName: string, path: string): Promise<string | null> {
     const body = await this.contents(repositoryName, path);
     if (body === null) return null;

@@ -121,7 +121,7 @@ export const MicroagentContent = Type.Object(
     /** The file's text after its front matter. */
     content: Type.String(),
     path: Type.String(),
-    /** The keywords that bring it into a conversation (its front matter's `triggers`); none for a repository microagent. */
+    /** The keywords that bring it into a conversation (its front matter's `triggers`); none for a repository one. */
     triggers: Type.Array(Type.String()),
     git_provider: Nullable(Type.String()),
   },
