@@ -7,7 +7,7 @@ import { type GitHubClient, GitHubError } from './github.js';
 import type { MicroagentContent, RepositoryMicroagent } from './schemas.js';
 
 /** Where the repository keeps its microagents. */
-export function microagentsFolder(repositoryName: string): string {
+function microagentsFolder(repositoryName: string): string {
   const name = repositoryName.split('/').pop();
   return name === '.openhands' || name === 'openhands-config' ? 'microagents' : '.openhands/microagents';
 }
